@@ -1,0 +1,77 @@
+# ExecRetrieval Inspector — the two commands that matter are `make run` and `make test`.
+# Both set everything up on a fresh Debian machine: system libraries Qt needs (apt-get),
+# a virtual environment in .venv, and the project with its extras.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+# Qt's offscreen and xcb platforms, fonts for readable text, Xvfb for a window on a
+# machine without a screen.
+DEB_PACKAGES := fonts-dejavu-core libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 \
+	libfontconfig1 libglib2.0-0 libdbus-1-3 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 \
+	libxcb-image0 libxcb-randr0 libxcb-render-util0 libxcb-shape0 libxcb-xkb1 xvfb xauth
+BENCHMARK ?= data/builtin
+MODEL ?= bm25
+QUERY ?= lowest_set_bit
+
+.PHONY: help install system-deps run test bench stress screenshot lint clean
+
+help:
+	@echo "make run         install (first time) and open the inspector on $(BENCHMARK)"
+	@echo "make test        install (first time) and run the whole test suite"
+	@echo "make bench       performance benchmarks (ratios against the naive way)"
+	@echo "make stress      oracle load test with hostile candidates"
+	@echo "make screenshot  render docs/screenshot.png ($(BENCHMARK), $(MODEL), $(QUERY))"
+
+system-deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+		dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing Debian packages:$$missing"; \
+		SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+		$$SUDO apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+# torch is installed first and pinned, so pip takes the CPU build from this machine's
+# disk instead of resolving a multi-gigabyte CUDA build for sentence-transformers.
+$(STAMP): pyproject.toml
+	$(MAKE) system-deps
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q torch==2.13.0
+	$(BIN)/python -m pip install -q -e '.[test,dense,dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	@if [ -n "$$DISPLAY" ] || [ -n "$$WAYLAND_DISPLAY" ]; then \
+		$(BIN)/execretrieval-gui $(BENCHMARK); \
+	else \
+		echo "no display: opening the window on a virtual X server (xvfb-run)"; \
+		xvfb-run -a -s "-screen 0 1440x900x24" $(BIN)/execretrieval-gui $(BENCHMARK); \
+	fi
+
+test: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -p no:cacheprovider
+
+bench: $(STAMP)
+	@for f in bench/bench_*.py; do \
+		echo "== $$f"; QT_QPA_PLATFORM=offscreen $(BIN)/python $$f || exit 1; done
+
+stress: $(STAMP)
+	@for f in bench/stress_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+
+screenshot: $(STAMP)
+	mkdir -p docs
+	QT_QPA_PLATFORM=offscreen $(BIN)/execretrieval-gui $(BENCHMARK) --model $(MODEL) \
+		--query $(QUERY) --screenshot docs/screenshot.png
+
+lint: $(STAMP)
+	$(BIN)/ruff check core execretrieval_gui tests
+	$(BIN)/mypy
+
+clean:
+	rm -rf $(VENV) *.egg-info build .pytest_cache .mypy_cache

@@ -1,0 +1,59 @@
+"""ExecRetrieval engine: benchmarks, execution oracle, mutation, retrieval, metrics, reports.
+
+This package never imports Qt. Everything public is re-exported here.
+"""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+from .dataset import (
+    BUG_TYPES,
+    DOMAINS,
+    ROLES,
+    Benchmark,
+    Query,
+    Snippet,
+    load_benchmark,
+    write_benchmark,
+)
+from .errors import (
+    AnnotationError,
+    BenchmarkError,
+    BenchmarkFormatError,
+    BenchmarkNotFoundError,
+    BuildError,
+    CancelledError,
+    ExecRetrievalError,
+    InputFormatError,
+    ModelNotFoundError,
+    OracleError,
+    RetrieverError,
+)
+from .fileio import atomic_directory, atomic_write_bytes, atomic_write_text
+
+__all__ = [
+    "BUG_TYPES",
+    "DOMAINS",
+    "ROLES",
+    "AnnotationError",
+    "Benchmark",
+    "BenchmarkError",
+    "BenchmarkFormatError",
+    "BenchmarkNotFoundError",
+    "BuildError",
+    "CancelledError",
+    "ExecRetrievalError",
+    "InputFormatError",
+    "ModelNotFoundError",
+    "OracleError",
+    "Query",
+    "RetrieverError",
+    "Snippet",
+    "__version__",
+    "atomic_directory",
+    "atomic_write_bytes",
+    "atomic_write_text",
+    "load_benchmark",
+    "write_benchmark",
+]

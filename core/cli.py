@@ -1,0 +1,58 @@
+"""The ``execretrieval`` command line.
+
+Each group of subcommands lives in its own ``_cli_*`` module exposing
+``register(subparsers)``; every handler returns the process exit code. Exit codes follow
+one rule across commands: 0 success, 1 a check failed (a test, a gate), 2 bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from .errors import ExecRetrievalError
+
+__all__ = ["build_parser", "main"]
+
+# Subcommand modules, in the order their commands appear in --help.
+COMMAND_MODULES = (
+    "execretrieval._cli_oracle",     # run-tests
+    "execretrieval._cli_validate",   # validate
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="execretrieval",
+        description="Measure and inspect how code retrievers rank correct code against "
+                    "near-identical buggy mutants.",
+    )
+    from . import __version__
+
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "handler", None) is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return int(args.handler(args))
+    except ExecRetrievalError as exc:
+        print(f"execretrieval {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"execretrieval {args.command}: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""ExecRetrieval Inspector: the desktop GUI over the ``execretrieval`` engine."""
