@@ -31,8 +31,30 @@ from .errors import (
     RetrieverError,
 )
 from .fileio import atomic_directory, atomic_write_bytes, atomic_write_text
+from .metrics import ModelEvaluation, evaluate, execution_matrix
+from .retrieval import Ranking, available_models, rank
+from .statistics import (
+    Comparison,
+    MetricCI,
+    bootstrap_ci,
+    compare,
+    mcnemar_exact,
+    paired_bootstrap_diff,
+)
 
 __all__ = [
+    "Comparison",
+    "MetricCI",
+    "ModelEvaluation",
+    "Ranking",
+    "available_models",
+    "bootstrap_ci",
+    "compare",
+    "evaluate",
+    "execution_matrix",
+    "mcnemar_exact",
+    "paired_bootstrap_diff",
+    "rank",
     "BUG_TYPES",
     "DOMAINS",
     "ROLES",

@@ -1,0 +1,259 @@
+"""How retrievers get deceived: the paper's analyses of canonicals against their own mutants.
+
+Every function takes an ``exclude`` set of query ids; excluded queries are left out of the
+average (their snippets stay in every other query's pool). A query's *paired* distractors
+are its own buggy mutants; "deceived" compares scores strictly (a tie does not deceive).
+Queries without a canonical or without distractors cannot be deceived and are left out of
+the deception averages. An average over nothing is NaN.
+"""
+
+from __future__ import annotations
+
+import difflib
+import itertools
+import threading
+import weakref
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from .dataset import Benchmark
+    from .retrieval import Ranking
+
+__all__ = [
+    "Pairs",
+    "deception_by_bug_type",
+    "deception_per_query",
+    "deception_rate",
+    "density_ablation",
+    "edit_span",
+    "edit_span_vs_deception",
+    "exec1_by_domain",
+    "pairs",
+    "rank1_paired_miss_share",
+]
+
+NAN = float("nan")
+SPAN_BINS = (1, 2, 3, 5, 9, 17)  # lower edges: 1, 2, 3-4, 5-8, 9-16, 17+ characters
+
+
+@dataclass(frozen=True, eq=False)
+class Pairs:
+    """Each query's canonical and paired distractors as index arrays (cached per benchmark).
+
+    ``canonical[q]`` is the canonical's corpus index or -1; ``pair_q``, ``pair_d``,
+    ``pair_c`` list every (query, distractor, canonical) triple with a canonical.
+    """
+
+    canonical: np.ndarray
+    distractors: tuple[tuple[int, ...], ...]
+    pair_q: np.ndarray
+    pair_d: np.ndarray
+    pair_c: np.ndarray
+    bug_type: tuple[str, ...]
+    correct: tuple[frozenset[int], ...]
+
+
+_CACHE: weakref.WeakKeyDictionary[Any, Pairs] = weakref.WeakKeyDictionary()
+_SPANS: weakref.WeakKeyDictionary[Any, np.ndarray] = weakref.WeakKeyDictionary()
+_LOCK = threading.Lock()
+
+
+def pairs(benchmark: Benchmark) -> Pairs:
+    """The pairing structure of a benchmark (computed once per Benchmark object)."""
+    with _LOCK:
+        cached = _CACHE.get(benchmark)
+    if cached is not None:
+        return cached
+    canonical = np.full(len(benchmark.queries), -1, dtype=np.int64)
+    distractors: list[tuple[int, ...]] = []
+    pq: list[int] = []
+    pd: list[int] = []
+    pc: list[int] = []
+    bugs: list[str] = []
+    for qi, query in enumerate(benchmark.queries):
+        canon = benchmark.canonical_for(query.query_id)
+        own = tuple(benchmark.corpus_index(s.corpus_id)
+                    for s in benchmark.distractors_for(query.query_id))
+        distractors.append(own)
+        if canon is None:
+            continue
+        canonical[qi] = benchmark.corpus_index(canon.corpus_id)
+        for dj in own:
+            pq.append(qi)
+            pd.append(dj)
+            pc.append(int(canonical[qi]))
+            bugs.append(benchmark.corpus[dj].bug_type or "unknown")
+    correct = tuple(frozenset(benchmark.corpus_index(c) for c in q.correct_corpus_ids)
+                    for q in benchmark.queries)
+    result = Pairs(canonical, tuple(distractors), np.array(pq, dtype=np.int64),
+                   np.array(pd, dtype=np.int64), np.array(pc, dtype=np.int64), tuple(bugs),
+                   correct)
+    with _LOCK:
+        _CACHE[benchmark] = result
+    return result
+
+
+def _included(benchmark: Benchmark, exclude: Collection[str]) -> np.ndarray:
+    if not exclude:
+        return np.ones(len(benchmark.queries), dtype=bool)
+    return np.array([q.query_id not in exclude for q in benchmark.queries], dtype=bool)
+
+
+def _mean(values: np.ndarray) -> float:
+    return float(values.mean()) if values.size else NAN
+
+
+def _pair_above(benchmark: Benchmark, ranking: Ranking) -> tuple[Pairs, np.ndarray]:
+    p = pairs(benchmark)
+    s = ranking.scores
+    return p, s[p.pair_q, p.pair_d] > s[p.pair_q, p.pair_c]
+
+
+def deception_per_query(benchmark: Benchmark, ranking: Ranking) -> np.ndarray:
+    """(Q,) float: 1 if some paired distractor scores above the canonical, 0 if none, NaN if
+    the query has no canonical or no distractors."""
+    p, above = _pair_above(benchmark, ranking)
+    out = np.full(len(benchmark.queries), NAN)
+    out[np.unique(p.pair_q)] = 0.0
+    out[p.pair_q[above]] = 1.0
+    return out
+
+
+def deception_rate(benchmark: Benchmark, ranking: Ranking, *,
+                   exclude: Collection[str] = frozenset()) -> float:
+    """Share of queries whose canonical scores below at least one paired distractor.
+
+    ``mean over eligible q of [max_{d in D(q)} s(q, d) > s(q, canonical(q))]``.
+    """
+    values = deception_per_query(benchmark, ranking)[_included(benchmark, exclude)]
+    return _mean(values[~np.isnan(values)])
+
+
+def rank1_paired_miss_share(benchmark: Benchmark, ranking: Ranking, passes: np.ndarray, *,
+                            exclude: Collection[str] = frozenset()) -> float:
+    """Of the queries whose rank-1 candidate fails, the share where it is the query's own
+    distractor: ``#{q: not passes[q,0] and top1(q) in D(q)} / #{q: not passes[q,0]}``."""
+    p = pairs(benchmark)
+    mask = _included(benchmark, exclude) & ~np.asarray(passes[:, 0], dtype=bool)
+    top1 = ranking.order[:, 0]
+    own = np.array([int(top1[q]) in p.distractors[q] for q in range(len(top1))], dtype=bool)
+    return _mean(own[mask].astype(np.float64))
+
+
+def deception_by_bug_type(benchmark: Benchmark, ranking: Ranking, *,
+                          exclude: Collection[str] = frozenset()) -> dict[str, float]:
+    """Per bug type: share of paired distractors scoring strictly above their canonical."""
+    p, above = _pair_above(benchmark, ranking)
+    keep = _included(benchmark, exclude)[p.pair_q]
+    bugs = np.array(p.bug_type, dtype=object)
+    return {bug: _mean(above[keep & (bugs == bug)].astype(np.float64))
+            for bug in sorted(set(p.bug_type))}
+
+
+def exec1_by_domain(benchmark: Benchmark, passes: np.ndarray, *,
+                    exclude: Collection[str] = frozenset()) -> dict[str, float]:
+    """Mean exec@1 (``passes[:, 0]``) over the queries of each domain."""
+    keep = _included(benchmark, exclude)
+    domains = np.array([q.domain for q in benchmark.queries], dtype=object)
+    hit = np.asarray(passes[:, 0], dtype=np.float64)
+    return {d: _mean(hit[keep & (domains == d)]) for d in benchmark.domains
+            if (keep & (domains == d)).any()}
+
+
+def density_ablation(benchmark: Benchmark, ranking: Ranking, passes: np.ndarray, *,
+                     max_kept: int = 4,
+                     exclude: Collection[str] = frozenset()) -> dict[str, float]:
+    """exec@1 when only m of each query's paired distractors stay in its pool, m = 0..max_kept.
+
+    For query q with paired distractors D(q), every subset S of D(q) with |S| = min(m, |D(q)|)
+    is kept in turn (the others are removed from q's ranking only; other queries' snippets
+    stay): exec@1_m(q) is the mean over all such S of [first candidate of q's ranking not in
+    D(q) \\ S passes]. This is an exact average over subsets, not a random draw, so no seed is
+    involved. The result is the mean of exec@1_m(q) over queries. A candidate below the
+    depth of ``passes`` (possible only if depth < |D(q)| + 1) counts as passing iff it is
+    one of the query's ``correct_corpus_ids``.
+    """
+    p = pairs(benchmark)
+    keep = _included(benchmark, exclude)
+    depth = passes.shape[1]
+    per_m: dict[str, list[float]] = {str(m): [] for m in range(max_kept + 1)}
+    for q in np.flatnonzero(keep):
+        own = p.distractors[q]
+        row = ranking.order[q]
+        for m in range(max_kept + 1):
+            subsets = list(itertools.combinations(own, min(m, len(own))))
+            hits = 0.0
+            for kept in subsets:
+                removed = set(own) - set(kept)
+                r = 0
+                while int(row[r]) in removed:
+                    r += 1
+                hits += bool(passes[q, r]) if r < depth else (int(row[r]) in p.correct[q])
+            per_m[str(m)].append(hits / len(subsets))
+    return {m: _mean(np.array(v)) for m, v in per_m.items()}
+
+
+def edit_span(canonical: str, distractor: str) -> int:
+    """Characters changed between two texts: the sum, over the non-equal opcodes of
+    ``difflib.SequenceMatcher(autojunk=False)``, of the longer side of each edit."""
+    matcher = difflib.SequenceMatcher(None, canonical, distractor, autojunk=False)
+    return sum(max(i2 - i1, j2 - j1)
+               for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal")
+
+
+def pair_edit_spans(benchmark: Benchmark) -> np.ndarray:
+    """Edit span of every paired distractor against its canonical, aligned with ``pairs``."""
+    with _LOCK:
+        cached = _SPANS.get(benchmark)
+    if cached is not None:
+        return cached
+    p = pairs(benchmark)
+    spans = np.array([edit_span(benchmark.corpus[c].code, benchmark.corpus[d].code)
+                      for d, c in zip(p.pair_d.tolist(), p.pair_c.tolist(), strict=True)],
+                     dtype=np.int64)
+    with _LOCK:
+        _SPANS[benchmark] = spans
+    return spans
+
+
+def edit_span_vs_deception(benchmark: Benchmark, ranking: Ranking, *,
+                           exclude: Collection[str] = frozenset()) -> dict[str, Any]:
+    """Deception against edit size: share of paired distractors above their canonical per
+    span bin, and Spearman's rho between span and margin ``s(q, d) - s(q, canonical)``."""
+    from scipy.stats import spearmanr
+
+    p, above = _pair_above(benchmark, ranking)
+    spans = pair_edit_spans(benchmark)
+    keep = _included(benchmark, exclude)[p.pair_q]
+    margin = ranking.scores[p.pair_q, p.pair_d] - ranking.scores[p.pair_q, p.pair_c]
+    bins: list[dict[str, Any]] = []
+    edges = (*SPAN_BINS, None)
+    for low, high in itertools.pairwise(edges):
+        sel = keep & (spans >= low) & ((spans < high) if high is not None else True)
+        bins.append({"span_min": low, "span_max": (high - 1) if high is not None else None,
+                     "distractors": int(sel.sum()),
+                     "deception": _mean(above[sel].astype(np.float64))})
+    rho = NAN
+    finite = keep & np.isfinite(margin)
+    if finite.sum() > 2 and np.ptp(spans[finite]) > 0 and np.ptp(margin[finite]) > 0:
+        rho = float(spearmanr(spans[finite], margin[finite]).statistic)
+    return {"bins": bins, "spearman_span_margin": rho,
+            "mean_span": _mean(spans[keep].astype(np.float64))}
+
+
+def summary(benchmark: Benchmark, ranking: Ranking, passes: np.ndarray, *,
+            exclude: Collection[str] = frozenset()) -> Mapping[str, Any]:
+    """All analyses of one model, keyed as in the report JSON."""
+    return {
+        "deception_rate": deception_rate(benchmark, ranking, exclude=exclude),
+        "rank1_paired_miss_share": rank1_paired_miss_share(benchmark, ranking, passes,
+                                                           exclude=exclude),
+        "deception_by_bug_type": deception_by_bug_type(benchmark, ranking, exclude=exclude),
+        "exec1_by_domain": exec1_by_domain(benchmark, passes, exclude=exclude),
+        "density_ablation": density_ablation(benchmark, ranking, passes, exclude=exclude),
+        "edit_span_vs_deception": edit_span_vs_deception(benchmark, ranking, exclude=exclude),
+    }
