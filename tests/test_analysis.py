@@ -1,0 +1,103 @@
+"""Deception analyses on a hand-made ranking whose answers are worked out by hand."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from _rankdata import small_benchmark
+from execretrieval.analysis import (
+    deception_by_bug_type,
+    deception_per_query,
+    deception_rate,
+    density_ablation,
+    edit_span,
+    edit_span_vs_deception,
+    exec1_by_domain,
+    rank1_paired_miss_share,
+)
+from execretrieval.retrieval import Ranking
+
+# corpus: 0 c1, 1 d1a (off_by_one), 2 d1b (wrong_operator), 3 c2, 4 d2a (swap), 5 c3
+SCORES = np.array([
+    [0.8, 0.9, 0.1, 0.0, 0.0, 0.0],   # q1: d1a above its canonical -> deceived
+    [0.0, 0.0, 0.0, 0.9, 0.5, 0.0],   # q2: canonical first
+    [0.0, 0.0, 0.7, 0.0, 0.0, 0.6],   # q3: no distractors; rank 1 is q1's mutant
+])
+# q1 ranks d1a, c1, d1b; q2 ranks c2, d2a, c1; q3 ranks d1b, c3, c1
+PASSES = np.array([[0, 1, 0], [1, 0, 0], [0, 1, 0]], dtype=bool)
+
+
+@pytest.fixture
+def bench():
+    return small_benchmark()
+
+
+@pytest.fixture
+def ranking() -> Ranking:
+    return Ranking.from_scores("toy", SCORES)
+
+
+def test_deception_rate_counts_queries_with_a_mutant_above_the_canonical(bench, ranking):
+    per_query = deception_per_query(bench, ranking)
+    assert per_query[:2].tolist() == [1.0, 0.0] and math.isnan(per_query[2])
+    assert deception_rate(bench, ranking) == 0.5
+    assert deception_rate(bench, ranking, exclude={"q1"}) == 0.0
+    assert math.isnan(deception_rate(bench, ranking, exclude={"q1", "q2"}))
+
+
+def test_a_tie_does_not_deceive(bench):
+    tied = SCORES.copy()
+    tied[0, 1] = tied[0, 0]
+    assert deception_rate(bench, Ranking.from_scores("t", tied)) == 0.0
+
+
+def test_rank1_miss_attribution(bench, ranking):
+    # misses: q1 (rank 1 = its own d1a) and q3 (rank 1 = q1's d1b, not its own)
+    assert rank1_paired_miss_share(bench, ranking, PASSES) == 0.5
+    assert rank1_paired_miss_share(bench, ranking, PASSES, exclude={"q3"}) == 1.0
+    assert math.isnan(rank1_paired_miss_share(bench, ranking, PASSES, exclude={"q1", "q3"}))
+
+
+def test_deception_by_bug_type(bench, ranking):
+    assert deception_by_bug_type(bench, ranking) == {
+        "off_by_one": 1.0, "swap_arguments": 0.0, "wrong_operator": 0.0}
+    only_q2 = deception_by_bug_type(bench, ranking, exclude={"q1"})
+    assert only_q2["swap_arguments"] == 0.0 and math.isnan(only_q2["off_by_one"])
+
+
+def test_exec1_by_domain(bench):
+    assert exec1_by_domain(bench, PASSES) == {"bit-manipulation": 0.0, "date-time": 1.0}
+    assert exec1_by_domain(bench, PASSES, exclude={"q2"}) == {"bit-manipulation": 0.0}
+
+
+def test_density_ablation_averages_over_every_kept_subset(bench, ranking):
+    # q1: m=0 -> c1 passes; m=1 -> keep d1a (fails) or d1b (c1 passes) = 0.5; m>=2 -> d1a
+    # q2: c2 first whatever is kept -> 1;  q3: no distractors, d1b first -> 0
+    result = density_ablation(bench, ranking, PASSES)
+    assert result == pytest.approx({"0": 2 / 3, "1": 0.5, "2": 1 / 3, "3": 1 / 3, "4": 1 / 3})
+    assert density_ablation(bench, ranking, PASSES, exclude={"q3"})["0"] == 1.0
+
+
+def test_density_ablation_beyond_the_pass_depth_uses_the_correct_ids(bench, ranking):
+    result = density_ablation(bench, ranking, PASSES[:, :1])
+    assert result["0"] == pytest.approx(2 / 3)
+
+
+def test_edit_span_counts_changed_characters():
+    assert edit_span("return n & -n", "return n | -n") == 1
+    assert edit_span("return n & -n", "return n & -n + 1") == 4
+    assert edit_span("abc", "abc") == 0
+    assert edit_span("if x:\n    return 0\nreturn 1", "return 1") == 19
+
+
+def test_edit_span_against_deception(bench, ranking):
+    result = edit_span_vs_deception(bench, ranking)
+    rows = {row["span_min"]: row for row in result["bins"]}
+    # d1b (1 char, not above), d2a (2 chars, not above), d1a (4 chars, above)
+    assert rows[1]["distractors"] == 1 and rows[1]["deception"] == 0.0
+    assert rows[3]["distractors"] == 1 and rows[3]["deception"] == 1.0
+    assert sum(r["distractors"] for r in result["bins"]) == 3
+    assert -1.0 <= result["spearman_span_margin"] <= 1.0

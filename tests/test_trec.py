@@ -1,0 +1,79 @@
+"""TREC runs and qrels: export then import gives the same ranking; bad files name the line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from _rankdata import small_benchmark
+from execretrieval.dataset import load_benchmark
+from execretrieval.errors import InputFormatError, ModelNotFoundError
+from execretrieval.retrieval import Ranking, rank
+from execretrieval.trec import from_qrels, from_run, qrels_text, to_qrels, to_run
+
+
+def test_export_then_import_gives_the_same_ranking(tiny_dir: Path, tmp_path: Path) -> None:
+    bench = load_benchmark(tiny_dir)
+    original = rank(bench, "bm25")
+    to_run(tmp_path / "bm25.trec", bench, original)
+    back = rank(bench, str(tmp_path / "bm25.trec"))
+    assert back.model == "bm25"
+    assert np.array_equal(back.order, original.order)
+    assert np.array_equal(back.scores, original.scores)
+
+
+def test_ties_survive_the_round_trip(tmp_path: Path) -> None:
+    bench = small_benchmark()
+    original = Ranking.from_scores("tied", np.zeros((3, 6)))
+    to_run(tmp_path / "tied.run", bench, original, depth=4)
+    back = rank(bench, str(tmp_path / "tied.run"))
+    assert np.array_equal(back.order[:, :4], original.order[:, :4])
+
+
+def test_run_lines_follow_the_trec_format(tmp_path: Path) -> None:
+    bench = small_benchmark()
+    ranking = Ranking.from_scores("my model", np.arange(18, dtype=float).reshape(3, 6))
+    to_run(tmp_path / "r.trec", bench, ranking, depth=2)
+    lines = (tmp_path / "r.trec").read_text().splitlines()
+    assert lines[0] == "q1 Q0 c3 1 5.0 my_model"
+    assert lines[1] == "q1 Q0 d2a 2 4.0 my_model"
+    assert len(lines) == 6
+
+
+def test_unlisted_snippets_rank_after_listed_ones_in_corpus_order(tmp_path: Path) -> None:
+    run = tmp_path / "partial.trec"
+    run.write_text("q1 Q0 d1b 1 3.5 sys\nq1 Q0 c2 2 -1 sys\n")
+    scores = from_run(run, small_benchmark())
+    ranking = Ranking.from_scores("partial", scores)
+    assert ranking.order[0].tolist() == [2, 3, 0, 1, 4, 5]
+    assert np.isinf(scores[1]).all()
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    ("q1 Q0 c1 1 0.5\n", r"bad\.trec:1: expected 6 columns"),
+    ("q1 Q0 c1 1 0.5 t\nq9 Q0 c1 2 0.4 t\n", r"bad\.trec:2: field 'qid': unknown query id"),
+    ("q1 Q0 zz 1 0.5 t\n", r"bad\.trec:1: field 'docid': unknown corpus id 'zz'"),
+    ("q1 Q0 c1 1 high t\n", r"bad\.trec:1: field 'score': score 'high' is not a number"),
+    ("q1 Q0 c1 x 0.5 t\n", r"bad\.trec:1: field 'rank'"),
+    ("q1 Q0 c1 1 0.5 t\n\nq1 Q0 c1 2 0.4 t\n", r"bad\.trec:3: .*already listed on line 1"),
+    ("", r"lists no results"),
+])
+def test_bad_run_files_name_file_and_line(tmp_path: Path, content: str, message: str) -> None:
+    run = tmp_path / "bad.trec"
+    run.write_text(content)
+    with pytest.raises(InputFormatError, match=message):
+        from_run(run, small_benchmark())
+
+
+def test_missing_run_file(tmp_path: Path) -> None:
+    with pytest.raises(ModelNotFoundError):
+        from_run(tmp_path / "none.trec", small_benchmark())
+
+
+def test_qrels_list_every_correct_id(tmp_path: Path) -> None:
+    bench = small_benchmark()
+    assert qrels_text(bench) == "q1 0 c1 1\nq2 0 c2 1\nq3 0 c3 1\n"
+    to_qrels(tmp_path / "qrels.txt", bench)
+    assert from_qrels(tmp_path / "qrels.txt") == {"q1": {"c1"}, "q2": {"c2"}, "q3": {"c3"}}
