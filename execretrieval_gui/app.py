@@ -1,0 +1,130 @@
+"""``execretrieval-gui [DIR] [--model NAME] [--query NAME_OR_ID] [--screenshot FILE.png]``."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+__all__ = ["build_parser", "create_app", "main"]
+
+SCREENSHOT_TIMEOUT_MS = 180_000
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="execretrieval-gui",
+        description="Inspect how a code retriever ranks correct code against buggy mutants.")
+    parser.add_argument("benchmark", nargs="?", metavar="DIR",
+                        help="benchmark folder (default: the last one, else data/builtin)")
+    parser.add_argument("--model", metavar="NAME",
+                        help="bm25, tfidf, minilm, an embeddings .npz or a TREC run file")
+    parser.add_argument("--query", metavar="FUNCTION_NAME_OR_ID", help="open this query")
+    parser.add_argument("--screenshot", metavar="FILE.png",
+                        help="render the window once the query has loaded, save it, exit")
+    return parser
+
+
+def _resources() -> Path:
+    return Path(__file__).resolve().parent.parent / "resources"
+
+
+def create_app(argv: Sequence[str] | None = None):  # type: ignore[no-untyped-def]
+    """The QApplication with our names, font and style sheet (reused if one exists)."""
+    from PySide6.QtGui import QFont, QIcon
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication(["execretrieval-gui", *(argv or [])])
+    app.setOrganizationName("execretrieval")
+    app.setApplicationName("inspector")
+    app.setApplicationDisplayName("ExecRetrieval Inspector")
+    font = QFont("DejaVu Sans", 9)
+    app.setFont(font)
+    qss = _resources() / "style.qss"
+    if qss.is_file():
+        app.setStyleSheet(qss.read_text(encoding="utf-8"))
+    icon = _resources() / "icon.svg"
+    if icon.is_file():
+        app.setWindowIcon(QIcon(str(icon)))
+    return app
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.benchmark is not None and not Path(args.benchmark).exists():
+        # still open the window: it explains the problem in a dialog
+        print(f"execretrieval-gui: warning: {args.benchmark}: no such folder", file=sys.stderr)
+    from PySide6.QtCore import QSettings, QTimer
+
+    from .mainwindow import MainWindow
+
+    app = create_app()
+    settings_dir = None
+    if args.screenshot:
+        # a fixed, fresh layout: the picture must not depend on the user's last session
+        settings_dir = tempfile.TemporaryDirectory(prefix="execretrieval-gui-")
+        settings = QSettings(os.path.join(settings_dir.name, "s.ini"), QSettings.Format.IniFormat)
+    else:
+        settings = QSettings()
+    window = MainWindow(settings)
+    window.show()
+    if args.screenshot:
+        _arrange_screenshot(window, Path(args.screenshot), args.query)
+    window.open(args.benchmark, model=args.model, query=args.query)
+    code = app.exec()
+    if settings_dir is not None:
+        settings_dir.cleanup()
+    if args.screenshot:
+        return int(getattr(window, "screenshot_status", 1))
+    return code
+
+
+def _arrange_screenshot(window, target: Path, query: str | None) -> None:  # type: ignore[no-untyped-def]
+    """Save the window once ranking, diff and test outcomes of the query are shown."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    window.resize(1280, 800)
+    window.screenshot_status = 1
+    state = {"done": False, "errors": []}
+
+    def save(ok: bool) -> None:
+        if state["done"]:
+            return
+        state["done"] = True
+        QApplication.processEvents()
+        pixmap = window.grab()
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(f".{target.name}.tmp.png")
+        if not pixmap.save(str(tmp), "PNG"):
+            print(f"execretrieval-gui: cannot write {target}", file=sys.stderr)
+            window.screenshot_status = 1
+        else:
+            os.replace(tmp, target)
+            window.screenshot_status = 0 if ok else 1
+            print(f"execretrieval-gui: wrote {target} ({pixmap.width()}x{pixmap.height()})",
+                  file=sys.stderr)
+        window.close()
+        QApplication.quit()
+
+    def on_ready(query_id: str) -> None:
+        bench = window.ins.benchmark
+        wanted = bench.find_query(query) if (bench is not None and query) else None
+        if wanted is not None and wanted.query_id != query_id:
+            return
+        QTimer.singleShot(150, lambda: save(True))
+
+    def on_failed(title: str, text: str) -> None:
+        print(f"execretrieval-gui: {title}: {text}", file=sys.stderr)
+        QTimer.singleShot(300, lambda: save(False))
+
+    window.ins.query_ready.connect(on_ready)
+    window.ins.failed.connect(on_failed)
+    QTimer.singleShot(SCREENSHOT_TIMEOUT_MS, lambda: save(False))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

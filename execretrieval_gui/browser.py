@@ -1,0 +1,217 @@
+"""The query browser: a searchable, filterable table of every query and its status."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QGridLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QTableView,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from execretrieval import Benchmark
+
+from .engine import QueryStatus
+from .filters import DISCORDANT, OUTCOMES, QueryFilter, QueryFilterProxy
+from .models import OBJECT_ROLE, QueryTableModel
+
+__all__ = ["QueryBrowser"]
+
+
+class QueryBrowser(QWidget):
+    """Emits ``query_selected(query_id)`` when the current row changes."""
+
+    query_selected = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = QueryTableModel(self)
+        self.proxy = QueryFilterProxy(self)
+        self.proxy.setSourceModel(self.model)
+        self._only_ids: frozenset[str] | None = None
+
+        self.search = QLineEdit()
+        self.search.setObjectName("querySearch")
+        self.search.setPlaceholderText("Search name or text  (Ctrl+F)")
+        self.search.setClearButtonEnabled(True)
+        self.domain_box = QComboBox()
+        self.bug_box = QComboBox()
+        self.outcome_box = QComboBox()
+        self.outcome_box.addItem("Any outcome", "")
+        for key, label in OUTCOMES.items():
+            self.outcome_box.addItem(label, key)
+        self.discordant_box = QComboBox()
+        self.discordant_box.addItem("All (A vs B)", "")
+        for key, label in DISCORDANT.items():
+            self.discordant_box.addItem(label, key)
+        self.discordant_box.setEnabled(False)
+        self.discordant_box.setToolTip("Choose a second model under Compare to use this")
+        self.flagged_box = QCheckBox("Flagged")
+        for box in (self.domain_box, self.bug_box, self.outcome_box, self.discordant_box):
+            box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            box.setMinimumContentsLength(10)
+        self.only_label = QLabel()
+        self.only_clear = QToolButton(text="✕")
+        self.only_clear.setToolTip("Show all queries again")
+        self.only_label.hide()
+        self.only_clear.hide()
+
+        self.table = QTableView()
+        self.table.setObjectName("queryTable")
+        self.table.setModel(self.proxy)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setSortingEnabled(True)
+        self.table.sortByColumn(-1, Qt.SortOrder.AscendingOrder)
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(22)
+        self.table.setAlternatingRowColors(True)
+        self.table.setWordWrap(False)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(QueryTableModel.NAME, QHeaderView.ResizeMode.Stretch)
+        for col, width in ((0, 22), (2, 92), (3, 30), (4, 46), (5, 38)):
+            header.resizeSection(col, width)
+        self.count_label = QLabel()
+        self.count_label.setObjectName("countLabel")
+
+        filters = QGridLayout()
+        filters.setSpacing(3)
+        filters.addWidget(self.domain_box, 0, 0)
+        filters.addWidget(self.bug_box, 0, 1)
+        filters.addWidget(self.outcome_box, 1, 0)
+        filters.addWidget(self.discordant_box, 1, 1)
+        filters.addWidget(self.flagged_box, 2, 0)
+        filters.addWidget(self.count_label, 2, 1, Qt.AlignmentFlag.AlignRight)
+        only = QGridLayout()
+        only.addWidget(self.only_label, 0, 0)
+        only.addWidget(self.only_clear, 0, 1)
+        only.setColumnStretch(0, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.setSpacing(3)
+        layout.addWidget(self.search)
+        layout.addLayout(filters)
+        layout.addLayout(only)
+        layout.addWidget(self.table, 1)
+
+        self.search.textChanged.connect(self._on_filters_changed)
+        for box in (self.domain_box, self.bug_box, self.outcome_box, self.discordant_box):
+            box.currentIndexChanged.connect(self._on_filters_changed)
+        self.flagged_box.toggled.connect(self._on_filters_changed)
+        self.only_clear.clicked.connect(self._on_only_clear_clicked)
+        self.table.selectionModel().currentRowChanged.connect(self._on_table_current_changed)
+        self.proxy.rowsInserted.connect(self._update_count)
+        self.proxy.rowsRemoved.connect(self._update_count)
+        self.proxy.modelReset.connect(self._update_count)
+        self.proxy.layoutChanged.connect(self._update_count)
+
+    # filling --------------------------------------------------------------------------
+    def set_benchmark(self, benchmark: Benchmark | None) -> None:
+        self._only_ids = None
+        self.only_label.hide()
+        self.only_clear.hide()
+        self.model.set_benchmark(benchmark)
+        for box, first, values in (
+            (self.domain_box, "All domains", benchmark.domains if benchmark else ()),
+            (self.bug_box, "All bug types", benchmark.bug_types if benchmark else ()),
+        ):
+            box.blockSignals(True)
+            box.clear()
+            box.addItem(first, "")
+            for value in values:
+                box.addItem(value, value)
+            box.blockSignals(False)
+        self._on_filters_changed()
+
+    def set_status(self, status: QueryStatus | None, status_b: QueryStatus | None) -> None:
+        current = self.current_query_id()
+        self.model.set_status(status, status_b)
+        self.discordant_box.setEnabled(status_b is not None)
+        if status_b is None and self.discordant_box.currentIndex() != 0:
+            self.discordant_box.setCurrentIndex(0)
+        self._on_filters_changed()
+        if current:
+            self.select_query(current, emit=False)
+
+    def set_flagged(self, flagged: set[str]) -> None:
+        self.model.set_flagged(flagged)
+
+    def show_only(self, query_ids: set[str] | None, label: str = "") -> None:
+        """Restrict the list to ``query_ids`` (e.g. a comparison's discordant queries)."""
+        self._only_ids = frozenset(query_ids) if query_ids is not None else None
+        self.only_label.setText(label)
+        self.only_label.setVisible(query_ids is not None)
+        self.only_clear.setVisible(query_ids is not None)
+        self._on_filters_changed()
+
+    # selection ------------------------------------------------------------------------
+    def current_query_id(self) -> str | None:
+        index = self.table.currentIndex()
+        if not index.isValid():
+            return None
+        query = index.data(OBJECT_ROLE)
+        return query.query_id if query is not None else None
+
+    def select_query(self, query_id: str, emit: bool = True) -> bool:
+        bench = self.model.benchmark
+        if bench is None or not bench.has_query(query_id):
+            return False
+        source = self.model.index(bench.query_index(query_id), 0)
+        index = self.proxy.mapFromSource(source)
+        if not index.isValid():  # filtered out: clear the filters that hide it
+            self.search.clear()
+            self.reset_filters()
+            index = self.proxy.mapFromSource(source)
+        if not emit:
+            self.table.selectionModel().blockSignals(True)
+        self.table.selectionModel().setCurrentIndex(
+            index, QItemSelectionModel.SelectionFlag.ClearAndSelect
+            | QItemSelectionModel.SelectionFlag.Rows)
+        self.table.scrollTo(index)
+        if not emit:
+            self.table.selectionModel().blockSignals(False)
+        return True
+
+    def reset_filters(self) -> None:
+        for box in (self.domain_box, self.bug_box, self.outcome_box, self.discordant_box):
+            box.setCurrentIndex(0)
+        self.flagged_box.setChecked(False)
+        self.show_only(None)
+
+    def focus_search(self) -> None:
+        self.search.setFocus()
+        self.search.selectAll()
+
+    # slots ----------------------------------------------------------------------------
+    def _on_filters_changed(self, *_: object) -> None:
+        self.proxy.set_filter(QueryFilter(
+            text=self.search.text().strip(),
+            domain=self.domain_box.currentData() or "",
+            bug_type=self.bug_box.currentData() or "",
+            outcome=self.outcome_box.currentData() or "",
+            flagged_only=self.flagged_box.isChecked(),
+            discordant=(self.discordant_box.currentData() or "")
+            if self.discordant_box.isEnabled() else "",
+            only_ids=self._only_ids,
+        ))
+        self._update_count()
+
+    def _on_only_clear_clicked(self) -> None:
+        self.show_only(None)
+
+    def _on_table_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        query = current.data(OBJECT_ROLE) if current.isValid() else None
+        if query is not None:
+            self.query_selected.emit(query.query_id)
+
+    def _update_count(self, *_: object) -> None:
+        self.count_label.setText(f"{self.proxy.rowCount()} / {self.model.rowCount()} queries")

@@ -1,0 +1,183 @@
+"""The selected query's ranked candidates, and the diff of one against the canonical."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QButtonGroup,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QRadioButton,
+    QSpinBox,
+    QTableView,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from execretrieval import Query, Snippet
+
+from . import diffing
+from .models import OBJECT_ROLE, CandidatesModel
+
+__all__ = ["CandidatesPanel", "DiffView"]
+
+
+class CandidatesPanel(QWidget):
+    """Query text on top, then the top-k table. Emits the selected candidate's corpus id."""
+
+    candidate_selected = Signal(str)
+    depth_changed = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = CandidatesModel(self)
+        self.title = QLabel("No query selected")
+        self.title.setObjectName("queryTitle")
+        self.title.setTextFormat(Qt.TextFormat.RichText)
+        self.title.setWordWrap(True)
+        self.depth = QSpinBox()
+        self.depth.setRange(1, 100)
+        self.depth.setValue(10)
+        self.depth.setPrefix("top ")
+        self.depth.setToolTip("How many ranked candidates to show")
+        self.table = QTableView()
+        self.table.setObjectName("candidateTable")
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(22)
+        self.table.setWordWrap(False)
+        header = self.table.horizontalHeader()
+        for col, width in ((0, 40), (1, 64), (2, 70), (3, 124), (4, 150), (5, 78)):
+            header.resizeSection(col, width)
+        header.setSectionResizeMode(CandidatesModel.BUG, QHeaderView.ResizeMode.Stretch)
+
+        top = QHBoxLayout()
+        top.addWidget(self.title, 1)
+        top.addWidget(self.depth, 0, Qt.AlignmentFlag.AlignTop)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.setSpacing(3)
+        layout.addLayout(top)
+        layout.addWidget(self.table, 1)
+
+        self.table.selectionModel().currentRowChanged.connect(self._on_table_current_changed)
+        self.depth.valueChanged.connect(self.depth_changed)
+
+    def show_query(self, query: Query | None, model_label: str = "") -> None:
+        if query is None:
+            self.title.setText("No query selected")
+            return
+        self.title.setText(
+            f"<b>{query.function_name}</b> <span style='color:#666'>({query.query_id} · "
+            f"{query.domain}{' · ' + model_label if model_label else ''})</span><br>"
+            f"{_escape(query.query)}")
+
+    def select_corpus_id(self, corpus_id: str) -> None:
+        row = self.model.row_of(corpus_id)
+        if row >= 0:
+            self.table.selectionModel().setCurrentIndex(
+                self.model.index(row, 0), QItemSelectionModel.SelectionFlag.ClearAndSelect
+                | QItemSelectionModel.SelectionFlag.Rows)
+
+    def current_corpus_id(self) -> str | None:
+        index = self.table.currentIndex()
+        row = index.data(OBJECT_ROLE) if index.isValid() else None
+        return row.snippet.corpus_id if row is not None else None
+
+    def _on_table_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        row = current.data(OBJECT_ROLE) if current.isValid() else None
+        if row is not None:
+            self.candidate_selected.emit(row.snippet.corpus_id)
+
+
+def _escape(text: str) -> str:
+    import html
+
+    return html.escape(text)
+
+
+class DiffView(QWidget):
+    """The candidate against the canonical, marks on the edited characters."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.description = QLabel()
+        self.description.setObjectName("bugDescription")
+        self.description.setWordWrap(True)
+        self.description.setTextFormat(Qt.TextFormat.RichText)
+        self.side_button = QRadioButton("Side by side")
+        self.unified_button = QRadioButton("Unified")
+        self.side_button.setChecked(True)
+        self.mode_group = QButtonGroup(self)
+        self.mode_group.addButton(self.side_button)
+        self.mode_group.addButton(self.unified_button)
+        self.browser = QTextBrowser()
+        self.browser.setObjectName("diffBrowser")
+        self.browser.setLineWrapMode(QTextBrowser.LineWrapMode.NoWrap)
+        self.browser.setOpenLinks(False)
+
+        top = QHBoxLayout()
+        top.addWidget(self.description, 1)
+        top.addWidget(self.side_button, 0, Qt.AlignmentFlag.AlignTop)
+        top.addWidget(self.unified_button, 0, Qt.AlignmentFlag.AlignTop)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.setSpacing(3)
+        layout.addLayout(top)
+        layout.addWidget(self.browser, 1)
+
+        self.canonical: Snippet | None = None
+        self.candidate: Snippet | None = None
+        self.marked: tuple[list[str], list[str]] = ([], [])
+        self.side_button.toggled.connect(self._on_mode_toggled)
+
+    @property
+    def unified(self) -> bool:
+        return self.unified_button.isChecked()
+
+    def set_unified(self, unified: bool) -> None:
+        (self.unified_button if unified else self.side_button).setChecked(True)
+
+    def show_pair(self, canonical: Snippet | None, candidate: Snippet | None) -> None:
+        self.canonical, self.candidate = canonical, candidate
+        self._render()
+
+    def clear(self) -> None:
+        self.show_pair(None, None)
+
+    def _render(self) -> None:
+        cand, canon = self.candidate, self.canonical
+        self.marked = ([], [])
+        if cand is None:
+            self.description.setText("")
+            self.browser.setHtml("")
+            return
+        if canon is None or cand.corpus_id == canon.corpus_id:
+            label = "the canonical" if canon is not None else cand.corpus_id
+            self.description.setText(f"<b>{cand.corpus_id}</b> — {label}, shown as is "
+                                     f"(it passes the query's tests by construction)"
+                                     if canon is not None else f"<b>{cand.corpus_id}</b>")
+            self.browser.setHtml(diffing.render_plain(cand.code))
+            return
+        if cand.query_id != canon.query_id:
+            desc = (f"<b>{cand.corpus_id}</b> — a snippet of another query "
+                    f"({cand.query_id}), compared with this query's canonical")
+        else:
+            desc = (f"<b>{cand.corpus_id}</b> · <i>{cand.bug_type}</i> — "
+                    f"{_escape(cand.bug_description or 'no description')}")
+        self.description.setText(desc + "<br><span style='color:#666'>left: canonical "
+                                 f"{canon.corpus_id} · right: candidate</span>"
+                                 if not self.unified else desc)
+        self.marked = diffing.marked_fragments(canon.code, cand.code)
+        if self.unified:
+            self.browser.setHtml(diffing.render_unified(canon.code, cand.code))
+        else:
+            self.browser.setHtml(diffing.render_side_by_side(canon.code, cand.code))
+
+    def _on_mode_toggled(self, _checked: bool) -> None:
+        self._render()

@@ -1,0 +1,145 @@
+"""Small dialogs: errors (never blocking), export choices, flag files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLineEdit,
+    QMessageBox,
+    QToolButton,
+    QWidget,
+)
+
+__all__ = ["ask_export", "ask_store_file", "export_flag_ids", "export_flags", "import_flags",
+           "show_error"]
+
+REPORT_FORMATS = {"HTML (self-contained, with charts)": ".html", "JSON": ".json",
+                  "CSV": ".csv", "Markdown": ".md"}
+
+
+def show_error(parent: QWidget, title: str, text: str) -> QMessageBox:
+    """A window-modal message that does not block the event loop (work keeps running)."""
+    box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok,
+                      parent)
+    box.setObjectName("errorDialog")
+    box.open()
+    return box
+
+
+class ExportDialog(QDialog):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Export report")
+        self.format_box = QComboBox()
+        for label, ext in REPORT_FORMATS.items():
+            self.format_box.addItem(label, ext)
+        self.path = QLineEdit(str(Path.cwd() / "execretrieval-report.html"))
+        browse = QToolButton(text="…")
+        self.exclude = QCheckBox("Leave flagged queries out")
+        row = QHBoxLayout()
+        row.addWidget(self.path, 1)
+        row.addWidget(browse)
+        form = QFormLayout(self)
+        form.addRow("Format", self.format_box)
+        form.addRow("File", row)
+        form.addRow("", self.exclude)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        form.addRow(buttons)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        browse.clicked.connect(self._on_browse_clicked)
+        self.format_box.currentIndexChanged.connect(self._on_format_changed)
+
+    def _on_format_changed(self, _index: int) -> None:
+        self.path.setText(str(Path(self.path.text()).with_suffix(self.format_box.currentData())))
+
+    def _on_browse_clicked(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Export report", self.path.text(),
+                                              "Reports (*.html *.json *.csv *.md)")
+        if path:
+            self.path.setText(path)
+            i = self.format_box.findData(Path(path).suffix.lower())
+            if i >= 0:
+                self.format_box.setCurrentIndex(i)
+
+
+def ask_export(parent: QWidget) -> tuple[str, bool] | None:
+    dialog = ExportDialog(parent)
+    if dialog.exec() != QDialog.DialogCode.Accepted:
+        return None
+    path = Path(dialog.path.text()).expanduser()
+    if path.suffix.lower() not in REPORT_FORMATS.values():
+        path = path.with_suffix(dialog.format_box.currentData())
+    return str(path), dialog.exclude.isChecked()
+
+
+def _need_store(parent: QWidget, store: Any) -> bool:
+    if store is None:
+        show_error(parent, "No annotation store", "Open a benchmark first.")
+        return False
+    return True
+
+
+def export_flags(parent: QWidget, store: Any) -> None:
+    if not _need_store(parent, store):
+        return
+    path, _ = QFileDialog.getSaveFileName(parent, "Export flags", "flags.csv",
+                                          "CSV (*.csv);;JSON Lines (*.jsonl)")
+    if not path:
+        return
+    try:
+        n = (store.export_jsonl if path.endswith(".jsonl") else store.export_csv)(path)
+    except Exception as exc:  # noqa: BLE001
+        show_error(parent, "Cannot export flags", str(exc))
+        return
+    parent.statusBar().showMessage(f"{n} flags written to {path}", 8000)  # type: ignore[attr-defined]
+
+
+def export_flag_ids(parent: QWidget, store: Any) -> None:
+    if not _need_store(parent, store):
+        return
+    path, _ = QFileDialog.getSaveFileName(parent, "Export flagged query ids",
+                                          "exclude-queries.txt", "Text (*.txt)")
+    if not path:
+        return
+    try:
+        n = store.export_query_ids(path)
+    except Exception as exc:  # noqa: BLE001
+        show_error(parent, "Cannot export query ids", str(exc))
+        return
+    parent.statusBar().showMessage(  # type: ignore[attr-defined]
+        f"{n} query ids written to {path} (use with evaluate --exclude-queries)", 8000)
+
+
+def import_flags(parent: QWidget, store: Any) -> bool:
+    if not _need_store(parent, store):
+        return False
+    path, _ = QFileDialog.getOpenFileName(parent, "Import flags", "",
+                                          "Flags (*.csv *.jsonl);;All files (*)")
+    if not path:
+        return False
+    try:
+        n = store.import_file(path)
+    except Exception as exc:  # noqa: BLE001
+        show_error(parent, "Cannot import flags", str(exc))
+        return False
+    parent.statusBar().showMessage(f"{n} new flags imported from {path}", 8000)  # type: ignore[attr-defined]
+    return True
+
+
+def ask_store_file(parent: QWidget) -> str:
+    path, _ = QFileDialog.getSaveFileName(
+        parent, "Annotation store (SQLite)", "annotations.sqlite",
+        "SQLite (*.sqlite *.db);;All files (*)",
+        options=QFileDialog.Option.DontConfirmOverwrite)
+    return path

@@ -1,0 +1,164 @@
+"""The GUI's one door into the engine: imports, bundled benchmarks, per-query status.
+
+Everything here is plain Python (no Qt). Functions that may take long take the
+``progress`` / ``should_stop`` hooks and are meant to run inside a worker
+(:mod:`execretrieval_gui.workers`); the rest is fast enough for the UI thread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from execretrieval import Benchmark, load_benchmark
+
+__all__ = [
+    "QueryStatus",
+    "bundled_benchmarks",
+    "load",
+    "model_choices",
+    "query_status",
+    "rank",
+    "repo_root",
+]
+
+Progress = Callable[[int, int], None]
+StopHook = Callable[[], bool]
+
+
+def repo_root() -> Path:
+    """The folder holding ``execretrieval_gui/`` (and ``data/``, ``resources/``)."""
+    return Path(__file__).resolve().parent.parent
+
+
+def bundled_benchmarks() -> list[Path]:
+    """Benchmark folders under the repo's ``data/``: ``builtin`` first, then by name."""
+    data = repo_root() / "data"
+    if not data.is_dir():
+        return []
+    found = [p for p in sorted(data.iterdir()) if (p / "queries.jsonl").is_file()]
+    return sorted(found, key=lambda p: (p.name != "builtin", p.name))
+
+
+def load(path: str | Path, progress: Progress | None = None,
+         should_stop: StopHook | None = None) -> Benchmark:
+    """Load a benchmark folder (may take a second at paper scale: run it in a worker)."""
+    if progress:
+        progress(0, 1)
+    bench = load_benchmark(path)
+    _ = bench.fingerprint  # computed here, off the UI thread
+    if progress:
+        progress(1, 1)
+    return bench
+
+
+def model_choices(benchmark: Benchmark) -> list[str]:
+    """Model names the engine offers for this benchmark."""
+    from execretrieval.retrieval import available_models
+
+    return list(available_models(benchmark))
+
+
+def rank(benchmark: Benchmark, model: str, progress: Progress | None = None,
+         should_stop: StopHook | None = None) -> Any:
+    """The engine's :func:`execretrieval.retrieval.rank` (blocking)."""
+    from execretrieval.retrieval import rank as engine_rank
+
+    return engine_rank(benchmark, model, progress=progress, should_stop=should_stop)
+
+
+@dataclass(frozen=True)
+class QueryStatus:
+    """Per-query facts about one ranking, as arrays aligned with ``benchmark.queries``.
+
+    ``top1_correct``: the rank-1 snippet is one of the query's correct ids (until the
+    oracle says otherwise through :meth:`with_exec_top1`); ``canonical_rank`` is 1-based
+    (0 when the query has no canonical); ``deceived``: some paired distractor scores above
+    the canonical.
+    """
+
+    model: str
+    top1_correct: np.ndarray
+    canonical_rank: np.ndarray
+    deceived: np.ndarray
+    top1_index: np.ndarray
+
+    def with_exec_top1(self, passes: np.ndarray) -> QueryStatus:
+        return QueryStatus(self.model, np.asarray(passes, dtype=bool), self.canonical_rank,
+                           self.deceived, self.top1_index)
+
+
+def query_status(benchmark: Benchmark, ranking: Any) -> QueryStatus:
+    """Compute :class:`QueryStatus` for every query (vectorised; ~ms at paper scale)."""
+    n_q = len(benchmark.queries)
+    scores = np.asarray(ranking.scores)
+    order = np.asarray(ranking.order)
+    top1 = order[:, 0] if order.shape[1] else np.zeros(n_q, dtype=np.int32)
+    canon = np.full(n_q, -1, dtype=np.int64)
+    correct_cols: list[set[int]] = []
+    deceived = np.zeros(n_q, dtype=bool)
+    for qi, query in enumerate(benchmark.queries):
+        snippet = benchmark.canonical_for(query.query_id)
+        if snippet is not None:
+            canon[qi] = benchmark.corpus_index(snippet.corpus_id)
+        correct_cols.append({benchmark.corpus_index(c) for c in query.correct_corpus_ids})
+        if canon[qi] >= 0:
+            cols = [benchmark.corpus_index(s.corpus_id)
+                    for s in benchmark.distractors_for(query.query_id)]
+            if cols:
+                deceived[qi] = bool(np.max(scores[qi, cols]) > scores[qi, canon[qi]])
+    top1_correct = np.array([int(top1[qi]) in correct_cols[qi] for qi in range(n_q)],
+                            dtype=bool)
+    ranks = np.zeros(n_q, dtype=np.int64)
+    has = canon >= 0
+    if has.any():
+        ranks[has] = np.asarray(ranking.ranks)[np.nonzero(has)[0], canon[has]]
+    return QueryStatus(str(ranking.model), top1_correct, ranks, deceived, top1)
+
+
+def cpu_count() -> int:
+    import os
+
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+               else (os.cpu_count() or 1))
+
+
+def make_oracle(cached: bool = True) -> Any:
+    """The engine's execution oracle; ``cached=False`` really re-executes (for Run)."""
+    from execretrieval.execution import Oracle
+
+    return Oracle() if cached else Oracle(cache=None)
+
+
+def _scaled(progress: Progress | None, part: int, parts: int) -> Progress | None:
+    if progress is None:
+        return None
+
+    def hook(done: int, total: int) -> None:
+        progress(part * 1000 + (1000 * done // max(1, total)), parts * 1000)
+
+    return hook
+
+
+def evaluate_models(benchmark: Benchmark, ranking_a: Any, ranking_b: Any, oracle: Any,
+                    exclude: frozenset[str] = frozenset(), progress: Progress | None = None,
+                    should_stop: StopHook | None = None) -> tuple[Any, Any, Any]:
+    """(evaluation of A, evaluation of B or None, exec@1 comparison or None); blocking."""
+    from execretrieval.metrics import evaluate, execution_matrix
+    from execretrieval.statistics import compare
+
+    rankings = [r for r in (ranking_a, ranking_b) if r is not None]
+    evaluations = []
+    for i, ranking in enumerate(rankings):
+        passes = execution_matrix(benchmark, ranking, oracle, depth=10,
+                                  progress=_scaled(progress, i, len(rankings)),
+                                  should_stop=should_stop)
+        evaluations.append(evaluate(benchmark, ranking, passes, exclude=exclude))
+    ev_a = evaluations[0]
+    ev_b = evaluations[1] if len(evaluations) > 1 else None
+    comparison = compare(benchmark, ev_a, ev_b, "exec@1") if ev_b is not None else None
+    return ev_a, ev_b, comparison

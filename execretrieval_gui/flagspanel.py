@@ -1,0 +1,128 @@
+"""Flag the selected query, one of its tests or a candidate, with a category and a note."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from execretrieval.annotations import CATEGORIES, Flag
+
+from .models import OBJECT_ROLE
+from .suite_models import FlagsModel
+
+__all__ = ["FlagsPanel"]
+
+
+class FlagsPanel(QWidget):
+    """Builds :class:`Flag` objects; the window saves them and reports back."""
+
+    flag_requested = Signal(object)   # Flag without id
+    remove_requested = Signal(int)    # flag id
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = FlagsModel(self)
+        self.query_id: str | None = None
+        self.target_box = QComboBox()
+        self.target_box.setObjectName("flagTarget")
+        self.category_box = QComboBox()
+        self.category_box.setObjectName("flagCategory")
+        for key, label in CATEGORIES.items():
+            self.category_box.addItem(label, key)
+        self.note = QLineEdit()
+        self.note.setObjectName("flagNote")
+        self.note.setPlaceholderText("Note (what you saw)")
+        self.add_button = QPushButton("Flag")
+        self.add_button.setToolTip("Save this flag (Ctrl+D)")
+        self.remove_button = QPushButton("Remove")
+        self.table = QTableView()
+        self.table.setModel(self.model)
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(22)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        for col, width in ((0, 110), (1, 190), (2, 160)):
+            self.table.horizontalHeader().resizeSection(col, width)
+        self.store_label = QLabel()
+        self.store_label.setObjectName("storeLabel")
+        self.store_label.setWordWrap(True)
+
+        form = QGridLayout()
+        form.setSpacing(3)
+        form.addWidget(QLabel("On"), 0, 0)
+        form.addWidget(self.target_box, 0, 1)
+        form.addWidget(QLabel("Category"), 1, 0)
+        form.addWidget(self.category_box, 1, 1)
+        form.addWidget(QLabel("Note"), 2, 0)
+        form.addWidget(self.note, 2, 1)
+        form.setColumnStretch(1, 1)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.store_label, 1)
+        buttons.addWidget(self.remove_button)
+        buttons.addWidget(self.add_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.setSpacing(3)
+        layout.addLayout(form)
+        layout.addLayout(buttons)
+        layout.addWidget(self.table, 1)
+
+        self.add_button.clicked.connect(self._on_add_clicked)
+        self.note.returnPressed.connect(self._on_add_clicked)
+        self.remove_button.clicked.connect(self._on_remove_clicked)
+        self.setEnabled(False)
+
+    def set_targets(self, query_id: str | None, n_tests: int, corpus_ids: list[str],
+                    selected_corpus_id: str | None = None) -> None:
+        """Offer the query itself, each test and each shown candidate."""
+        self.query_id = query_id
+        self.setEnabled(query_id is not None)
+        keep = self.target_box.currentData()
+        self.target_box.clear()
+        self.target_box.addItem("the query", ("query", None, None))
+        for cid in corpus_ids:
+            self.target_box.addItem(f"candidate {cid}", ("candidate", None, cid))
+        for i in range(n_tests):
+            self.target_box.addItem(f"test {i + 1}", ("test", i, None))
+        want = ("candidate", None, selected_corpus_id) if selected_corpus_id else keep
+        i = self.target_box.findData(want)
+        self.target_box.setCurrentIndex(max(i, 0))
+
+    def select_target(self, target: str, test_index: int | None = None,
+                      corpus_id: str | None = None) -> None:
+        i = self.target_box.findData((target, test_index, corpus_id))
+        if i >= 0:
+            self.target_box.setCurrentIndex(i)
+
+    def set_flags(self, flags: list[Flag]) -> None:
+        self.model.set_flags(flags)
+
+    def _on_add_clicked(self) -> None:
+        if self.query_id is None:
+            return
+        target, test_index, corpus_id = self.target_box.currentData() or ("query", None, None)
+        flag = Flag(query_id=self.query_id, category=self.category_box.currentData(),
+                    target=target, test_index=test_index, corpus_id=corpus_id,
+                    note=self.note.text().strip())
+        self.flag_requested.emit(flag)
+
+    def confirm_saved(self) -> None:
+        """Called once the store has the flag on disk."""
+        self.note.clear()
+
+    def _on_remove_clicked(self) -> None:
+        index = self.table.currentIndex()
+        flag = index.data(OBJECT_ROLE) if index.isValid() else None
+        if flag is not None and flag.flag_id is not None:
+            self.remove_requested.emit(int(flag.flag_id))

@@ -1,0 +1,378 @@
+"""The main window: docks and splitters (remembered), menus with shortcuts, status bar."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QProgressBar,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from execretrieval import Benchmark
+
+from . import dialogs, engine
+from .browser import QueryBrowser
+from .candidates import CandidatesPanel, DiffView
+from .controller import Inspector
+from .flagspanel import FlagsPanel
+from .metricsview import MetricsView
+from .picker import Picker
+from .reporting import Reporter
+from .testspanel import TestsPanel
+from .workers import wait_for_all
+
+__all__ = ["MainWindow"]
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, settings: QSettings | None = None) -> None:
+        super().__init__()
+        self.setObjectName("mainWindow")
+        self.setWindowTitle("ExecRetrieval Inspector")
+        self.settings = settings or QSettings()
+        self.picker = Picker()
+        self.browser = QueryBrowser()
+        self.candidates = CandidatesPanel()
+        self.diff = DiffView()
+        self.tests = TestsPanel()
+        self.flags = FlagsPanel()
+        self.metrics = MetricsView()
+
+        self.centre_split = QSplitter(Qt.Orientation.Vertical)
+        self.centre_split.setObjectName("centreSplitter")
+        self.centre_split.addWidget(self.candidates)
+        self.centre_split.addWidget(self.diff)
+        self.centre_split.setSizes([300, 440])
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("centreTabs")
+        self.tabs.addTab(self.centre_split, "Inspect")
+        self.tabs.addTab(self.metrics, "Metrics")
+        self.setCentralWidget(self.tabs)
+
+        left = QWidget()
+        ll = QVBoxLayout(left)
+        ll.setContentsMargins(0, 0, 0, 0)
+        ll.setSpacing(0)
+        ll.addWidget(self.picker)
+        ll.addWidget(self.browser, 1)
+        self.query_dock = self._dock("Queries", "queryDock", left,
+                                     Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.tests_dock = self._dock("Tests", "testsDock", self.tests,
+                                     Qt.DockWidgetArea.RightDockWidgetArea)
+        self.flags_dock = self._dock("Flags", "flagsDock", self.flags,
+                                     Qt.DockWidgetArea.RightDockWidgetArea)
+        self._sized = False
+
+        self.ins = Inspector(self)
+        self.reporter = Reporter(self, self.ins)
+        self._build_status_bar()
+        self._build_menus()
+        self._connect()
+        self.resize(1280, 800)
+        self._restored = self._restore_settings()
+
+    def _dock(self, title: str, name: str, widget: QWidget,
+              area: Qt.DockWidgetArea) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
+                         | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+                         | QDockWidget.DockWidgetFeature.DockWidgetClosable)
+        self.addDockWidget(area, dock)
+        return dock
+
+    # chrome ---------------------------------------------------------------------------
+    def _build_status_bar(self) -> None:
+        bar = self.statusBar()
+        self.bench_label = QLabel("no benchmark")
+        self.model_label = QLabel("")
+        self.count_label = QLabel("")
+        self.oracle_label = QLabel("oracle idle")
+        self.export_progress = QProgressBar()
+        self.export_progress.setMaximumWidth(160)
+        self.export_progress.setMaximumHeight(14)
+        self.export_progress.hide()
+        for w in (self.bench_label, self.model_label, self.count_label, self.oracle_label):
+            w.setObjectName("statusField")
+            bar.addPermanentWidget(w)
+        bar.addPermanentWidget(self.export_progress)
+
+    def _action(self, menu, text: str, slot, shortcut=None, tip: str = "") -> QAction:  # type: ignore[no-untyped-def]
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        if tip:
+            action.setStatusTip(tip)
+        action.triggered.connect(slot)
+        menu.addAction(action)
+        return action
+
+    def _build_menus(self) -> None:
+        mb = self.menuBar()
+        f = mb.addMenu("&File")
+        self._action(f, "&Open benchmark folder…", self.picker.ask_benchmark_folder,
+                     QKeySequence.StandardKey.Open)
+        self._action(f, "Load &model file (.npz / TREC run)…", self.picker.ask_model_file,
+                     "Ctrl+M")
+        f.addSeparator()
+        self._action(f, "&Export report…", self._on_export_triggered, "Ctrl+E",
+                     "JSON, CSV, Markdown or HTML, with or without flagged queries")
+        self._action(f, "Export &flags (CSV / JSONL)…", self._on_export_flags_triggered,
+                     "Ctrl+Shift+E")
+        self._action(f, "Export flagged query &ids (for --exclude-queries)…",
+                     self._on_export_ids_triggered)
+        self._action(f, "&Import flags…", self._on_import_flags_triggered)
+        self._action(f, "Use annotation &store file…", self._on_store_file_triggered)
+        f.addSeparator()
+        self._action(f, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+
+        v = mb.addMenu("&View")
+        self._action(v, "&Search queries", self._on_search_triggered, QKeySequence.StandardKey.Find)
+        self._action(v, "&Next query", lambda: self._step_query(1), "Alt+Down")
+        self._action(v, "&Previous query", lambda: self._step_query(-1), "Alt+Up")
+        self._action(v, "Next &candidate", lambda: self._step_candidate(1), "Alt+Right")
+        self._action(v, "Previous c&andidate", lambda: self._step_candidate(-1), "Alt+Left")
+        self.unified_action = self._action(v, "&Unified diff", self._on_unified_toggled,
+                                           "Ctrl+U")
+        self.unified_action.setCheckable(True)
+        self._action(v, "&Inspect", lambda: self.tabs.setCurrentIndex(0), "Ctrl+1")
+        self._action(v, "&Metrics", lambda: self.tabs.setCurrentIndex(1), "Ctrl+2")
+        v.addSeparator()
+        for dock in (self.query_dock, self.tests_dock, self.flags_dock):
+            v.addAction(dock.toggleViewAction())
+        self._action(v, "&Reset layout", self._on_reset_layout_triggered)
+
+        r = mb.addMenu("&Run")
+        self._action(r, "&Run selected candidate", self.ins.run_selected, "F5")
+        self._action(r, "Run &top-k", lambda: self.ins.run_selected(everything=True), "Shift+F5")
+        self._action(r, "&Cancel", self.ins.cancel_run, "Esc")
+        self._action(r, "Compute &metrics", self._on_compute_triggered, "Ctrl+Shift+M")
+
+        g = mb.addMenu("F&lag")
+        self._action(g, "&Flag…", self._on_flag_triggered, "Ctrl+D",
+                     "Flag the selected query, test or candidate")
+        self._action(g, "Show &flagged only", self._on_flagged_only_triggered, "Ctrl+Shift+F")
+
+        h = mb.addMenu("&Help")
+        self._action(h, "&About", self._on_about_triggered)
+
+    def _connect(self) -> None:
+        ins = self.ins
+        self.picker.benchmark_chosen.connect(ins.open_benchmark)
+        self.picker.model_chosen.connect(lambda m: ins.set_model(m, "a"))
+        self.picker.model_b_chosen.connect(lambda m: ins.set_model(m, "b"))
+        self.browser.query_selected.connect(ins.select_query)
+        self.candidates.candidate_selected.connect(ins.select_candidate)
+        self.candidates.depth_changed.connect(ins.set_depth)
+        self.tests.run_requested.connect(ins.run_selected)
+        self.tests.run_all_requested.connect(lambda: ins.run_selected(everything=True))
+        self.tests.cancel_requested.connect(ins.cancel_run)
+        self.tests.scratch_requested.connect(ins.run_scratch)
+        self.tests.outcome_table.doubleClicked.connect(
+            lambda index: self.flags.select_target("test", index.row()))
+        self.flags.flag_requested.connect(ins.add_flag)
+        self.flags.remove_requested.connect(ins.remove_flag)
+        self.metrics.compute_requested.connect(self.reporter.compute)
+        self.metrics.query_clicked.connect(self._on_metrics_query_clicked)
+        self.metrics.discordant_requested.connect(self._on_discordant_requested)
+        ins.benchmark_loaded.connect(self._on_benchmark_loaded)
+        ins.ranking_ready.connect(self._on_ranking_ready)
+        ins.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        ins.failed.connect(self._on_failed)
+        for slot in ins.slots() + self.reporter.findChildren(type(ins.badge_slot)):
+            slot.busy_changed.connect(self._on_work_changed)
+
+    # settings -------------------------------------------------------------------------
+    def _default_sizes(self) -> None:
+        """Dock sizes for a fresh layout (docks only take sizes once shown)."""
+        self.resizeDocks([self.query_dock, self.tests_dock], [340, 410],
+                         Qt.Orientation.Horizontal)
+        self.resizeDocks([self.tests_dock, self.flags_dock], [500, 230], Qt.Orientation.Vertical)
+        self.centre_split.setSizes([290, 450])
+
+    def showEvent(self, event: QShowEvent) -> None:  # Qt override
+        super().showEvent(event)
+        if not self._sized:
+            self._sized = True
+            self._default_state = self.saveState()
+            if not self._restored:
+                self._default_sizes()
+
+    def _restore_settings(self) -> bool:
+        """Apply the remembered layout; False if there was none."""
+        s = self.settings
+        restored = False
+        geometry = s.value("window/geometry")
+        if isinstance(geometry, QByteArray | bytes):
+            self.restoreGeometry(QByteArray(geometry))
+        state = s.value("window/state")
+        if isinstance(state, QByteArray | bytes):
+            restored = self.restoreState(QByteArray(state))
+        for split in (self.centre_split, self.metrics.splitter):
+            value = s.value(f"splitters/{split.objectName()}")
+            if isinstance(value, QByteArray | bytes):
+                split.restoreState(QByteArray(value))
+        self.diff.set_unified(s.value("diff/unified", False, type=bool))
+        self.unified_action.setChecked(self.diff.unified)
+        self.candidates.depth.setValue(int(s.value("candidates/depth", 10, type=int)))
+        self.ins.depth = self.candidates.depth.value()
+        store = s.value("annotations/file", "", type=str)
+        if store:
+            self.ins.store_path = Path(store)
+        return restored
+
+    def save_settings(self) -> None:
+        s = self.settings
+        s.setValue("window/geometry", self.saveGeometry())
+        s.setValue("window/state", self.saveState())
+        for split in (self.centre_split, self.metrics.splitter):
+            s.setValue(f"splitters/{split.objectName()}", split.saveState())
+        s.setValue("diff/unified", self.diff.unified)
+        s.setValue("candidates/depth", self.candidates.depth.value())
+        if self.ins.benchmark is not None and self.ins.benchmark.path is not None:
+            s.setValue("session/benchmark", str(self.ins.benchmark.path))
+        if self.ins.model_a:
+            s.setValue("session/model", self.ins.model_a)
+        if self.ins.query_id:
+            s.setValue("session/query", self.ins.query_id)
+        s.sync()
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # Qt override
+        self.save_settings()
+        self.ins.shutdown()
+        for slot in self.reporter.findChildren(type(self.ins.badge_slot)):
+            slot.cancel()
+        wait_for_all(15000)
+        self.ins.close_oracles()
+        super().closeEvent(event)
+
+    # public ---------------------------------------------------------------------------
+    def open(self, path: str | Path | None = None, model: str | None = None,
+             query: str | None = None) -> None:
+        """Open ``path`` (else the last or the first bundled benchmark)."""
+        s = self.settings
+        bundled = engine.bundled_benchmarks()
+        if path is None:
+            last = s.value("session/benchmark", "", type=str)
+            path = last if last and Path(last).is_dir() else (bundled[0] if bundled else None)
+            if path is not None and str(path) == last:
+                model = model or s.value("session/model", "", type=str) or None
+                query = query or s.value("session/query", "", type=str) or None
+        self.picker.set_benchmarks(bundled, Path(path) if path else None)
+        if path is None:
+            self.statusBar().showMessage("No benchmark: open a folder with Ctrl+O")
+            return
+        self.ins.open_benchmark(path, model=model, query=query)
+
+    def set_export_busy(self, busy: bool, done: int = 0, total: int = 0) -> None:
+        self.export_progress.setVisible(busy)
+        self.export_progress.setRange(0, total if total > 1 else 0)
+        if total > 1:
+            self.export_progress.setValue(done)
+
+    # slots ----------------------------------------------------------------------------
+    def _on_benchmark_loaded(self, bench: Benchmark) -> None:
+        self.browser.set_benchmark(bench)
+        if bench.path is not None:
+            self.picker.show_benchmark(Path(bench.path))
+        self.bench_label.setText(f"{bench.name}")
+        self.count_label.setText(f"{len(bench.queries)} queries · {len(bench.corpus)} snippets")
+        self.model_label.setText("")
+        self.setWindowTitle(f"{bench.name} — ExecRetrieval Inspector")
+
+    def _on_ranking_ready(self, model: str) -> None:
+        ranking = self.ins.ranking_a
+        self.model_label.setText(f"model {ranking.model if ranking is not None else model}")
+
+    def _on_work_changed(self, _busy: bool) -> None:
+        running = [s.name for s in self.ins.slots() + self.reporter.findChildren(
+            type(self.ins.badge_slot)) if s.busy]
+        self.oracle_label.setText("busy: " + ", ".join(running) if running else "oracle idle")
+
+    def _on_failed(self, title: str, text: str) -> None:
+        dialogs.show_error(self, title, text)
+
+    def _on_search_triggered(self) -> None:
+        self.query_dock.show()
+        self.browser.focus_search()
+
+    def _step_query(self, step: int) -> None:
+        table = self.browser.table
+        row = table.currentIndex().row() + step
+        if 0 <= row < self.browser.proxy.rowCount():
+            table.setCurrentIndex(self.browser.proxy.index(row, 0))
+
+    def _step_candidate(self, step: int) -> None:
+        table = self.candidates.table
+        row = table.currentIndex().row() + step
+        if 0 <= row < self.candidates.model.rowCount():
+            table.setCurrentIndex(self.candidates.model.index(row, 0))
+
+    def _on_unified_toggled(self, checked: bool) -> None:
+        self.diff.set_unified(checked)
+
+    def _on_reset_layout_triggered(self) -> None:
+        for dock in (self.query_dock, self.tests_dock, self.flags_dock):
+            dock.setFloating(False)
+            dock.show()
+        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.query_dock)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.tests_dock)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.flags_dock)
+        self._default_sizes()
+
+    def _on_compute_triggered(self) -> None:
+        self.tabs.setCurrentIndex(1)
+        self.reporter.compute(self.metrics.exclude_box.isChecked())
+
+    def _on_flag_triggered(self) -> None:
+        self.flags_dock.show()
+        self.flags.note.setFocus()
+
+    def _on_flagged_only_triggered(self) -> None:
+        self.browser.flagged_box.toggle()
+
+    def _on_metrics_query_clicked(self, query_id: str) -> None:
+        self.browser.select_query(query_id)
+        self.tabs.setCurrentIndex(0)
+
+    def _on_discordant_requested(self, ids: set[str]) -> None:
+        self.browser.show_only(ids, f"{len(ids)} discordant queries (A vs B)")
+        self.tabs.setCurrentIndex(0)
+
+    def _on_export_triggered(self) -> None:
+        choice = dialogs.ask_export(self)
+        if choice is not None:
+            self.reporter.export(*choice)
+
+    def _on_export_flags_triggered(self) -> None:
+        dialogs.export_flags(self, self.ins.store)
+
+    def _on_export_ids_triggered(self) -> None:
+        dialogs.export_flag_ids(self, self.ins.store)
+
+    def _on_import_flags_triggered(self) -> None:
+        if dialogs.import_flags(self, self.ins.store):
+            self.ins.refresh_flags()
+
+    def _on_store_file_triggered(self) -> None:
+        path = dialogs.ask_store_file(self)
+        if path:
+            self.settings.setValue("annotations/file", path)
+            self.ins.use_store_file(path)
+
+    def _on_about_triggered(self) -> None:
+        QMessageBox.about(self, "ExecRetrieval Inspector",
+                          "Inspect how code retrievers rank correct code against "
+                          "near-identical buggy mutants.")

@@ -1,0 +1,102 @@
+"""Qt item models for the metrics view: the metric table and a comparison's discordant list."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+
+from .models import OBJECT_ROLE
+
+__all__ = ["DiscordantModel", "MetricsModel"]
+
+_Index = QModelIndex | QPersistentModelIndex
+
+
+def fmt_ci(ci: Any) -> str:
+    return f"{ci.mean:.3f}  [{ci.ci_low:.3f}, {ci.ci_high:.3f}]"
+
+
+class MetricsModel(QAbstractTableModel):
+    """Rows: exec@k, execp@k, nDCG@k; columns: each evaluated model's mean [95% CI]."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.evaluations: list[Any] = []   # ModelEvaluation per column
+        self.names: list[str] = []
+
+    def set_evaluations(self, evaluations: list[Any]) -> None:
+        self.beginResetModel()
+        self.evaluations = [e for e in evaluations if e is not None]
+        self.names = list(self.evaluations[0].metrics) if self.evaluations else []
+        self.endResetModel()
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.names)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else 1 + len(self.evaluations)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role != Qt.ItemDataRole.DisplayRole or orientation != Qt.Orientation.Horizontal:
+            return None
+        if section == 0:
+            return "Metric"
+        if 1 <= section <= len(self.evaluations):
+            return f"{self.evaluations[section - 1].model}  mean [95% CI]"
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not (0 <= index.row() < len(self.names)):
+            return None
+        name, col = self.names[index.row()], index.column()
+        if not (0 <= col <= len(self.evaluations)):
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == 0:
+                return name.replace("ndcg", "nDCG")
+            return fmt_ci(self.evaluations[col - 1].metrics[name])
+        if role == OBJECT_ROLE and col > 0:
+            return self.evaluations[col - 1].metrics[name]
+        if role == Qt.ItemDataRole.TextAlignmentRole and col > 0:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+
+class DiscordantModel(QAbstractTableModel):
+    """The queries on which two models disagree at rank 1 (clickable into the browser)."""
+
+    COLUMNS = ("Query", "Function", "Right")
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.rows: list[tuple[str, str, str]] = []   # (query_id, function_name, winner)
+
+    def set_rows(self, rows: list[tuple[str, str, str]]) -> None:
+        self.beginResetModel()
+        self.rows = list(rows)
+        self.endResetModel()
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            if 0 <= section < len(self.COLUMNS):
+                return self.COLUMNS[section]
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not (0 <= index.row() < len(self.rows)):
+            return None
+        row = self.rows[index.row()]
+        if role == OBJECT_ROLE:
+            return row[0]
+        if role == Qt.ItemDataRole.DisplayRole and 0 <= index.column() < 3:
+            return row[index.column()]
+        return None

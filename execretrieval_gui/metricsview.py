@@ -1,0 +1,192 @@
+"""The metrics view: exec@k / execp@k / nDCG@k with CIs, analyses, charts, comparison."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from .charts import BarChart
+from .metric_models import DiscordantModel, MetricsModel
+from .models import OBJECT_ROLE
+
+__all__ = ["MetricsView"]
+
+
+def _pct(x: float) -> str:
+    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%"
+
+
+class MetricsView(QWidget):
+    compute_requested = Signal(bool)        # exclude flagged queries?
+    query_clicked = Signal(str)
+    discordant_requested = Signal(object)   # set of query ids to show in the browser
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = MetricsModel(self)
+        self.discordant = DiscordantModel(self)
+        self.comparison: Any = None
+
+        self.compute_button = QPushButton("Compute metrics")
+        self.compute_button.setToolTip("Execute the top-10 of every query (cached) and "
+                                       "bootstrap the intervals (Ctrl+Shift+M)")
+        self.exclude_box = QCheckBox("Without flagged queries")
+        self.progress = QProgressBar()
+        self.progress.setMaximumWidth(220)
+        self.progress.hide()
+        self.models_label = QLabel()
+        self.models_label.setObjectName("metricsModels")
+
+        self.table = QTableView()
+        self.table.setObjectName("metricsTable")
+        self.table.setModel(self.model)
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(22)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.analyses = QLabel("Compute to see the figures.")
+        self.analyses.setObjectName("analysesLabel")
+        self.analyses.setWordWrap(True)
+        self.analyses.setTextFormat(Qt.TextFormat.RichText)
+
+        self.compare_label = QLabel("Choose a second model under Compare.")
+        self.compare_label.setWordWrap(True)
+        self.compare_label.setTextFormat(Qt.TextFormat.RichText)
+        self.discordant_table = QTableView()
+        self.discordant_table.setObjectName("discordantTable")
+        self.discordant_table.setModel(self.discordant)
+        self.discordant_table.verticalHeader().hide()
+        self.discordant_table.verticalHeader().setDefaultSectionSize(22)
+        self.discordant_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.discordant_table.horizontalHeader().setStretchLastSection(True)
+        self.discordant_table.horizontalHeader().resizeSection(1, 170)
+        self.show_discordant = QPushButton("Show these in the browser")
+        self.show_discordant.setEnabled(False)
+        compare_box = QGroupBox("Model comparison (exec@1, exact McNemar)")
+        cl = QVBoxLayout(compare_box)
+        cl.addWidget(self.compare_label)
+        cl.addWidget(self.discordant_table, 1)
+        cl.addWidget(self.show_discordant)
+
+        self.domain_chart = BarChart("exec@1 by domain")
+        self.bug_chart = BarChart("Deception by bug type (distractor above canonical)")
+        self.density_chart = BarChart("exec@1 with m paired distractors kept (density)")
+        charts = QWidget()
+        chl = QVBoxLayout(charts)
+        for chart in (self.domain_chart, self.bug_chart, self.density_chart):
+            chl.addWidget(chart)
+        chl.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(charts)
+
+        left = QWidget()
+        ll = QVBoxLayout(left)
+        ll.setContentsMargins(0, 0, 0, 0)
+        ll.addWidget(self.table, 3)
+        ll.addWidget(self.analyses)
+        ll.addWidget(compare_box, 2)
+        split = QSplitter()
+        split.setObjectName("metricsSplitter")
+        split.addWidget(left)
+        split.addWidget(scroll)
+        split.setSizes([480, 420])
+        self.splitter = split
+
+        bar = QHBoxLayout()
+        bar.addWidget(self.compute_button)
+        bar.addWidget(self.exclude_box)
+        bar.addWidget(self.progress)
+        bar.addWidget(self.models_label, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(bar)
+        layout.addWidget(split, 1)
+
+        self.compute_button.clicked.connect(self._on_compute_clicked)
+        self.discordant_table.clicked.connect(self._on_discordant_clicked)
+        self.discordant_table.activated.connect(self._on_discordant_clicked)
+        self.show_discordant.clicked.connect(self._on_show_discordant_clicked)
+
+    def set_models(self, a: str, b: str) -> None:
+        self.models_label.setText(f"A: <b>{a or '–'}</b>" + (f" · B: <b>{b}</b>" if b else ""))
+
+    def set_busy(self, busy: bool, done: int = 0, total: int = 0) -> None:
+        self.compute_button.setEnabled(not busy)
+        self.progress.setVisible(busy)
+        self.progress.setRange(0, total if total > 1 else 0)
+        if total > 1:
+            self.progress.setValue(done)
+
+    def show_results(self, ev_a: Any, ev_b: Any, comparison: Any,
+                     names: dict[str, str]) -> None:
+        """Fill everything from the engine's ModelEvaluation(s) and Comparison."""
+        evs = [e for e in (ev_a, ev_b) if e is not None]
+        self.model.set_evaluations(evs)
+        lines = []
+        for ev in evs:
+            excluded = f", {len(ev.excluded)} flagged left out" if ev.excluded else ""
+            lines.append(
+                f"<b>{ev.model}</b> ({len(ev.query_ids)} queries{excluded}): deceived in "
+                f"<b>{_pct(ev.deception_rate)}</b> of queries (canonical below a paired "
+                f"distractor); rank-1 misses that are the query's own distractor: "
+                f"<b>{_pct(ev.rank1_paired_miss_share)}</b>")
+        self.analyses.setText("<br>".join(lines))
+        domains = sorted(set().union(*(e.exec1_by_domain for e in evs))) if evs else []
+        self.domain_chart.set_data(domains, [(e.model, [e.exec1_by_domain.get(d, math.nan)
+                                                         for d in domains]) for e in evs])
+        bugs = sorted(set().union(*(e.deception_by_bug_type for e in evs))) if evs else []
+        self.bug_chart.set_data(bugs, [(e.model, [e.deception_by_bug_type.get(b, math.nan)
+                                                  for b in bugs]) for e in evs])
+        dens = sorted(set().union(*(e.density_ablation for e in evs)), key=int) if evs else []
+        self.density_chart.set_data([f"m = {m}" for m in dens],
+                                    [(e.model, [e.density_ablation.get(m, math.nan)
+                                                for m in dens]) for e in evs])
+        self.comparison = comparison
+        if comparison is None:
+            self.compare_label.setText("Choose a second model under Compare.")
+            self.discordant.set_rows([])
+            self.show_discordant.setEnabled(False)
+            return
+        c = comparison
+        self.compare_label.setText(
+            f"{c.a}: {c.a_mean:.3f} · {c.b}: {c.b_mean:.3f} · difference "
+            f"<b>{c.diff:+.3f}</b> [{c.ci_low:+.3f}, {c.ci_high:+.3f}]<br>"
+            f"{c.a} right & {c.b} wrong: <b>{c.a_only}</b> · the reverse: <b>{c.b_only}</b> · "
+            f"McNemar exact p = <b>{c.p_value:.3g}</b>")
+        a_scores = ev_a.per_query.get(c.metric) if ev_a is not None else None
+        index = {q: i for i, q in enumerate(ev_a.query_ids)} if ev_a is not None else {}
+        rows = []
+        for qid in c.discordant_queries:
+            won = c.a if (a_scores is not None and a_scores[index[qid]] > 0.5) else c.b
+            rows.append((qid, names.get(qid, ""), won))
+        self.discordant.set_rows(rows)
+        self.show_discordant.setEnabled(bool(rows))
+
+    def _on_compute_clicked(self) -> None:
+        self.compute_requested.emit(self.exclude_box.isChecked())
+
+    def _on_discordant_clicked(self, index: QModelIndex) -> None:
+        qid = index.data(OBJECT_ROLE)
+        if qid:
+            self.query_clicked.emit(str(qid))
+
+    def _on_show_discordant_clicked(self) -> None:
+        if self.comparison is not None:
+            self.discordant_requested.emit(set(self.comparison.discordant_queries))

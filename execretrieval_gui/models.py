@@ -1,0 +1,243 @@
+"""Qt item models over engine data: the query browser and the ranked candidates.
+
+Thin adapters: the data stays in the engine's objects (queries, numpy status arrays, suite
+results); ``data()`` formats; raw objects come out through the named roles below.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor
+
+from execretrieval import Benchmark, Query, Snippet
+
+from .engine import QueryStatus
+
+__all__ = ["CandidateRow", "CandidatesModel", "QueryTableModel", "OBJECT_ROLE", "SORT_ROLE",
+           "OUTCOME_ROLE", "PASS_BG", "FAIL_BG", "PENDING_BG"]
+
+OBJECT_ROLE = Qt.ItemDataRole.UserRole + 1    # the Query / CandidateRow of the row
+SORT_ROLE = Qt.ItemDataRole.UserRole + 2      # a sortable raw value of the cell
+OUTCOME_ROLE = Qt.ItemDataRole.UserRole + 3   # SuiteResult | None
+
+PASS_BG, FAIL_BG, PENDING_BG = QColor("#cdeccf"), QColor("#f6cccc"), QColor("#ececec")
+_Index = QModelIndex | QPersistentModelIndex
+
+
+class QueryTableModel(QAbstractTableModel):
+    """Every query of the benchmark with its status under the current model."""
+
+    COLUMNS = ("⚑", "Function", "Domain", "R1", "Canon", "Dec.")
+    FLAG, NAME, DOMAIN, TOP1, CANON, DECEIVED = range(6)
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.benchmark: Benchmark | None = None
+        self.status: QueryStatus | None = None
+        self.status_b: QueryStatus | None = None
+        self.flagged: set[str] = set()
+
+    def set_benchmark(self, benchmark: Benchmark | None) -> None:
+        self.beginResetModel()
+        self.benchmark, self.status, self.status_b = benchmark, None, None
+        self.flagged = set()
+        self.endResetModel()
+
+    def set_status(self, status: QueryStatus | None, status_b: QueryStatus | None = None) -> None:
+        self.beginResetModel()
+        self.status, self.status_b = status, status_b
+        self.endResetModel()
+
+    def set_flagged(self, flagged: set[str]) -> None:
+        self.flagged = set(flagged)
+        if self.rowCount():
+            self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, 0))
+
+    def query_at(self, row: int) -> Query:
+        assert self.benchmark is not None
+        return self.benchmark.queries[row]
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        if parent.isValid() or self.benchmark is None:
+            return 0
+        return len(self.benchmark.queries)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.COLUMNS):
+            if role == Qt.ItemDataRole.DisplayRole:
+                return self.COLUMNS[section]
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return ("Flagged", "Function name", "Domain",
+                        "Is the rank-1 snippet correct?", "Rank of the canonical",
+                        "Does a paired distractor score above the canonical?")[section]
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or self.benchmark is None:
+            return None
+        row, col = index.row(), index.column()
+        if not (0 <= row < len(self.benchmark.queries)):
+            return None
+        query = self.benchmark.queries[row]
+        if role == OBJECT_ROLE:
+            return query
+        st = self.status
+        if role in (Qt.ItemDataRole.DisplayRole, SORT_ROLE):
+            sort = role == SORT_ROLE
+            if col == self.FLAG:
+                flagged = query.query_id in self.flagged
+                return int(flagged) if sort else ("⚑" if flagged else "")
+            if col == self.NAME:
+                return query.function_name
+            if col == self.DOMAIN:
+                return query.domain
+            if st is None:
+                return -1 if sort else ""
+            if col == self.TOP1:
+                ok = bool(st.top1_correct[row])
+                return int(ok) if sort else ("✓" if ok else "✗")
+            if col == self.CANON:
+                r = int(st.canonical_rank[row])
+                return r if sort else (str(r) if r else "–")
+            if col == self.DECEIVED:
+                d = bool(st.deceived[row])
+                return int(d) if sort else ("yes" if d else "")
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if col == self.FLAG:
+                return QBrush(QColor("#c0392b"))
+            if st is not None and col == self.TOP1:
+                return QBrush(QColor("#1e7d32" if st.top1_correct[row] else "#b71c1c"))
+            if st is not None and col == self.DECEIVED and st.deceived[row]:
+                return QBrush(QColor("#b45f06"))
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in (self.FLAG, self.TOP1,
+                                                                 self.CANON, self.DECEIVED):
+            return int(Qt.AlignmentFlag.AlignCenter)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return f"{query.query_id} · {query.function_name}\n{query.query}"
+        return None
+
+
+@dataclass(frozen=True)
+class CandidateRow:
+    """One ranked candidate of the selected query."""
+
+    rank: int
+    corpus_index: int
+    snippet: Snippet
+    score: float
+    delta: float              # score minus the canonical's score
+    role: str                 # 'canonical' | 'own distractor' | 'other query'
+    outcome: Any = None       # SuiteResult once known
+    pending: bool = False     # being computed in the background
+
+
+def role_of(query: Query, snippet: Snippet) -> str:
+    if snippet.query_id != query.query_id:
+        return "other query"
+    return "canonical" if snippet.is_canonical else "own distractor"
+
+
+class CandidatesModel(QAbstractTableModel):
+    """The top-k ranked snippets of one query."""
+
+    COLUMNS = ("Rank", "Score", "Δ canon.", "Role", "Bug type", "Tests")
+    RANK, SCORE, DELTA, ROLE, BUG, BADGE = range(6)
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.rows: list[CandidateRow] = []
+        self.n_tests = 0
+
+    def set_rows(self, rows: list[CandidateRow], n_tests: int = 0) -> None:
+        self.beginResetModel()
+        self.rows, self.n_tests = list(rows), n_tests
+        self.endResetModel()
+
+    def set_outcome(self, corpus_id: str, outcome: Any) -> None:
+        for i, row in enumerate(self.rows):
+            if row.snippet.corpus_id == corpus_id:
+                self.rows[i] = replace(row, outcome=outcome, pending=False)
+                self.dataChanged.emit(self.index(i, 0), self.index(i, self.BADGE))
+
+    def set_pending(self, corpus_ids: set[str]) -> None:
+        for i, row in enumerate(self.rows):
+            if row.snippet.corpus_id in corpus_ids and row.outcome is None:
+                self.rows[i] = replace(row, pending=True)
+                self.dataChanged.emit(self.index(i, self.BADGE), self.index(i, self.BADGE))
+
+    def row_of(self, corpus_id: str) -> int:
+        return next((i for i, r in enumerate(self.rows) if r.snippet.corpus_id == corpus_id), -1)
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            if 0 <= section < len(self.COLUMNS):
+                return self.COLUMNS[section]
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not (0 <= index.row() < len(self.rows)):
+            return None
+        row, col = self.rows[index.row()], index.column()
+        if role == OBJECT_ROLE:
+            return row
+        if role == OUTCOME_ROLE:
+            return row.outcome
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == self.RANK:
+                return str(row.rank)
+            if col == self.SCORE:
+                return f"{row.score:.4f}"
+            if col == self.DELTA:
+                return "—" if row.role == "canonical" else f"{row.delta:+.4f}"
+            if col == self.ROLE:
+                return row.role if row.role != "other query" else f"other ({row.snippet.query_id})"
+            if col == self.BUG:
+                if row.snippet.bug_type:
+                    return row.snippet.bug_type
+                return "(its canonical)" if row.role == "other query" else ""
+            if col == self.BADGE:
+                return self._badge(row)
+        if role == Qt.ItemDataRole.BackgroundRole:
+            if col == self.BADGE:
+                if row.outcome is None:
+                    return QBrush(PENDING_BG)
+                return QBrush(PASS_BG if row.outcome.passed else FAIL_BG)
+            if row.role == "canonical":
+                return QBrush(QColor("#eaf3fb"))
+        if role == Qt.ItemDataRole.ForegroundRole and col == self.DELTA and row.delta > 0 \
+                and row.role != "canonical":
+            return QBrush(QColor("#b45f06"))
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            if col in (self.RANK, self.SCORE, self.DELTA):
+                return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            if col == self.BADGE:
+                return int(Qt.AlignmentFlag.AlignCenter)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            tip = f"{row.snippet.corpus_id} ({row.snippet.query_id})"
+            if row.snippet.bug_description:
+                tip += f"\n{row.snippet.bug_description}"
+            return tip
+        return None
+
+    @staticmethod
+    def _badge(row: CandidateRow) -> str:
+        if row.outcome is None:
+            return "running…" if row.pending else "?"
+        outcomes = row.outcome.outcomes
+        passed = sum(1 for o in outcomes if o.status == "pass")
+        word = "PASS" if row.outcome.passed else "FAIL"
+        return f"{word} {passed}/{len(outcomes)}"

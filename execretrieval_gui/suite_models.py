@@ -1,0 +1,200 @@
+"""Qt item models for the tests panel (per-test outcomes, candidates x tests) and flags."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor
+
+from execretrieval.annotations import Flag
+
+from .models import FAIL_BG, OBJECT_ROLE, PASS_BG, PENDING_BG
+
+__all__ = ["FlagsModel", "MatrixModel", "OutcomeModel", "STATUS_BG", "status_symbol"]
+
+_Index = QModelIndex | QPersistentModelIndex
+STATUS_BG = {"pass": PASS_BG, "fail": FAIL_BG, "error": QColor("#f9dcb4"),
+             "timeout": QColor("#e2d4f0")}
+_SYMBOL = {"pass": "✓", "fail": "✗", "error": "!", "timeout": "⏱"}
+
+
+def status_symbol(status: str | None) -> str:
+    return _SYMBOL.get(status or "", "·")
+
+
+def _outcome_list(result: Any) -> list[Any]:
+    return list(getattr(result, "outcomes", ()) or ())
+
+
+class OutcomeModel(QAbstractTableModel):
+    """The query's tests with their outcome for one candidate, and optionally a second run
+    (a scratch edit) to compare against."""
+
+    COLUMNS = ("#", "Test", "Outcome", "Detail")
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.tests: tuple[str, ...] = ()
+        self.result: Any = None
+        self.compare: Any = None   # SuiteResult of a scratch run, shown as extra column
+
+    def set_tests(self, tests: tuple[str, ...], result: Any = None, compare: Any = None) -> None:
+        self.beginResetModel()
+        self.tests, self.result, self.compare = tuple(tests), result, compare
+        self.endResetModel()
+
+    def outcome(self, row: int, result: Any = None) -> Any:
+        outcomes = _outcome_list(self.result if result is None else result)
+        return outcomes[row] if 0 <= row < len(outcomes) else None
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.tests)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        if parent.isValid():
+            return 0
+        return len(self.COLUMNS) + (1 if self.compare is not None else 0)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            if section < len(self.COLUMNS):
+                return self.COLUMNS[section]
+            if section == len(self.COLUMNS) and self.compare is not None:
+                return "Scratch run"
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not (0 <= index.row() < len(self.tests)):
+            return None
+        row, col = index.row(), index.column()
+        if col >= self.columnCount():
+            return None
+        out = self.outcome(row)
+        if col == 4:
+            out = self.outcome(row, self.compare)
+        status = getattr(out, "status", None)
+        if role == OBJECT_ROLE:
+            return out
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == 0:
+                return str(row + 1)
+            if col == 1:
+                return self.tests[row]
+            if col in (2, 4):
+                return f"{status_symbol(status)} {status}" if status else "…"
+            if col == 3:
+                lines = (getattr(out, "detail", "") or "").splitlines()
+                return lines[0] if lines else ""
+        if role == Qt.ItemDataRole.BackgroundRole and col in (2, 4):
+            return QBrush(STATUS_BG.get(status or "", PENDING_BG))
+        if role == Qt.ItemDataRole.ToolTipRole:
+            detail = getattr(out, "detail", "") or ""
+            return f"{self.tests[row]}\n{detail}".strip()
+        if role == Qt.ItemDataRole.FontRole and col == 1:
+            from PySide6.QtGui import QFont
+
+            font = QFont("DejaVu Sans Mono")
+            font.setStyleHint(QFont.StyleHint.Monospace)
+            return font
+        return None
+
+
+class MatrixModel(QAbstractTableModel):
+    """Rows = the top-k candidates, columns = the tests; a cell is that test's outcome."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.labels: list[str] = []       # row headers ("1 c_0004")
+        self.results: list[Any] = []      # SuiteResult | None per row
+        self.n_tests = 0
+
+    def set_rows(self, labels: list[str], results: list[Any], n_tests: int) -> None:
+        self.beginResetModel()
+        self.labels, self.results, self.n_tests = list(labels), list(results), n_tests
+        self.endResetModel()
+
+    def set_result(self, row: int, result: Any) -> None:
+        if 0 <= row < len(self.results):
+            self.results[row] = result
+            self.dataChanged.emit(self.index(row, 0), self.index(row, max(0, self.n_tests - 1)))
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.labels)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else self.n_tests
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if orientation == Qt.Orientation.Horizontal:
+            return f"t{section + 1}" if 0 <= section < self.n_tests else None
+        return self.labels[section] if 0 <= section < len(self.labels) else None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not (0 <= index.row() < len(self.labels)):
+            return None
+        if not (0 <= index.column() < self.n_tests):
+            return None
+        outcomes = _outcome_list(self.results[index.row()])
+        out = outcomes[index.column()] if index.column() < len(outcomes) else None
+        status = getattr(out, "status", None)
+        if role == OBJECT_ROLE:
+            return out
+        if role == Qt.ItemDataRole.DisplayRole:
+            return status_symbol(status)
+        if role == Qt.ItemDataRole.BackgroundRole:
+            return QBrush(STATUS_BG.get(status or "", PENDING_BG))
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return int(Qt.AlignmentFlag.AlignCenter)
+        if role == Qt.ItemDataRole.ToolTipRole and out is not None:
+            return f"{out.test}\n{status}: {out.detail or ''}".strip()
+        return None
+
+
+class FlagsModel(QAbstractTableModel):
+    """The flags of the selected query."""
+
+    COLUMNS = ("On", "Category", "Note", "When")
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.flags: list[Flag] = []
+
+    def set_flags(self, flags: list[Flag]) -> None:
+        self.beginResetModel()
+        self.flags = list(flags)
+        self.endResetModel()
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.flags)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            if 0 <= section < len(self.COLUMNS):
+                return self.COLUMNS[section]
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not (0 <= index.row() < len(self.flags)):
+            return None
+        flag, col = self.flags[index.row()], index.column()
+        if role == OBJECT_ROLE:
+            return flag
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            if col == 0:
+                return flag.describe_target()
+            if col == 1:
+                return flag.category_label
+            if col == 2:
+                return flag.note
+            if col == 3:
+                return flag.created[:16].replace("T", " ")
+        return None

@@ -1,0 +1,190 @@
+"""The tests panel: per-test outcomes, the top-k matrix, live Run/Cancel, scratch edits."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from .suite_models import MatrixModel, OutcomeModel
+
+__all__ = ["TestsPanel"]
+
+_SPIN = "◐◓◑◒"
+
+
+def _mono() -> QFont:
+    font = QFont("DejaVu Sans Mono")
+    font.setStyleHint(QFont.StyleHint.Monospace)
+    font.setPointSize(9)
+    return font
+
+
+class TestsPanel(QWidget):
+    """Signals ask the window to run things; the panel itself never runs anything."""
+
+    run_requested = Signal()                 # the selected candidate, live
+    run_all_requested = Signal()             # every top-k candidate, live
+    cancel_requested = Signal()
+    scratch_requested = Signal(str, object)  # code, tuple of tests
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.outcomes = OutcomeModel(self)
+        self.matrix = MatrixModel(self)
+
+        self.heading = QLabel("Tests")
+        self.heading.setWordWrap(True)
+        self.heading.setObjectName("testsHeading")
+        self.run_button = QPushButton("Run")
+        self.run_button.setToolTip("Re-execute the selected candidate's tests now (F5)")
+        self.run_all_button = QPushButton("Run top-k")
+        self.run_all_button.setToolTip("Re-execute every shown candidate (Shift+F5)")
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setEnabled(False)
+        self.spinner = QLabel("")
+        self.spinner.setObjectName("spinner")
+        self.spinner.setMinimumWidth(90)
+
+        self.outcome_table = QTableView()
+        self.outcome_table.setObjectName("outcomeTable")
+        self.outcome_table.setModel(self.outcomes)
+        self.outcome_table.verticalHeader().hide()
+        self.outcome_table.verticalHeader().setDefaultSectionSize(22)
+        self.outcome_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.outcome_table.setWordWrap(False)
+        h = self.outcome_table.horizontalHeader()
+        h.resizeSection(0, 26)
+        h.resizeSection(1, 250)
+        h.resizeSection(2, 78)
+        h.setStretchLastSection(True)
+
+        self.matrix_table = QTableView()
+        self.matrix_table.setObjectName("matrixTable")
+        self.matrix_table.setModel(self.matrix)
+        self.matrix_table.horizontalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.ResizeToContents)
+        self.matrix_table.horizontalHeader().setMinimumSectionSize(26)
+        self.matrix_table.verticalHeader().setDefaultSectionSize(22)
+
+        self.scratch_code = QPlainTextEdit()
+        self.scratch_code.setFont(_mono())
+        self.scratch_code.setPlaceholderText("The candidate's code — edit freely")
+        self.scratch_tests = QPlainTextEdit()
+        self.scratch_tests.setFont(_mono())
+        self.scratch_tests.setPlaceholderText("One test a line")
+        self.scratch_run = QPushButton("Run scratch")
+        self.scratch_run.setToolTip("Run the edited code against the edited tests and compare "
+                                    "with the original outcomes. Nothing is saved.")
+        self.scratch_reset = QPushButton("Reset")
+        scratch = QWidget()
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.scratch_code)
+        split.addWidget(self.scratch_tests)
+        split.setSizes([200, 120])
+        buttons = QHBoxLayout()
+        note = QLabel("Never written to the benchmark.")
+        note.setWordWrap(True)
+        buttons.addWidget(note, 1)
+        buttons.addWidget(self.scratch_reset)
+        buttons.addWidget(self.scratch_run)
+        sl = QVBoxLayout(scratch)
+        sl.setContentsMargins(2, 2, 2, 2)
+        sl.addWidget(split, 1)
+        sl.addLayout(buttons)
+
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.outcome_table, "Outcomes")
+        self.tabs.addTab(self.matrix_table, "Top-k × tests")
+        self.tabs.addTab(scratch, "Scratch")
+
+        bar = QHBoxLayout()
+        bar.addWidget(self.heading, 1)
+        bar.addWidget(self.spinner)
+        bar.addWidget(self.run_button)
+        bar.addWidget(self.run_all_button)
+        bar.addWidget(self.cancel_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.setSpacing(3)
+        layout.addLayout(bar)
+        layout.addWidget(self.tabs, 1)
+
+        self._spin_timer = QTimer(self)
+        self._spin_timer.setInterval(120)
+        self._spin_step = 0
+        self._spin_text = ""
+        self._spin_timer.timeout.connect(self._on_spin_timer_timeout)
+        self._original_code = ""
+        self._original_tests: tuple[str, ...] = ()
+
+        self.run_button.clicked.connect(self.run_requested)
+        self.run_all_button.clicked.connect(self.run_all_requested)
+        self.cancel_button.clicked.connect(self.cancel_requested)
+        self.scratch_run.clicked.connect(self._on_scratch_run_clicked)
+        self.scratch_reset.clicked.connect(self._on_scratch_reset_clicked)
+
+    # content --------------------------------------------------------------------------
+    def show_candidate(self, label: str, code: str, tests: tuple[str, ...], result: object) -> None:
+        """The selected candidate's outcomes; the scratch editors start from it."""
+        self.heading.setText(label)
+        self.outcomes.set_tests(tests, result)
+        self.outcome_table.resizeColumnToContents(1)
+        if self.outcome_table.columnWidth(1) > 340:
+            self.outcome_table.setColumnWidth(1, 340)
+        if code != self._original_code or tests != self._original_tests:
+            self._original_code, self._original_tests = code, tests
+            self._on_scratch_reset_clicked()
+
+    def show_result(self, result: object) -> None:
+        self.outcomes.set_tests(self.outcomes.tests, result, self.outcomes.compare)
+
+    def show_scratch_result(self, result: object, tests: tuple[str, ...]) -> None:
+        if tests == self.outcomes.tests:
+            self.outcomes.set_tests(tests, self.outcomes.result, result)
+        else:  # edited tests: show the scratch run on its own
+            self.outcomes.set_tests(tests, result)
+        self.tabs.setCurrentIndex(0)
+
+    def set_running(self, running: bool, text: str = "running") -> None:
+        self.cancel_button.setEnabled(running)
+        self.run_button.setEnabled(not running)
+        self.run_all_button.setEnabled(not running)
+        self.scratch_run.setEnabled(not running)
+        self._spin_text = text
+        if running:
+            self._spin_timer.start()
+            self._on_spin_timer_timeout()
+        else:
+            self._spin_timer.stop()
+            self.spinner.setText("")
+
+    def set_progress_text(self, text: str) -> None:
+        self._spin_text = text
+
+    # slots ----------------------------------------------------------------------------
+    def _on_spin_timer_timeout(self) -> None:
+        self._spin_step = (self._spin_step + 1) % len(_SPIN)
+        self.spinner.setText(f"{_SPIN[self._spin_step]} {self._spin_text}")
+
+    def _on_scratch_run_clicked(self) -> None:
+        tests = tuple(t for t in self.scratch_tests.toPlainText().splitlines() if t.strip())
+        self.scratch_requested.emit(self.scratch_code.toPlainText(), tests)
+
+    def _on_scratch_reset_clicked(self) -> None:
+        self.scratch_code.setPlainText(self._original_code)
+        self.scratch_tests.setPlainText("\n".join(self._original_tests))
+        if self.outcomes.compare is not None:
+            self.outcomes.set_tests(self.outcomes.tests, self.outcomes.result, None)
