@@ -20,6 +20,8 @@ __all__ = ["build_parser", "main"]
 COMMAND_MODULES = (
     "execretrieval._cli_oracle",     # run-tests
     "execretrieval._cli_validate",   # validate
+    "execretrieval._cli_build",      # build, import-humaneval
+    "execretrieval._cli_rank",       # evaluate, compare, export-run, export-qrels, embed
 )
 
 

@@ -21,8 +21,10 @@ are loaded from local folders only, with ``HF_HUB_OFFLINE=1``: nothing is ever d
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
+import os
 import json
 import zipfile
 from collections.abc import Mapping
@@ -125,6 +127,9 @@ def to_npz(path: str | Path, embeddings: EmbeddingSet) -> None:
     buffer = io.BytesIO()
     np.savez_compressed(buffer, **arrays)  # type: ignore[arg-type]
     atomic_write_bytes(path, buffer.getvalue())
+    # Shipped data: world-readable like the rest of the folder, not 0600 like a temp file.
+    with contextlib.suppress(OSError):
+        os.chmod(path, 0o644)
 
 
 def from_npz(path: str | Path) -> EmbeddingSet:

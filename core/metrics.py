@@ -36,6 +36,7 @@ __all__ = [
     "evaluate",
     "exec_at_k",
     "execp_at_k",
+    "execution_matrices",
     "execution_matrix",
     "metric_names",
     "ndcg_at_k",
@@ -59,23 +60,36 @@ def execution_matrix(benchmark: Benchmark, ranking: Ranking, oracle: _Oracle, *,
     ``oracle.run_many`` (the oracle caches, so a warm re-run executes nothing), including
     other queries' snippets, which normally fail with NameError.
     """
-    depth = max(1, min(int(depth), ranking.order.shape[1]))
-    top = ranking.order[:, :depth]
+    return execution_matrices(benchmark, [ranking], oracle, depth=depth, progress=progress,
+                              should_stop=should_stop)[0]
+
+
+def execution_matrices(benchmark: Benchmark, rankings: Sequence[Ranking], oracle: _Oracle, *,
+                       depth: int = 10, progress: Progress | None = None,
+                       should_stop: ShouldStop | None = None) -> list[np.ndarray]:
+    """:func:`execution_matrix` for several models in one ``run_many`` call, so a pair
+    that several models retrieve runs once and all cores stay busy."""
     keys: dict[tuple[int, int], int] = {}
     jobs: list[tuple[str, Sequence[str]]] = []
-    slots = np.empty(top.shape, dtype=np.int64)
-    for q in range(top.shape[0]):
-        tests = benchmark.queries[q].test_suite
-        for r in range(depth):
-            key = (int(top[q, r]), q)
-            slot = keys.get(key)
-            if slot is None:
-                slot = keys[key] = len(jobs)
-                jobs.append((benchmark.corpus[key[0]].code, tests))
-            slots[q, r] = slot
-    results = oracle.run_many(jobs, progress=progress, should_stop=should_stop)
+    all_slots: list[np.ndarray] = []
+    for ranking in rankings:
+        d = max(1, min(int(depth), ranking.order.shape[1]))
+        top = ranking.order[:, :d]
+        slots = np.empty(top.shape, dtype=np.int64)
+        for q in range(top.shape[0]):
+            tests = benchmark.queries[q].test_suite
+            for r in range(d):
+                key = (int(top[q, r]), q)
+                slot = keys.get(key)
+                if slot is None:
+                    slot = keys[key] = len(jobs)
+                    jobs.append((benchmark.corpus[key[0]].code, tests))
+                slots[q, r] = slot
+        all_slots.append(slots)
+    results = oracle.run_many(jobs, progress=progress, should_stop=should_stop) if jobs else []
     outcome = np.array([bool(getattr(res, "passed", False)) for res in results], dtype=bool)
-    return outcome[slots] if len(jobs) else np.zeros(top.shape, dtype=bool)
+    return [outcome[slots] if len(jobs) else np.zeros(slots.shape, dtype=bool)
+            for slots in all_slots]
 
 
 def exec_at_k(passes: np.ndarray, k: int) -> np.ndarray:

@@ -1,0 +1,268 @@
+"""``evaluate``, ``compare``, ``export-run``, ``export-qrels`` and ``embed`` (issue 4 item 5)."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+from .errors import InputFormatError
+
+
+def _ks(text: str) -> tuple[int, ...]:
+    try:
+        ks = tuple(sorted({int(x) for x in text.split(",") if x.strip()}))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"expected comma-separated integers, got {text!r}") \
+            from exc
+    if not ks or ks[0] < 1:
+        raise argparse.ArgumentTypeError("k values must be positive integers")
+    return ks
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from exc
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def _oracle_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--no-cache", action="store_true",
+                        help="execute everything, ignoring and not updating the result cache")
+    parser.add_argument("--timeout", type=float, default=5.0, metavar="S",
+                        help="per-suite timeout in seconds (default 5)")
+
+
+def _stats_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--bootstrap", type=_positive, default=5000, metavar="N",
+                        help="bootstrap replicates (default 5000)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S",
+                        help="bootstrap seed (default 0)")
+    parser.add_argument("--exclude-queries", metavar="FILE",
+                        help="leave out the query ids listed in FILE, one a line")
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "evaluate", help="rank, execute and measure models; write a report",
+        description="Rank the benchmark with each model, execute every model's top "
+                    "candidates through the oracle (cached), and write exec@k / execp@k / "
+                    "nDCG@k with bootstrap CIs plus the deception analyses. The format "
+                    "follows the --out extension: .json, .csv, .md or .html.")
+    p.add_argument("directory", metavar="DIR", help="benchmark folder")
+    p.add_argument("--model", action="append", default=[], metavar="NAME",
+                   help="model name or path (repeatable): bm25, tfidf, minilm, an "
+                        "embeddings/<name>.npz name, a .npz, a sentence-transformers folder")
+    p.add_argument("--run", action="append", default=[], metavar="FILE.trec",
+                   help="TREC run file of an outside system (repeatable)")
+    p.add_argument("--k", type=_ks, default=(1, 3, 5, 10), metavar="LIST",
+                   help="cut-offs, comma-separated (default 1,3,5,10)")
+    _stats_options(p)
+    p.add_argument("--out", required=True, metavar="FILE",
+                   help="report file: .json, .csv, .md or .html")
+    _oracle_options(p)
+    p.set_defaults(handler=_evaluate)
+
+    p = subparsers.add_parser(
+        "compare", help="paired comparison of two models on one metric",
+        description="Exact McNemar test on the discordant queries and the paired-bootstrap "
+                    "difference (a - b) with its 95%% interval.")
+    p.add_argument("directory", metavar="DIR", help="benchmark folder")
+    p.add_argument("--model", action="append", default=[], metavar="NAME",
+                   help="model name or path; give exactly two")
+    p.add_argument("--metric", default="exec@1", help="metric to compare (default exec@1)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    _stats_options(p)
+    _oracle_options(p)
+    p.set_defaults(handler=_compare)
+
+    p = subparsers.add_parser("export-run", help="write a model's ranking as a TREC run")
+    p.add_argument("directory", metavar="DIR", help="benchmark folder")
+    p.add_argument("--model", required=True, metavar="NAME", help="model name or path")
+    p.add_argument("--out", required=True, metavar="FILE", help="run file to write")
+    p.add_argument("--depth", type=_positive, default=100, metavar="N",
+                   help="snippets per query (default 100)")
+    p.set_defaults(handler=_export_run)
+
+    p = subparsers.add_parser("export-qrels", help="write the benchmark's TREC qrels")
+    p.add_argument("directory", metavar="DIR", help="benchmark folder")
+    p.add_argument("--out", required=True, metavar="FILE", help="qrels file to write")
+    p.set_defaults(handler=_export_qrels)
+
+    p = subparsers.add_parser(
+        "embed", help="encode a benchmark and write DIR/embeddings/<model>.npz",
+        description="Encode every query and snippet with a dense model (needs the dense "
+                    "extra) and write DIR/embeddings/<name>.npz, so installs without torch "
+                    "can rank with it. Vectors are cached; nothing is downloaded.")
+    p.add_argument("directory", metavar="DIR", help="benchmark folder")
+    p.add_argument("--model", default="minilm", metavar="NAME",
+                   help="minilm (default) or a local sentence-transformers folder")
+    p.add_argument("--query-prefix", default=None, help="text put before every query")
+    p.add_argument("--passage-prefix", default=None, help="text put before every snippet")
+    p.add_argument("--no-normalize", action="store_true",
+                   help="keep raw vectors (score by dot product, not cosine)")
+    p.add_argument("--out", default=None, metavar="FILE",
+                   help="output file (default DIR/embeddings/<name>.npz)")
+    p.set_defaults(handler=_embed)
+
+
+def _load(directory: str) -> Any:
+    from .dataset import load_benchmark
+
+    return load_benchmark(directory)
+
+
+def read_exclusions(path: str | None, benchmark: Any) -> frozenset[str]:
+    """Query ids from a file, one a line ('#' comments and blank lines ignored)."""
+    if path is None:
+        return frozenset()
+    file = Path(path)
+    try:
+        lines = file.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputFormatError(f"cannot read the exclusion list ({exc})", file=file) from exc
+    ids: set[str] = set()
+    for lineno, line in enumerate(lines, start=1):
+        qid = line.split("#", 1)[0].strip()
+        if not qid:
+            continue
+        if not benchmark.has_query(qid):
+            raise InputFormatError(f"unknown query id {qid!r}", file=file, line=lineno)
+        ids.add(qid)
+    return frozenset(ids)
+
+
+def _oracle(args: argparse.Namespace) -> Any:
+    from .execution import Oracle
+
+    kwargs: dict[str, Any] = {"timeout": args.timeout}
+    if args.no_cache:
+        kwargs["cache"] = None
+    return Oracle(**kwargs)
+
+
+def _status(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def _evaluate(args: argparse.Namespace) -> int:
+    from .progress import TerminalProgress
+    from .report import FORMATS, evaluate_models, write_report
+
+    suffix = Path(args.out).suffix.lower()
+    if suffix not in FORMATS:
+        print(f"execretrieval evaluate: error: {args.out}: unknown report format; use one "
+              f"of {', '.join(FORMATS)}", file=sys.stderr)
+        return 2
+    models = [*args.model, *args.run]
+    if not models:
+        print("execretrieval evaluate: error: give at least one --model or --run",
+              file=sys.stderr)
+        return 2
+    for run in args.run:
+        if not Path(run).is_file():
+            print(f"execretrieval evaluate: error: {run}: run file not found", file=sys.stderr)
+            return 2
+    benchmark = _load(args.directory)
+    exclude = read_exclusions(args.exclude_queries, benchmark)
+    command = shlex.join(["execretrieval", *sys.argv[1:]]) if sys.argv[1:] else \
+        "execretrieval evaluate"
+    with _oracle(args) as oracle, TerminalProgress("executing") as progress:
+        report = evaluate_models(benchmark, models, oracle, ks=args.k, n_boot=args.bootstrap,
+                                 seed=args.seed, exclude=exclude, command=command,
+                                 status=_status, progress=progress)
+    write_report(report, args.out, benchmark)
+    for name, ev in report.models.items():
+        ci = ev.metrics.get("exec@1")
+        if ci is not None:
+            print(f"{name}: exec@1 = {ci.mean:.3f} [{ci.ci_low:.3f}, {ci.ci_high:.3f}], "
+                  f"deception rate = {ev.deception_rate:.3f}")
+    _status(f"wrote {args.out}")
+    return 0
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from .metrics import evaluate, execution_matrices
+    from .progress import TerminalProgress
+    from .retrieval import rank
+    from .statistics import compare
+
+    if len(args.model) != 2:
+        print("execretrieval compare: error: give exactly two --model options",
+              file=sys.stderr)
+        return 2
+    benchmark = _load(args.directory)
+    exclude = read_exclusions(args.exclude_queries, benchmark)
+    rankings = [rank(benchmark, m) for m in args.model]
+    metric = args.metric
+    try:
+        k = int(metric.split("@", 1)[1])
+        if metric.split("@", 1)[0] not in ("exec", "execp", "ndcg") or k < 1:
+            raise ValueError(metric)
+    except (IndexError, ValueError):
+        print(f"execretrieval compare: error: unknown metric {metric!r}; expected exec@k, "
+              "execp@k or ndcg@k", file=sys.stderr)
+        return 2
+    with _oracle(args) as oracle, TerminalProgress("executing") as progress:
+        matrices = execution_matrices(benchmark, rankings, oracle, depth=max(k, 5),
+                                      progress=progress)
+    a, b = (evaluate(benchmark, r, m, ks=(k,), n_boot=args.bootstrap, seed=args.seed,
+                     exclude=exclude) for r, m in zip(rankings, matrices, strict=True))
+    if a.model == b.model:
+        b = dataclasses.replace(b, model=f"{b.model}#2")
+    result = compare(benchmark, a, b, metric, n_boot=args.bootstrap, seed=args.seed)
+    data = result.to_dict()
+    if args.json:
+        print(json.dumps(data, indent=2, allow_nan=False))
+    else:
+        print(f"{metric}: {data['a']} = {data['a_mean']:.3f}, {data['b']} = "
+              f"{data['b_mean']:.3f}")
+        print(f"discordant queries: {data['a_only']} only {data['a']}, {data['b_only']} only "
+              f"{data['b']}; exact {'McNemar' if result.test == 'mcnemar_exact' else 'sign'} "
+              f"p = {data['p_value']:.4g}")
+        print(f"difference (a - b) = {data['diff']:.3f} "
+              f"[{data['ci_low']:.3f}, {data['ci_high']:.3f}] (95% paired bootstrap)")
+    return 0
+
+
+def _export_run(args: argparse.Namespace) -> int:
+    from .retrieval import rank
+    from .trec import to_run
+
+    benchmark = _load(args.directory)
+    ranking = rank(benchmark, args.model)
+    to_run(args.out, benchmark, ranking, depth=args.depth)
+    _status(f"wrote {args.out} ({len(benchmark.queries)} queries, depth "
+            f"{min(args.depth, len(benchmark.corpus))})")
+    return 0
+
+
+def _export_qrels(args: argparse.Namespace) -> int:
+    from .trec import to_qrels
+
+    benchmark = _load(args.directory)
+    to_qrels(args.out, benchmark)
+    _status(f"wrote {args.out}")
+    return 0
+
+
+def _embed(args: argparse.Namespace) -> int:
+    from .embeddings import embed_benchmark
+    from .progress import TerminalProgress
+
+    benchmark = _load(args.directory)
+    with TerminalProgress(f"encoding with {args.model}") as progress:
+        out = embed_benchmark(benchmark, args.model, out=args.out, progress=progress,
+                              query_prefix=args.query_prefix,
+                              passage_prefix=args.passage_prefix,
+                              normalize=not args.no_normalize)
+    _status(f"wrote {out}")
+    return 0
