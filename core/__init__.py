@@ -30,6 +30,8 @@ from .errors import (
     OracleError,
     RetrieverError,
 )
+from .cache import MemoryCache, ResultCache
+from .execution import STATUSES, Limits, Oracle, SuiteResult, TestOutcome
 from .fileio import atomic_directory, atomic_write_bytes, atomic_write_text
 from .metrics import ModelEvaluation, evaluate, execution_matrix
 from .retrieval import Ranking, available_models, rank
@@ -43,6 +45,13 @@ from .statistics import (
 )
 
 __all__ = [
+    "STATUSES",
+    "Limits",
+    "MemoryCache",
+    "Oracle",
+    "ResultCache",
+    "SuiteResult",
+    "TestOutcome",
     "Comparison",
     "MetricCI",
     "ModelEvaluation",

@@ -1,0 +1,322 @@
+"""Inside the sandbox: the per-suite runner R and the per-test process T (stdlib only).
+
+Imported by the fork server (:mod:`_sandbox_child`), never by the engine. R is trusted and
+decides every outcome from what it observes; T runs candidate code and can only *claim* an
+outcome with one message carrying R's per-test random token. Before candidate code runs, T
+drops to an unprivileged uid, sets rlimits, closes every fd but its result pipe, forgets the
+runner's modules, and installs an audit hook that refuses the ways Python code could reach
+the token: frames (``sys._getframe``, tracebacks' ``tb_frame``, ``gi_frame``, tracing and
+profiling hooks, Python-level signal handlers), ``gc`` object walks and ``ctypes``.
+"""
+
+from __future__ import annotations
+
+import builtins
+import ctypes
+import json
+import os
+import resource
+import select
+import signal
+import sys
+import time
+
+_LIBC = ctypes.CDLL(None, use_errno=True)
+_MAGIC = b"ERXR1"
+_MAX_DETAIL = 2000
+_MAX_MESSAGE = 8192
+_BLOCKED_EVENTS = frozenset({
+    "sys._getframe", "sys._current_frames", "sys._current_exceptions", "sys.settrace",
+    "sys.setprofile", "sys.addaudithook", "gc.get_objects", "gc.get_referrers",
+    "gc.get_referents", "object.__getattr__", "code.__new__", "function.__new__",
+})
+_BLOCKED_IMPORTS = frozenset({"ctypes", "_ctypes", "_signal", "signal", "_testcapi",
+                              "_testinternalcapi", "_xxsubinterpreters"})
+_RUNNER_MODULES = ("__main__", "_sandbox_child", "_sandbox_runner")
+_GUARDED_SIGNAL = """
+def make(original):
+    def signal(signalnum, handler, *, _original=original):
+        \"\"\"signal.signal restricted to SIG_DFL / SIG_IGN (handlers would receive frames).\"\"\"
+        if callable(handler):
+            raise PermissionError("Python-level signal handlers are disabled in the sandbox")
+        return _original(signalnum, handler)
+    return signal
+"""
+
+
+def _emit(stream: int, i: int, status: str, detail: str) -> None:
+    os.write(stream, json.dumps({"i": i, "status": status, "detail": detail}).encode() + b"\n")
+
+
+def _prctl(option: int, arg: int) -> None:
+    _LIBC.prctl(option, arg, 0, 0, 0)
+
+
+def _runner(req: dict, config: dict, uid: int | None, workdir: str, outfd: int,
+            stream: int, active: dict) -> None:
+    """Run every test of one suite in its own forked process; stream outcomes to the server."""
+    _prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: die with the server
+    _prctl(36, 1)              # PR_SET_CHILD_SUBREAPER: orphans come back to us
+    devnull = os.open("/dev/null", os.O_RDWR)
+    os.dup2(devnull, 0)
+    os.dup2(outfd, 1)          # fd 1 was the server's protocol pipe: never let T near it
+    os.dup2(outfd, 2)
+    os.dup2(stream, 3)
+    stream = 3
+    os.closerange(4, 1 << 16)
+    for stream_ in (sys.stdout, sys.stderr):  # nothing buffered may leak into T's output
+        try:
+            stream_.flush()
+        except (OSError, ValueError):
+            pass
+    os.chdir(workdir)
+    os.environ.clear()
+    os.environ.update(HOME=workdir, TMPDIR=workdir, PATH="/usr/bin:/bin", LANG="C.UTF-8")
+    tests, timeout, limits = req["tests"], float(req["timeout"]), req["limits"]
+    try:
+        code = compile(req["code"], "<candidate>", "exec")
+    except (SyntaxError, ValueError, OverflowError) as exc:
+        for i in range(len(tests)):
+            _emit(stream, i, "error", _describe(exc))
+        return
+    in_pidns = active["pid_namespace"] and os.getpid() == 1
+    deadline = time.monotonic() + timeout
+    for i, test in enumerate(tests):
+        if time.monotonic() >= deadline:
+            _timeout_rest(stream, i, len(tests), timeout, reached=False)
+            return
+        try:
+            test_code = compile(test, "<test>", "exec")
+        except (SyntaxError, ValueError, OverflowError) as exc:
+            _emit(stream, i, "error", _describe(exc))
+            continue
+        status, detail = _run_one(code, test_code, deadline, limits, uid, in_pidns, timeout)
+        if status == "timeout":
+            _timeout_rest(stream, i, len(tests), timeout, reached=True)
+            return
+        _emit(stream, i, status, detail)
+
+
+def _timeout_rest(stream: int, start: int, total: int, timeout: float, *, reached: bool) -> None:
+    for i in range(start, total):
+        if reached and i == start:
+            detail = f"the suite's time limit of {timeout:g} s ran out during this test"
+        else:
+            detail = f"not reached: the suite's time limit of {timeout:g} s ran out"
+        _emit(stream, i, "timeout", detail)
+
+
+def _run_one(code, test_code, deadline: float, limits: dict, uid: int | None,
+             in_pidns: bool, timeout: float) -> tuple[str, str]:
+    token = os.urandom(16).hex().encode()
+    rfd, wfd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(rfd)
+            _test_process(code, test_code, token, wfd, limits, uid, timeout)
+        finally:
+            os._exit(71)
+    os.close(wfd)
+    try:
+        os.setpgid(pid, pid)
+    except OSError:
+        pass
+    os.set_blocking(rfd, False)
+    try:
+        pidfd: int | None = os.pidfd_open(pid)
+    except (AttributeError, OSError):  # kernel < 5.3: poll instead
+        pidfd = None
+    data, waited, status_word = b"", [rfd] + ([pidfd] if pidfd is not None else []), None
+    while status_word is None:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        ready, _, _ = select.select(waited, [], [], left if pidfd is not None else min(left, 0.01))
+        if rfd in ready:
+            data, eof = _drain(rfd, data)
+            if eof:
+                waited.remove(rfd)
+        if pidfd is None or pidfd in ready:
+            done, word = os.waitpid(pid, 0 if pidfd is not None else os.WNOHANG)
+            status_word = word if done else None
+    data, _ = _drain(rfd, data)
+    os.close(rfd)
+    if pidfd is not None:
+        os.close(pidfd)
+    _cleanup(pid, in_pidns, uid, reaped=status_word is not None)
+    if status_word is None:
+        return "timeout", ""
+    return _judge(data, token, status_word)
+
+
+def _drain(fd: int, data: bytes) -> tuple[bytes, bool]:
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except BlockingIOError:
+            return data, False
+        if not chunk:
+            return data, True
+        if len(data) <= _MAX_MESSAGE:
+            data += chunk[: _MAX_MESSAGE + 1]
+
+
+def _cleanup(pid: int, in_pidns: bool, uid: int | None, *, reaped: bool) -> None:
+    """Kill whatever the test left running (threads die with T; processes need this)."""
+    if in_pidns:
+        try:
+            os.kill(-1, signal.SIGKILL)  # as PID 1: every other process of this namespace
+        except ProcessLookupError:  # nothing left
+            pass
+        while True:
+            try:
+                os.waitpid(-1, 0)
+            except ChildProcessError:
+                return
+    for target in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
+        try:
+            target()
+        except OSError:
+            pass
+    if not reaped:
+        os.waitpid(pid, 0)
+    if uid is not None:
+        _kill_uid(uid)
+    while True:  # reap what died; a process that escaped us is the documented limit
+        try:
+            if os.waitpid(-1, os.WNOHANG)[0] == 0:
+                return
+        except ChildProcessError:
+            return
+
+
+def _kill_uid(uid: int) -> None:
+    """Without PID namespaces: kill(-1) as the sandbox uid kills all of that uid's processes."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setresuid(uid, uid, uid)
+            os.kill(-1, signal.SIGKILL)
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+
+
+def _judge(data: bytes, token: bytes, status_word: int) -> tuple[str, str]:
+    """Turn T's message (or, lacking one, how T ended) into an outcome."""
+    if data:
+        head, _, detail = data.partition(b"\n")
+        parts = head.split(b" ")
+        if (len(parts) == 4 and parts[0] == _MAGIC and parts[1] == token
+                and parts[2] in (b"pass", b"fail", b"error") and parts[3].isdigit()
+                and int(parts[3]) == len(detail)):
+            return parts[2].decode(), detail.decode("utf-8", "replace")
+        return "error", ("Tampered: the result channel received data not written by the test "
+                         "runner")
+    if os.WIFSIGNALED(status_word):
+        sig = os.WTERMSIG(status_word)
+        if sig == signal.SIGXCPU:
+            return "timeout", "the CPU time limit ran out during this test"
+        try:
+            name = signal.Signals(sig).name
+        except ValueError:
+            name = str(sig)
+        return "error", f"Crashed: the test process was killed by signal {name}"
+    code = os.waitstatus_to_exitcode(status_word)
+    return "error", f"Exited: the test process exited with code {code} before the test finished"
+
+
+def _describe(exc: BaseException) -> str:
+    try:
+        text = str(exc)
+    except BaseException:  # a hostile __str__
+        text = "<unprintable>"
+    name = type(exc).__name__
+    return (f"{name}: {text}" if text else name)[:_MAX_DETAIL]
+
+
+def _set_limits(limits: dict, cpu_seconds: int, uid: int | None) -> None:
+    mb = 1024 * 1024
+    wanted = [(resource.RLIMIT_CORE, 0), (resource.RLIMIT_CPU, cpu_seconds),
+              (resource.RLIMIT_FSIZE, int(limits["file_size_mb"] * mb)),
+              (resource.RLIMIT_AS, int(limits["memory_mb"] * mb))]
+    if uid is not None or os.geteuid() != 0:  # root ignores RLIMIT_NPROC
+        wanted.append((resource.RLIMIT_NPROC, int(limits["max_processes"])))
+    for which, value in wanted:
+        hard = value + 1 if which == resource.RLIMIT_CPU else value
+        try:
+            resource.setrlimit(which, (value, hard))
+        except (ValueError, OSError):
+            pass
+
+
+def _test_process(code, test_code, token: bytes, wfd: int, limits: dict, uid: int | None,
+                  timeout: float) -> None:
+    """Body of T. Every name used after candidate code runs is bound locally first."""
+    write, exit_, len_, magic, AssertionError_ = os.write, os._exit, len, _MAGIC, AssertionError
+    BaseException_, describe, flush, sys_ = BaseException, _describe, _flush, sys
+    os.setpgid(0, 0)
+    os.closerange(3, wfd)
+    os.closerange(wfd + 1, 1 << 16)
+    _set_limits(limits, max(1, int(timeout + 1.999)), uid)
+    if uid is not None:
+        os.setgroups([])
+        os.setresgid(uid, uid, uid)
+        os.setresuid(uid, uid, uid)
+    _prctl(38, 1)  # PR_SET_NO_NEW_PRIVS
+    namespace = {"__name__": "__candidate__", "__builtins__": builtins,
+                 "pytest": sys.modules["pytest"]}
+    _seal()
+    status, detail = "pass", ""
+    try:
+        exec(code, namespace)
+        exec(test_code, namespace)
+        flush(sys_)
+    except AssertionError_ as exc:
+        status, detail = "fail", describe(exc)
+        if detail.startswith("AssertionError: "):
+            detail = detail[len_("AssertionError: "):]
+    except BaseException_ as exc:
+        status, detail = "error", describe(exc)
+    if status != "pass":
+        try:
+            flush(sys_)
+        except BaseException_:
+            pass
+    body = detail.encode("utf-8", "replace")
+    message = b"%s %s %s %d\n%s" % (magic, token, status.encode(), len_(body), body)
+    try:
+        write(wfd, message)
+    finally:
+        exit_(0)
+
+
+def _flush(sys_) -> None:  # type: ignore[no-untyped-def]
+    """Flush whatever the candidate left as sys.stdout / sys.stderr (os._exit will not)."""
+    for stream in (sys_.stdout, sys_.stderr):
+        if stream is not None:
+            stream.flush()
+
+
+def _seal() -> None:
+    """Cut the candidate off from the runner: modules, ctypes, signal handlers, frames."""
+    import _signal
+
+    # Defined in a bare namespace: its __globals__ must not lead back to this module, and
+    # the original lives in __kwdefaults__, which the audit hook below makes unreadable.
+    namespace: dict = {"__builtins__": builtins}
+    exec(_GUARDED_SIGNAL, namespace)
+    guarded = namespace["make"](_signal.signal)
+    _signal.signal = signal.signal = guarded
+    for name in list(sys.modules):
+        if name in _RUNNER_MODULES or name.split(".")[0] in ("ctypes", "_ctypes"):
+            del sys.modules[name]
+
+    def guard(event: str, args: tuple) -> None:
+        if event in _BLOCKED_EVENTS or event.startswith("ctypes."):
+            raise PermissionError(f"{event} is not allowed in the sandbox")
+        if event == "import" and args[0] in _BLOCKED_IMPORTS:
+            raise PermissionError(f"importing {args[0]} is not allowed in the sandbox")
+
+    sys.addaudithook(guard)

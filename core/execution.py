@@ -1,0 +1,251 @@
+"""The execution oracle: does a snippet pass its assert tests? (design §4)
+
+Each (code, test suite) pair runs in its own sandboxed process tree with a fresh namespace per
+test (exec the code, then the test) and a per-suite timeout. Outcomes per test are ``pass``,
+``fail`` (an AssertionError; detail is its message, or "AssertionError"), ``timeout`` (the
+test running at the deadline and every test not reached) and ``error`` ("TypeName: message";
+a SyntaxError in the code makes every test an error). How the sandbox contains hostile code
+is described in :mod:`execretrieval.sandbox`. Results are cached (:mod:`execretrieval.cache`)
+so a warm re-run executes nothing.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import sys
+import threading
+import weakref
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import asdict, dataclass
+from typing import Any, Protocol
+
+from .cache import Cache, ResultCache, cache_key
+from .errors import CancelledError, OracleError
+from .sandbox import ForkServerPool, Limits
+
+__all__ = ["STATUSES", "Limits", "Oracle", "SuiteResult", "SuiteRunner", "TestOutcome"]
+
+STATUSES = ("pass", "fail", "timeout", "error")
+
+
+@dataclass(frozen=True)
+class TestOutcome:
+    """The outcome of one test: ``status`` is one of :data:`STATUSES`."""
+
+    __test__ = False  # not a pytest test class
+
+    test: str
+    status: str
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class SuiteResult:
+    """The outcomes of one suite, its captured (truncated) output, and whether it was cached."""
+
+    outcomes: tuple[TestOutcome, ...]
+    output: str = ""
+    cached: bool = False
+    duration: float = 0.0
+
+    @property
+    def passed(self) -> bool:
+        """True when there is at least one test and every test passed."""
+        return bool(self.outcomes) and all(o.status == "pass" for o in self.outcomes)
+
+    @property
+    def has_assertion_failure(self) -> bool:
+        """True when at least one test failed an assertion (a wrong output, not a crash)."""
+        return any(o.status == "fail" for o in self.outcomes)
+
+    @property
+    def statuses(self) -> tuple[str, ...]:
+        return tuple(o.status for o in self.outcomes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict; :meth:`from_dict` reverses it."""
+        return {"outcomes": [asdict(o) for o in self.outcomes], "output": self.output,
+                "cached": self.cached, "duration": self.duration}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any], *, cached: bool | None = None) -> SuiteResult:
+        """Rebuild a result from :meth:`to_dict` output; ``cached`` overrides the stored flag."""
+        outcomes = tuple(TestOutcome(str(o["test"]), str(o["status"]), str(o.get("detail", "")))
+                         for o in d["outcomes"])
+        if any(o.status not in STATUSES for o in outcomes):
+            raise ValueError("unknown status in a stored suite result")
+        return cls(outcomes=outcomes, output=str(d.get("output", "")),
+                   cached=bool(d.get("cached", False)) if cached is None else cached,
+                   duration=float(d.get("duration", 0.0)))
+
+
+class SuiteRunner(Protocol):
+    """The seam between the Oracle and whatever executes suites."""
+
+    def run_suite(self, code: str, tests: list[str], timeout: float, limits: Limits,
+                  cancel: threading.Event | None = None) -> dict[str, Any]: ...
+
+    def abort(self, cancel: threading.Event) -> None: ...
+
+    def containment(self) -> dict[str, Any]: ...
+
+    def close(self) -> None: ...
+
+
+_DEFAULT: Any = object()
+_LIVE: weakref.WeakSet[Oracle] = weakref.WeakSet()
+
+
+class Oracle:
+    """Runs (code, tests) suites in the sandbox; thread-safe, batches use every core.
+
+    ``cache`` defaults to the on-disk :class:`ResultCache`; pass ``cache=None`` to disable
+    caching. ``workers`` (default ``os.cpu_count()``) sandbox servers are started lazily.
+    """
+
+    def __init__(self, *, timeout: float = 5.0, cache: Cache | None = _DEFAULT,
+                 workers: int | None = None, limits: Limits = Limits(),
+                 runner: SuiteRunner | None = None) -> None:
+        if not timeout > 0:
+            raise ValueError(f"timeout must be positive, not {timeout!r}")
+        self.timeout = float(timeout)
+        self.limits = limits
+        self.workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
+        self.cache: Cache | None = ResultCache() if cache is _DEFAULT else cache
+        self._runner: SuiteRunner = runner if runner is not None else ForkServerPool(self.workers)
+        self._lock = threading.Lock()
+        self.executed = 0
+        self._closed = False
+        _LIVE.add(self)
+
+    # -- single suites --------------------------------------------------------------------
+
+    def key(self, code: str, tests: Sequence[str], timeout: float | None = None) -> str:
+        """The cache key of this suite under this Oracle's timeout and limits."""
+        return cache_key(code, list(tests), self.timeout if timeout is None else timeout,
+                         extra=json.dumps(asdict(self.limits), sort_keys=True))
+
+    def cached(self, code: str, tests: Sequence[str]) -> SuiteResult | None:
+        """The cached result of this suite, or None; never executes anything."""
+        tests = _check_suite(code, tests)
+        return None if self.cache is None else self.cache.get(self.key(code, tests))
+
+    def run(self, code: str, tests: Sequence[str], *, timeout: float | None = None) -> SuiteResult:
+        """Run one suite (or answer from the cache). Raises OracleError if the sandbox fails."""
+        return self._run(code, _check_suite(code, tests), timeout, None)
+
+    def _run(self, code: str, tests: list[str], timeout: float | None,
+             cancel: threading.Event | None) -> SuiteResult:
+        timeout = self.timeout if timeout is None else float(timeout)
+        key = self.key(code, tests, timeout)
+        if self.cache is not None:
+            hit = self.cache.get(key)
+            if hit is not None:
+                return hit
+        if not tests:
+            return SuiteResult(outcomes=())
+        if self._closed:
+            raise OracleError("this Oracle is closed")
+        raw = self._runner.run_suite(code, tests, timeout, self.limits, cancel)
+        result = SuiteResult(
+            outcomes=tuple(TestOutcome(t, s, d) for t, (s, d) in zip(tests, raw["outcomes"])),
+            output=raw.get("output", ""), duration=float(raw.get("duration", 0.0)))
+        with self._lock:
+            self.executed += 1
+        if self.cache is not None:
+            self.cache.put(key, result)
+        return result
+
+    # -- batches --------------------------------------------------------------------------
+
+    def run_many(self, jobs: Sequence[tuple[str, Sequence[str]]], *,
+                 progress: Callable[[int, int], None] | None = None,
+                 should_stop: Callable[[], bool] | None = None) -> list[SuiteResult]:
+        """Run many suites on all workers, in order of ``jobs``.
+
+        ``progress(done, total)`` and ``should_stop()`` are called from the calling thread;
+        once ``should_stop()`` is true the running suites are killed and CancelledError is
+        raised.
+        """
+        checked = [(code, _check_suite(code, tests)) for code, tests in jobs]
+        total = len(checked)
+        results: list[SuiteResult | None] = [None] * total
+        cancel = threading.Event()
+        done = 0
+        with ThreadPoolExecutor(max_workers=self.workers,
+                                thread_name_prefix="execretrieval-oracle") as pool:
+            futures: dict[Future[SuiteResult], int] = {
+                pool.submit(self._run, code, tests, None, cancel): i
+                for i, (code, tests) in enumerate(checked)}
+            pending = set(futures)
+            try:
+                while pending:
+                    if should_stop is not None and should_stop():
+                        raise CancelledError("the batch was cancelled")
+                    finished, pending = wait(pending, timeout=0.05, return_when=FIRST_COMPLETED)
+                    for future in finished:
+                        results[futures[future]] = future.result()
+                    if finished:
+                        done += len(finished)
+                        if progress is not None:
+                            progress(done, total)
+            except BaseException:
+                cancel.set()
+                for future in pending:
+                    future.cancel()
+                self._runner.abort(cancel)
+                raise
+        if progress is not None and total == 0:
+            progress(0, 0)
+        return [r for r in results if r is not None]
+
+    # -- environment and life cycle -------------------------------------------------------
+
+    def containment(self) -> dict[str, bool | str]:
+        """Which containment measures are active on this machine (for report fingerprints)."""
+        info: dict[str, bool | str] = dict(self._runner.containment())
+        limits = ["memory", "cpu_time", "file_size", "no_core_dumps"]
+        if info.get("unprivileged_uid") or (hasattr(os, "geteuid") and os.geteuid() != 0):
+            limits.append("processes")  # RLIMIT_NPROC does not bind root
+        info.update(rlimits=",".join(limits),
+                    process_cleanup="pid_namespace" if info.get("pid_namespace")
+                    else "uid_kill" if info.get("unprivileged_uid") else "process_group",
+                    result_channel="per-test token, audit-hook guard",
+                    output_capture=f"truncated to {self.limits.output_chars} chars",
+                    platform=sys.platform, kernel=os.uname().release,
+                    python=sys.version.split()[0])
+        return info
+
+    def close(self) -> None:
+        """Stop every sandbox server; the Oracle cannot run suites afterwards."""
+        self._closed = True
+        self._runner.close()
+        if isinstance(self.cache, ResultCache):
+            self.cache.close()
+
+    def __enter__(self) -> Oracle:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _check_suite(code: str, tests: Sequence[str]) -> list[str]:
+    if not isinstance(code, str):
+        raise TypeError(f"code must be a str, not {type(code).__name__}")
+    if isinstance(tests, str) or not all(isinstance(t, str) for t in tests):
+        raise TypeError("tests must be a sequence of str")
+    return list(tests)
+
+
+@atexit.register
+def _close_all() -> None:
+    for oracle in list(_LIVE):
+        try:
+            oracle.close()
+        except Exception:  # noqa: BLE001 - best effort at interpreter exit
+            pass
+

@@ -1,0 +1,247 @@
+"""Host side of the sandbox: resource limits and one fork-server process per worker.
+
+Containment, as chosen for Linux (see ``_sandbox_child.py`` for the process tree):
+
+* **Network**: the server unshares a network namespace at start-up (root, or an unprivileged
+  user namespace where the kernel allows it); candidates see only a down loopback, so even
+  ``127.0.0.1`` is unreachable.
+* **Files**: the server unshares a mount namespace, remounts every mount read-only and mounts
+  a size-limited tmpfs over its private base folder; each suite gets an empty working folder
+  there. As root, candidates also run as an unprivileged uid (one per server, no supplementary
+  groups, ``no_new_privs``) so they cannot undo the remount, read root's files or signal the
+  runner. Without root or user namespaces these measures are skipped and reported.
+* **Processes**: each suite runs in a fresh PID namespace whose init is the trusted runner;
+  after every test it ``kill(-1)``-s everything left, and the kernel kills the namespace when
+  the runner dies. RLIMIT_NPROC caps fork bombs (it binds because the uid is unprivileged;
+  root is exempt from it). Fallbacks: process groups and ``kill(-1)`` as the sandbox uid.
+* **Limits**: RLIMIT_AS (memory), RLIMIT_CPU, RLIMIT_FSIZE, RLIMIT_CORE = 0; stdout and
+  stderr go to a file the runner reads back and truncates.
+* **Result channel**: see ``_sandbox_runner.py``; a forged "pass" is reported as an error.
+
+:meth:`ForkServer.containment` says which of these are active on this machine.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from .errors import OracleError
+
+__all__ = ["ForkServer", "ForkServerPool", "Limits"]
+
+_CHILD = Path(__file__).with_name("_sandbox_child.py")
+_UID_BASE = 1_500_000_000  # far above any uid a real account uses
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits for each test process of a suite.
+
+    ``memory_mb`` is address space (RLIMIT_AS), ``cpu_seconds`` a CPU-time backstop behind
+    the suite's wall-clock timeout (0 = derive from the timeout), ``max_processes``
+    RLIMIT_NPROC for the sandbox uid, ``file_size_mb`` the largest file a test may write
+    (its captured output included), ``output_chars`` how much captured output is kept.
+    """
+
+    memory_mb: int = 1024
+    cpu_seconds: int = 0
+    max_processes: int = 64
+    file_size_mb: int = 16
+    output_chars: int = 10_000
+
+    def __post_init__(self) -> None:
+        for name, value in asdict(self).items():
+            if not isinstance(value, int) or value < 0:
+                raise ValueError(f"Limits.{name} must be a non-negative int, not {value!r}")
+
+
+class ForkServer:
+    """One clean ``python -I`` server process that runs one suite at a time.
+
+    Not thread-safe by itself: the Oracle hands each server to one thread at a time. ``kill``
+    may be called from any thread to abort the suite in flight (cancellation).
+    """
+
+    def __init__(self, index: int, *, isolate: bool = True, tmpfs_mb: int = 256) -> None:
+        self._base = tempfile.mkdtemp(prefix="execretrieval-sandbox-")
+        uid = _UID_BASE + (os.getpid() % 100_000) * 64 + index % 64 if os.geteuid() == 0 else None
+        config = {"base": self._base, "uid": uid, "isolate": isolate, "tmpfs_mb": tmpfs_mb}
+        env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0",
+               "PYTHONDONTWRITEBYTECODE": "1"}
+        try:
+            self._proc = subprocess.Popen(
+                [sys.executable, "-I", str(_CHILD), json.dumps(config)],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                env=env, cwd="/", start_new_session=True, close_fds=True,
+            )
+        except OSError as exc:
+            shutil.rmtree(self._base, ignore_errors=True)
+            raise OracleError(f"cannot start the sandbox server: {exc}") from exc
+        self._lock = threading.Lock()
+        hello = self._receive()
+        if hello is None or "hello" not in hello:
+            self.close()
+            raise OracleError("the sandbox server did not start (see python -I "
+                              f"{_CHILD} for a traceback)")
+        self._containment: dict[str, Any] = hello["hello"]
+
+    @property
+    def alive(self) -> bool:
+        return self._proc.poll() is None
+
+    def containment(self) -> dict[str, Any]:
+        """Which containment measures this server has active (see the module docstring)."""
+        return dict(self._containment)
+
+    def run(self, code: str, tests: list[str], timeout: float, limits: Limits) -> dict[str, Any]:
+        """Run one suite; the raw result dict of the server. Raises OracleError if it died."""
+        request = {"code": code, "tests": tests, "timeout": timeout, "limits": asdict(limits),
+                   "output_chars": limits.output_chars}
+        data = json.dumps(request).encode()
+        try:
+            assert self._proc.stdin is not None
+            self._proc.stdin.write(struct.pack(">I", len(data)) + data)
+            self._proc.stdin.flush()
+        except (OSError, ValueError) as exc:
+            raise OracleError("the sandbox server is gone") from exc
+        reply = self._receive()
+        if reply is None:
+            raise OracleError("the sandbox server died during a suite")
+        return reply
+
+    def _receive(self) -> dict[str, Any] | None:
+        stream = self._proc.stdout
+        assert stream is not None
+        try:
+            header = stream.read(4)
+            if len(header) < 4:
+                return None
+            body = stream.read(struct.unpack(">I", header)[0])
+            return json.loads(body)
+        except (OSError, ValueError):
+            return None
+
+    def kill(self) -> None:
+        """Abort at once: the runner dies with the server (PDEATHSIG) and its PID namespace
+        with the runner."""
+        with contextlib.suppress(OSError):
+            self._proc.kill()
+
+    def close(self) -> None:
+        """Stop the server and remove its base folder; safe to call twice."""
+        with contextlib.suppress(OSError, ValueError):
+            if self._proc.stdin is not None:
+                self._proc.stdin.close()  # EOF: the server exits between or during suites
+        try:
+            self._proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self._proc.kill()
+            self._proc.wait()
+        with contextlib.suppress(OSError, ValueError):
+            if self._proc.stdout is not None:
+                self._proc.stdout.close()
+        shutil.rmtree(self._base, ignore_errors=True)
+
+
+class ForkServerPool:
+    """Up to ``size`` fork servers, started on demand and lent to one thread at a time.
+
+    This is the Oracle's default :class:`~execretrieval.execution.SuiteRunner`.
+    """
+
+    def __init__(self, size: int, *, isolate: bool = True) -> None:
+        self.size = size
+        self._isolate = isolate
+        self._cond = threading.Condition()
+        self._idle: list[ForkServer] = []
+        self._busy: dict[ForkServer, threading.Event | None] = {}
+        self._starting = 0
+        self._closed = False
+        self._containment: dict[str, Any] | None = None
+
+    def _acquire(self) -> ForkServer:
+        with self._cond:
+            while True:
+                if self._closed:
+                    raise OracleError("the sandbox pool is closed")
+                if self._idle:
+                    return self._idle.pop()
+                if len(self._busy) + self._starting < self.size:
+                    self._starting += 1
+                    break
+                self._cond.wait()
+        try:
+            server = ForkServer(self._starting + len(self._busy), isolate=self._isolate)
+        finally:
+            with self._cond:
+                self._starting -= 1
+                self._cond.notify()
+        if self._containment is None:
+            self._containment = server.containment()
+        return server
+
+    def run_suite(self, code: str, tests: list[str], timeout: float, limits: Limits,
+                  cancel: threading.Event | None = None) -> dict[str, Any]:
+        """Run one suite on a free server; retry once on a fresh server if one died."""
+        from .errors import CancelledError
+
+        for attempt in (1, 2):
+            server = self._acquire()
+            with self._cond:
+                if cancel is not None and cancel.is_set():
+                    self._idle.append(server)
+                    self._cond.notify()
+                    raise CancelledError("the batch was cancelled")
+                self._busy[server] = cancel
+            try:
+                return server.run(code, tests, timeout, limits)
+            except OracleError:
+                if (cancel is not None and cancel.is_set()) or attempt == 2:
+                    raise
+            finally:
+                self._release(server)
+        raise OracleError("unreachable")  # pragma: no cover
+
+    def _release(self, server: ForkServer) -> None:
+        with self._cond:
+            self._busy.pop(server, None)
+            if server.alive and not self._closed:
+                self._idle.append(server)
+                server = None  # type: ignore[assignment]
+            self._cond.notify()
+        if server is not None:
+            server.close()
+
+    def abort(self, cancel: threading.Event) -> None:
+        """Kill the servers running suites for ``cancel`` (their threads get OracleError)."""
+        with self._cond:
+            victims = [s for s, c in self._busy.items() if c is cancel]
+        for server in victims:
+            server.kill()
+
+    def containment(self) -> dict[str, Any]:
+        if self._containment is None:
+            self._release(self._acquire())
+        assert self._containment is not None
+        return dict(self._containment)
+
+    def close(self) -> None:
+        """Stop all servers; a suite in flight ends with OracleError in its thread."""
+        with self._cond:
+            self._closed = True
+            servers = self._idle + list(self._busy)
+            self._idle = []
+            self._cond.notify_all()
+        for server in servers:
+            server.close()

@@ -1,0 +1,182 @@
+"""The execution oracle: every outcome category, the pytest shim, caching, batches."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from execretrieval import CancelledError, Limits, MemoryCache, Oracle, ResultCache, SuiteResult
+from execretrieval.execution import STATUSES, TestOutcome
+
+ADD = "def add(a, b):\n    return a + b\n"
+
+
+@pytest.fixture(scope="module")
+def oracle():
+    with Oracle(timeout=2.0, cache=None, workers=2) as o:
+        yield o
+
+
+def test_pass_fail_error_with_details(oracle):
+    result = oracle.run(ADD, ["assert add(1, 2) == 3",
+                              "assert add(1, 2) == 4, 'one plus two'",
+                              "assert add(1, 2) == 4",
+                              "add(1, None)"])
+    assert result.statuses == ("pass", "fail", "fail", "error")
+    assert result.outcomes[1].detail == "one plus two"
+    assert result.outcomes[2].detail == "AssertionError"
+    assert result.outcomes[3].detail.startswith("TypeError: unsupported operand")
+    assert not result.passed and result.has_assertion_failure
+    assert [o.test for o in result.outcomes][0] == "assert add(1, 2) == 3"
+
+
+def test_suite_passes_only_when_every_test_passes(oracle):
+    assert oracle.run(ADD, ["assert add(2, 2) == 4", "assert add(0, 0) == 0"]).passed
+    assert not oracle.run(ADD, []).passed  # no tests: nothing was shown to pass
+
+
+def test_syntax_error_in_code_makes_every_test_an_error(oracle):
+    result = oracle.run("def add(a, b)\n    return a + b\n", ["assert add(1, 2) == 3"] * 3)
+    assert result.statuses == ("error",) * 3
+    assert all(o.detail.startswith("SyntaxError") for o in result.outcomes)
+
+
+def test_syntax_error_in_one_test_only_affects_that_test(oracle):
+    result = oracle.run(ADD, ["assert add(1, 1) == 2", "assert add(1,", "assert add(2, 2) == 4"])
+    assert result.statuses == ("pass", "error", "pass")
+
+
+def test_timeout_keeps_finished_tests_and_marks_the_rest(oracle):
+    result = oracle.run(ADD, ["assert add(1, 1) == 2", "while True:\n    pass",
+                              "assert add(2, 2) == 4"], timeout=1.0)
+    assert result.statuses == ("pass", "timeout", "timeout")
+    assert "not reached" in result.outcomes[2].detail
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("import sys\nsys.exit(3)", "SystemExit: 3"),
+    ("import os\nos._exit(0)", "Exited"),
+    ("def r(n):\n    return r(n + 1)\nr(0)", "RecursionError"),
+    ("x = 'a' * (1 << 34)", "MemoryError"),
+    ("raise KeyboardInterrupt", "KeyboardInterrupt"),
+    ("import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)", "Crashed"),
+    ("input()", "EOFError"),
+])
+def test_hard_exits_and_resource_errors_are_error_outcomes(oracle, body, expected):
+    result = oracle.run(ADD, [body, "assert add(1, 1) == 2"])
+    assert result.statuses == ("error", "pass")
+    assert expected in result.outcomes[0].detail
+
+
+def test_fresh_namespace_per_test(oracle):
+    result = oracle.run("counter = []\n", ["counter.append(1)\nassert counter == [1]"] * 3)
+    assert result.statuses == ("pass",) * 3
+
+
+def test_output_is_captured_and_truncated():
+    with Oracle(timeout=2.0, cache=None, workers=1, limits=Limits(output_chars=100)) as o:
+        result = o.run("print('hello from the code')\n", ["print('x' * 1000)"])
+    assert result.output.startswith("hello from the code\nxxx")
+    assert "[output truncated]" in result.output
+    assert len(result.output) < 200
+
+
+def test_pytest_raises_shim(oracle):
+    code = "def parse(s):\n    return int(s)\n"
+    result = oracle.run(code, [
+        "with pytest.raises(ValueError):\n    parse('x')",
+        "import pytest\nwith pytest.raises(ValueError, match='invalid literal'):\n    parse('x')",
+        "with pytest.raises(ValueError, match='nope'):\n    parse('x')",
+        "with pytest.raises(ValueError):\n    parse('1')",
+        "with pytest.raises(KeyError):\n    parse('x')",
+        "pytest.raises(ValueError, parse, 'x')",
+        "assert 0.1 + 0.2 == pytest.approx(0.3)",
+    ])
+    assert result.statuses == ("pass", "pass", "fail", "fail", "error", "pass", "pass")
+    assert "DID NOT RAISE" in result.outcomes[3].detail
+
+
+def test_warm_cache_executes_nothing(tmp_path):
+    cache = ResultCache(tmp_path / "results.sqlite")
+    jobs = [(ADD, [f"assert add({i}, 1) == {i + 1}"]) for i in range(6)]
+    with Oracle(timeout=2.0, cache=cache, workers=2) as cold:
+        first = cold.run_many(jobs)
+        assert cold.executed == 6
+    with Oracle(timeout=2.0, cache=ResultCache(tmp_path / "results.sqlite"), workers=2) as warm:
+        second = warm.run_many(jobs)
+        assert warm.executed == 0
+        assert warm.cached(*jobs[0]) is not None
+    assert all(r.cached for r in second) and not any(r.cached for r in first)
+    assert [r.statuses for r in first] == [r.statuses for r in second]
+
+
+def test_cache_key_depends_on_timeout():
+    cache = MemoryCache()
+    with Oracle(timeout=2.0, cache=cache, workers=1) as o:
+        o.run(ADD, ["assert add(1, 1) == 2"])
+        assert o.cached(ADD, ["assert add(1, 1) == 2"]) is not None
+        assert o.cached(ADD, ["assert add(1, 1) == 3"]) is None
+        o.run(ADD, ["assert add(1, 1) == 2"], timeout=1.5)
+        assert o.executed == 2
+
+
+def test_run_many_keeps_order_and_reports_progress(oracle):
+    jobs = [(ADD, [f"assert add({i}, 0) == {i if i % 3 else -1}"]) for i in range(12)]
+    seen: list[tuple[int, int]] = []
+    results = oracle.run_many(jobs, progress=lambda done, total: seen.append((done, total)))
+    assert [r.passed for r in results] == [bool(i % 3) for i in range(12)]
+    assert seen[-1] == (12, 12)
+    assert all(a <= b for (a, _), (b, _) in zip(seen, seen[1:]))
+
+
+def test_run_many_can_be_cancelled_promptly():
+    with Oracle(timeout=30.0, cache=None, workers=2) as o:
+        jobs = [(ADD, ["while True:\n    pass"])] * 6
+        calls: list[int] = []
+
+        def should_stop() -> bool:
+            calls.append(1)
+            return len(calls) > 5  # a few polls in: the suites are running by now
+
+        with pytest.raises(CancelledError):
+            o.run_many(jobs, should_stop=should_stop)
+        # the Oracle still works after a cancelled batch
+        assert o.run(ADD, ["assert add(1, 1) == 2"]).passed
+
+
+def test_thread_safe_concurrent_runs(oracle):
+    results: list[SuiteResult] = []
+
+    def work(i: int) -> None:
+        results.append(oracle.run(ADD, [f"assert add({i}, {i}) == {2 * i}"]))
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(results) == 8 and all(r.passed for r in results)
+
+
+def test_suite_result_round_trip():
+    result = SuiteResult(outcomes=(TestOutcome("assert f()", "fail", "boom"),
+                                   TestOutcome("g()", "error", "ValueError: x")),
+                         output="out", duration=0.5)
+    again = SuiteResult.from_dict(result.to_dict())
+    assert again == result
+    assert SuiteResult.from_dict(result.to_dict(), cached=True).cached
+    assert set(again.statuses) <= set(STATUSES)
+
+
+def test_containment_reports_measures(oracle):
+    info = oracle.containment()
+    for key in ("network_namespace", "readonly_filesystem", "pid_namespace", "rlimits"):
+        assert key in info
+
+
+def test_bad_arguments_are_rejected(oracle):
+    with pytest.raises(TypeError):
+        oracle.run(ADD, "assert add(1, 1) == 2")
+    with pytest.raises(ValueError):
+        Oracle(timeout=0, cache=None)
