@@ -1,0 +1,82 @@
+"""``execretrieval import-humaneval``: HumanEval problems as a validated benchmark."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+from execretrieval import load_benchmark
+from execretrieval.cli import main
+from execretrieval.humaneval import (guess_domain, humaneval_tasks, load_problems,
+                                     query_from_docstring, split_check)
+
+
+def test_query_is_the_docstring_prose_without_examples() -> None:
+    doc = ("Change numerical base of input number x to base.\n"
+           "return string representation after the conversion.\n"
+           "For example:\n>>> change_base(8, 3)\n'22'\n>>> change_base(7, 2)\n'111'\n")
+    assert query_from_docstring(doc, "change_base") == (
+        "Change numerical base of input number x to base. "
+        "return string representation after the conversion.")
+    doc = "Sum the list.\nExamples:\n    total([1, 2]) == 3\nIgnore None.\n"
+    assert query_from_docstring(doc, "total") == "Sum the list. Ignore None."
+
+
+def test_check_body_becomes_one_test_per_assert_loops_whole() -> None:
+    check = ("METADATA = {}\n\n\ndef check(candidate):\n    import math\n"
+             "    assert candidate(1) == 2\n    assert True\n"
+             "    assert candidate(\n        3) == 4, 'msg'\n"
+             "    for x in range(3):\n        assert candidate(x) == x + 1\n")
+    assert split_check(check, "inc") == (
+        "import math\nassert inc(1) == 2",
+        "import math\nassert inc(\n    3) == 4, 'msg'",
+        "import math\nfor x in range(3):\n    assert inc(x) == x + 1",
+    )
+
+
+def test_domain_guess_uses_keywords_with_a_default() -> None:
+    assert guess_domain("is_palindrome", "Check the string reads the same") == \
+        "string-processing"
+    assert guess_domain("triangle_area", "Area of a triangle") == "geometry"
+    assert guess_domain("frobnicate", "Do the thing") == "math-numerical"
+
+
+def test_all_packaged_problems_become_tasks_with_unique_names() -> None:
+    tasks, dropped = humaneval_tasks(load_problems())
+    assert len(tasks) + len(dropped) == 164 and len(tasks) >= 160
+    names = [t.function_name for t in tasks]
+    assert len(set(names)) == len(names)
+    assert "triangle_area_71" in names
+    for task in tasks:
+        assert ">>>" not in task.query
+        assert all(task.function_name in test for test in task.test_suite)
+        assert all("candidate" not in test for test in task.test_suite)
+
+
+def test_import_writes_a_valid_folder_with_licence(tmp_path: Path, capsys) -> None:
+    problems = {p["task_id"]: p for p in load_problems()}
+    chosen = [problems[f"HumanEval/{i}"] for i in (2, 13, 45, 71)]
+    broken = dict(problems["HumanEval/13"], task_id="HumanEval/999",
+                  entry_point="greatest_common_divisor", canonical_solution="    return 1\n")
+    source = tmp_path / "few.jsonl.gz"
+    with gzip.open(source, "wt", encoding="utf-8") as handle:
+        for problem in [*chosen, broken]:
+            handle.write(json.dumps(problem) + "\n")
+    out = tmp_path / "humaneval"
+    argv = ["import-humaneval", "--out", str(out), "--problems", str(source),
+            "--candidate-limit", "8", "--mutant-timeout", "1"]
+    assert main(argv) == 0
+    assert "HumanEval/999" in capsys.readouterr().err  # the broken canonical is reported
+
+    bench = load_benchmark(out)
+    assert [q.function_name for q in bench.queries] == [
+        "truncate_number", "greatest_common_divisor", "triangle_area", "triangle_area_71"]
+    assert all(bench.distractors_for(q.query_id) for q in bench.queries)
+    assert bench.queries[0].extra["task_id"] == "HumanEval/2"
+    licence = (out / "LICENSE").read_text()
+    assert "MIT" in licence or "Permission is hereby granted" in licence
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["license"].startswith("MIT")
+    assert [d["origin"] for d in manifest["dropped"]] == ["HumanEval/999"]
+    assert main(["validate", str(out)]) == 0
