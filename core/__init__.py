@@ -30,11 +30,16 @@ from .errors import (
     OracleError,
     RetrieverError,
 )
+from .builder import BuildResult, BuildValidationError, build
 from .cache import MemoryCache, ResultCache
 from .execution import STATUSES, Limits, Oracle, SuiteResult, TestOutcome
 from .fileio import atomic_directory, atomic_write_bytes, atomic_write_text
+from .humaneval import import_humaneval
 from .metrics import ModelEvaluation, evaluate, execution_matrix
+from .mutation import Mutant, MutantSet, generate_mutants
+from .mutation_select import select_distractors
 from .retrieval import Ranking, available_models, rank
+from .seedfile import SeedTask, read_seed
 from .statistics import (
     Comparison,
     MetricCI,
@@ -45,6 +50,16 @@ from .statistics import (
 )
 
 __all__ = [
+    "BuildResult",
+    "BuildValidationError",
+    "Mutant",
+    "MutantSet",
+    "SeedTask",
+    "build",
+    "generate_mutants",
+    "import_humaneval",
+    "read_seed",
+    "select_distractors",
     "STATUSES",
     "Limits",
     "MemoryCache",
