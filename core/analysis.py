@@ -9,11 +9,11 @@ the deception averages. An average over nothing is NaN.
 
 from __future__ import annotations
 
-import difflib
 import itertools
+import math
 import threading
 import weakref
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -55,6 +55,16 @@ class Pairs:
     pair_c: np.ndarray
     bug_type: tuple[str, ...]
     correct: tuple[frozenset[int], ...]
+    correct_matrix: np.ndarray      # (Q x max correct), corpus indices padded with -1
+    distractor_matrix: np.ndarray   # (Q x max distractors), corpus indices padded with -1
+    owner: np.ndarray               # (N,) query index of each snippet (-1 if unknown)
+    is_distractor: np.ndarray       # (N,) bool
+
+    def relevant(self, top: np.ndarray) -> np.ndarray:
+        """Bool like ``top`` (Q x r corpus indices): is each one a correct id of its row?"""
+        if self.correct_matrix.shape[1] == 0:
+            return np.zeros(top.shape, dtype=bool)
+        return (top[:, :, None] == self.correct_matrix[:, None, :]).any(axis=2)
 
 
 _CACHE: weakref.WeakKeyDictionary[Any, Pairs] = weakref.WeakKeyDictionary()
@@ -89,12 +99,23 @@ def pairs(benchmark: Benchmark) -> Pairs:
             bugs.append(benchmark.corpus[dj].bug_type or "unknown")
     correct = tuple(frozenset(benchmark.corpus_index(c) for c in q.correct_corpus_ids)
                     for q in benchmark.queries)
+    owner = np.array([benchmark.query_index(s.query_id) if benchmark.has_query(s.query_id)
+                      else -1 for s in benchmark.corpus], dtype=np.int64)
     result = Pairs(canonical, tuple(distractors), np.array(pq, dtype=np.int64),
                    np.array(pd, dtype=np.int64), np.array(pc, dtype=np.int64), tuple(bugs),
-                   correct)
+                   correct, _padded([sorted(c) for c in correct]), _padded(distractors),
+                   owner, np.array([not s.is_canonical for s in benchmark.corpus], dtype=bool))
     with _LOCK:
         _CACHE[benchmark] = result
     return result
+
+
+def _padded(rows: Sequence[Sequence[int]]) -> np.ndarray:
+    width = max((len(r) for r in rows), default=0)
+    out = np.full((len(rows), width), -1, dtype=np.int64)
+    for i, row in enumerate(rows):
+        out[i, : len(row)] = row
+    return out
 
 
 def _included(benchmark: Benchmark, exclude: Collection[str]) -> np.ndarray:
@@ -140,7 +161,7 @@ def rank1_paired_miss_share(benchmark: Benchmark, ranking: Ranking, passes: np.n
     p = pairs(benchmark)
     mask = _included(benchmark, exclude) & ~np.asarray(passes[:, 0], dtype=bool)
     top1 = ranking.order[:, 0]
-    own = np.array([int(top1[q]) in p.distractors[q] for q in range(len(top1))], dtype=bool)
+    own = (p.owner[top1] == np.arange(len(top1))) & p.is_distractor[top1]
     return _mean(own[mask].astype(np.float64))
 
 
@@ -178,31 +199,54 @@ def density_ablation(benchmark: Benchmark, ranking: Ranking, passes: np.ndarray,
     one of the query's ``correct_corpus_ids``.
     """
     p = pairs(benchmark)
-    keep = _included(benchmark, exclude)
-    depth = passes.shape[1]
-    per_m: dict[str, list[float]] = {str(m): [] for m in range(max_kept + 1)}
-    for q in np.flatnonzero(keep):
-        own = p.distractors[q]
-        row = ranking.order[q]
+    keep = np.flatnonzero(_included(benchmark, exclude))
+    n_own = (p.distractor_matrix >= 0).sum(axis=1)
+    width = p.distractor_matrix.shape[1]
+    # the first kept candidate is always within the top |D(q)| + 1
+    reach = min(width + 1, ranking.order.shape[1])
+    order = ranking.order[:, :reach].astype(np.int64)
+    hits = np.zeros((len(benchmark.queries), reach), dtype=bool)
+    depth = min(passes.shape[1], reach)
+    hits[:, :depth] = passes[:, :depth]
+    if depth < reach:  # below the executed depth: correct ids pass, nothing else does
+        hits[:, depth:] = p.relevant(order[:, depth:])
+    # rank position (0-based) of each paired distractor, or reach if it is further down
+    own_pos = np.full(p.distractor_matrix.shape, reach, dtype=np.int64)
+    for r in range(reach):
+        own_pos[(p.distractor_matrix == order[:, r:r + 1]) & (p.distractor_matrix >= 0)] = r
+    totals = np.zeros((max_kept + 1, len(benchmark.queries)))
+    for n in range(width + 1):
+        group = keep[n_own[keep] == n]
+        if not group.size:
+            continue
         for m in range(max_kept + 1):
-            subsets = list(itertools.combinations(own, min(m, len(own))))
-            hits = 0.0
+            subsets = list(itertools.combinations(range(n), min(m, n)))
             for kept in subsets:
-                removed = set(own) - set(kept)
-                r = 0
-                while int(row[r]) in removed:
-                    r += 1
-                hits += bool(passes[q, r]) if r < depth else (int(row[r]) in p.correct[q])
-            per_m[str(m)].append(hits / len(subsets))
-    return {m: _mean(np.array(v)) for m, v in per_m.items()}
+                removed = [i for i in range(n) if i not in kept]
+                blocked = np.zeros((group.size, reach + 1), dtype=bool)
+                for i in removed:
+                    blocked[np.arange(group.size), own_pos[group, i]] = True
+                first = np.argmin(blocked[:, :reach], axis=1)  # first rank not removed
+                totals[m, group] += hits[group, first] / len(subsets)
+    return {str(m): _mean(totals[m, keep]) for m in range(max_kept + 1)}
 
 
 def edit_span(canonical: str, distractor: str) -> int:
-    """Characters changed between two texts: the sum, over the non-equal opcodes of
-    ``difflib.SequenceMatcher(autojunk=False)``, of the longer side of each edit."""
-    matcher = difflib.SequenceMatcher(None, canonical, distractor, autojunk=False)
-    return sum(max(i2 - i1, j2 - j1)
-               for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal")
+    """Characters in the edited region: with p the longest common prefix and s the longest
+    common suffix (not overlapping p), ``max(len(a) - p - s, len(b) - p - s)``.
+
+    For a single edit this is the length of the changed stretch, e.g. 1 for ``&`` -> ``|``,
+    4 for ``a, b`` -> ``b, a``, the guard's length for a deleted guard.
+    """
+    a, b = canonical, distractor
+    limit = min(len(a), len(b))
+    p = 0
+    while p < limit and a[p] == b[p]:
+        p += 1
+    s = 0
+    while s < limit - p and a[len(a) - 1 - s] == b[len(b) - 1 - s]:
+        s += 1
+    return max(len(a) - p - s, len(b) - p - s)
 
 
 def pair_edit_spans(benchmark: Benchmark) -> np.ndarray:
@@ -220,12 +264,32 @@ def pair_edit_spans(benchmark: Benchmark) -> np.ndarray:
     return spans
 
 
+def _average_ranks(values: np.ndarray) -> np.ndarray:
+    """1-based ranks, ties sharing the mean of their positions."""
+    order = np.argsort(values, kind="stable")
+    sorted_values = values[order]
+    starts = np.flatnonzero(np.r_[True, sorted_values[1:] != sorted_values[:-1]])
+    ends = np.r_[starts[1:], values.size]
+    mean_rank = (starts + ends + 1) / 2.0
+    ranks = np.empty(values.size)
+    ranks[order] = np.repeat(mean_rank, ends - starts)
+    return ranks
+
+
+def spearman(x: np.ndarray, y: np.ndarray) -> float:
+    """Spearman's rho: Pearson's r of the average ranks; NaN if either side is constant."""
+    rx = _average_ranks(np.asarray(x, dtype=np.float64))
+    ry = _average_ranks(np.asarray(y, dtype=np.float64))
+    rx -= rx.mean()
+    ry -= ry.mean()
+    denom = math.sqrt(float(rx @ rx) * float(ry @ ry))
+    return float(rx @ ry / denom) if denom > 0 else NAN
+
+
 def edit_span_vs_deception(benchmark: Benchmark, ranking: Ranking, *,
                            exclude: Collection[str] = frozenset()) -> dict[str, Any]:
     """Deception against edit size: share of paired distractors above their canonical per
     span bin, and Spearman's rho between span and margin ``s(q, d) - s(q, canonical)``."""
-    from scipy.stats import spearmanr
-
     p, above = _pair_above(benchmark, ranking)
     spans = pair_edit_spans(benchmark)
     keep = _included(benchmark, exclude)[p.pair_q]
@@ -240,7 +304,7 @@ def edit_span_vs_deception(benchmark: Benchmark, ranking: Ranking, *,
     rho = NAN
     finite = keep & np.isfinite(margin)
     if finite.sum() > 2 and np.ptp(spans[finite]) > 0 and np.ptp(margin[finite]) > 0:
-        rho = float(spearmanr(spans[finite], margin[finite]).statistic)
+        rho = spearman(spans[finite], margin[finite])
     return {"bins": bins, "spearman_span_margin": rho,
             "mean_span": _mean(spans[keep].astype(np.float64))}
 

@@ -104,10 +104,7 @@ def execp_at_k(passes: np.ndarray, k: int) -> np.ndarray:
 
 def relevance_matrix(benchmark: Benchmark, ranking: Ranking, depth: int) -> np.ndarray:
     """(Q x depth) bool: is the candidate at each rank in the query's correct_corpus_ids?"""
-    correct = analysis.pairs(benchmark).correct
-    top = ranking.order[:, :depth]
-    return np.array([[int(c) in correct[q] for c in top[q]] for q in range(top.shape[0])],
-                    dtype=bool).reshape(top.shape)
+    return analysis.pairs(benchmark).relevant(ranking.order[:, :depth].astype(np.int64))
 
 
 def ndcg_at_k(relevant: np.ndarray, n_relevant: np.ndarray, k: int) -> np.ndarray:

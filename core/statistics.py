@@ -12,8 +12,10 @@ with the same seed are resampled identically (paired).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -107,12 +109,12 @@ def mcnemar_exact(a: Sequence[bool] | np.ndarray, b: Sequence[bool] | np.ndarray
 
 
 def _sign_test(a_only: int, b_only: int) -> float:
-    from scipy.stats import binom  # lazily: scipy.stats is slow to import
-
     n = a_only + b_only
     if n == 0:
         return 1.0
-    return float(min(1.0, 2.0 * binom.cdf(min(a_only, b_only), n, 0.5)))
+    # exact binomial tail in integers: sum_{i <= min} C(n, i) / 2^n
+    tail = sum(math.comb(n, i) for i in range(min(a_only, b_only) + 1))
+    return float(min(Fraction(1), Fraction(2 * tail, 2 ** n)))
 
 
 def paired_bootstrap_diff(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray,

@@ -101,3 +101,56 @@ def test_edit_span_against_deception(bench, ranking):
     assert rows[3]["distractors"] == 1 and rows[3]["deception"] == 1.0
     assert sum(r["distractors"] for r in result["bins"]) == 3
     assert -1.0 <= result["spearman_span_margin"] <= 1.0
+
+
+def _brute_force_ablation(bench, ranking, passes, max_kept=4):
+    import itertools
+
+    correct = {bench.query_index(q.query_id): {bench.corpus_index(c) for c in
+                                               q.correct_corpus_ids} for q in bench.queries}
+    out = {}
+    for m in range(max_kept + 1):
+        values = []
+        for qi, query in enumerate(bench.queries):
+            own = [bench.corpus_index(s.corpus_id) for s in bench.distractors_for(query.query_id)]
+            subsets = list(itertools.combinations(own, min(m, len(own))))
+            total = 0.0
+            for kept in subsets:
+                pool = [int(c) for c in ranking.order[qi] if int(c) not in set(own) - set(kept)]
+                r = list(ranking.order[qi]).index(pool[0])
+                total += passes[qi, r] if r < passes.shape[1] else pool[0] in correct[qi]
+            values.append(total / len(subsets))
+        out[str(m)] = float(np.mean(values))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_density_ablation_equals_the_brute_force_definition(seed):
+    from execretrieval.dataset import Benchmark, Query, Snippet
+
+    rng = np.random.default_rng(seed)
+    queries, corpus = [], []
+    for q in range(12):
+        queries.append(Query(f"q{q}", "t", f"f{q}", "geometry", ("assert 1",), (f"c{q}",)))
+        corpus.append(Snippet(f"c{q}", f"q{q}", "canonical", None, "", f"def f{q}(): pass"))
+        for d in range(int(rng.integers(0, 5))):
+            corpus.append(Snippet(f"c{q}d{d}", f"q{q}", "distractor", "off_by_one", "",
+                                  f"def f{q}(): return {d}"))
+    bench = Benchmark(queries, corpus)
+    scores = rng.integers(0, 4, size=(len(queries), len(corpus))).astype(float)  # many ties
+    ranking = Ranking.from_scores("r", scores)
+    passes = rng.random((len(queries), int(rng.integers(1, 8)))) < 0.4
+    assert density_ablation(bench, ranking, passes) == pytest.approx(
+        _brute_force_ablation(bench, ranking, passes))
+
+
+def test_spearman_matches_scipy():
+    from scipy.stats import spearmanr
+
+    from execretrieval.analysis import spearman
+
+    rng = np.random.default_rng(3)
+    x = rng.integers(0, 5, 40).astype(float)
+    y = x + rng.normal(size=40)
+    assert spearman(x, y) == pytest.approx(spearmanr(x, y).statistic, abs=1e-12)
+    assert math.isnan(spearman(np.ones(5), np.arange(5.0)))

@@ -91,3 +91,12 @@ def test_compare_two_evaluations() -> None:
                                      "discordant_queries"}
     with pytest.raises(ValueError, match="unknown metric"):
         compare(bench, eval_a, eval_b, "exec@7")
+
+
+def test_mcnemar_agrees_with_scipy_binomtest_on_large_tables() -> None:
+    from scipy.stats import binomtest
+
+    for a_only, b_only in ((40, 61), (300, 250), (0, 17)):
+        a, b = _table(a_only, b_only)
+        expected = binomtest(a_only, a_only + b_only, 0.5).pvalue
+        assert mcnemar_exact(a, b) == pytest.approx(expected, rel=1e-9)
