@@ -52,7 +52,7 @@ def grouped_bars(chart: str, title: str, categories: Sequence[str],
                  series: Mapping[str, Sequence[Any]],
                  errors: Mapping[str, Sequence[tuple[Any, Any]]] | None = None) -> str:
     """Vertical grouped bars on a 0..1 axis; one group per category, one bar per series."""
-    width, height, left, bottom, top = 900, 300, 50, 70, 30
+    width, height, left, bottom, top = 900, 320, 50, 90, 30
     plot_w, plot_h = width - left - 10, height - bottom - top
     n_series = max(1, len(series))
     group_w = plot_w / max(1, len(categories))
@@ -75,7 +75,7 @@ def grouped_bars(chart: str, title: str, categories: Sequence[str],
                 continue
             colour = PALETTE[s % len(PALETTE)]
             x = x0 + s * bar_w
-            h = plot_h * max(0.0, min(1.0, float(value)))
+            h = max(1.0, plot_h * max(0.0, min(1.0, float(value))))  # a 0 stays visible
             parts.append(f'<rect x="{x:.1f}" y="{top + plot_h - h:.1f}" width="{bar_w - 1:.1f}"'
                          f' height="{h:.1f}" fill="{colour}"><title>{escape(name)} '
                          f"{escape(category)}: {float(value):.3f}</title></rect>")
@@ -100,7 +100,7 @@ def grouped_bars(chart: str, title: str, categories: Sequence[str],
 
 
 def lines_chart(chart: str, title: str, xs: Sequence[str],
-                series: Mapping[str, Sequence[Any]]) -> str:
+                series: Mapping[str, Sequence[Any]], x_label: str = "") -> str:
     """Lines with dots on a 0..1 axis, x positions evenly spaced."""
     width, height, left, bottom, top = 600, 280, 50, 40, 30
     plot_w, plot_h = width - left - 20, height - bottom - top
@@ -118,6 +118,9 @@ def lines_chart(chart: str, title: str, xs: Sequence[str],
     for i, x in enumerate(xs):
         parts.append(f'<text x="{left + i * step:.1f}" y="{top + plot_h + 16}" font-size="11"'
                      f' text-anchor="middle">{escape(x)}</text>')
+    if x_label:
+        parts.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 4}" font-size="11" '
+                     f'text-anchor="middle">{escape(x_label)}</text>')
     for s, (name, values) in enumerate(series.items()):
         colour = PALETTE[s % len(PALETTE)]
         points = [(left + i * step, top + plot_h * (1 - float(v)))
@@ -185,7 +188,8 @@ def report_html(report: EvaluationReport) -> str:
         out += ["<h2>Density ablation</h2>",
                 "<p>exec@1 when only m of each query's paired mutants stay in its pool "
                 "(exact mean over all subsets of kept mutants; no random draw).</p>",
-                lines_chart("density-ablation", "exec@1 vs paired mutants kept", xs, values),
+                lines_chart("density-ablation", "exec@1 vs paired mutants kept", xs, values,
+                            "paired mutants kept in each query's pool"),
                 _table(["model", *xs],
                        [[escape(n), *(_num(v) for v in vs)] for n, vs in values.items()])]
     if data["comparisons"]:
