@@ -126,11 +126,11 @@ def lines_chart(chart: str, title: str, xs: Sequence[str],
         points = [(left + i * step, top + plot_h * (1 - float(v)))
                   for i, v in enumerate(values) if _finite(v)]
         if len(points) > 1:
-            path = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+            path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
             parts.append(f'<polyline points="{path}" fill="none" stroke="{colour}" '
                          'stroke-width="2"/>')
-        for x, y in points:
-            parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3.5" fill="{colour}"/>')
+        for px, py in points:
+            parts.append(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="3.5" fill="{colour}"/>')
     parts.append("</svg>")
     return "".join(parts) + _legend(list(series))
 

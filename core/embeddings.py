@@ -24,8 +24,8 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import io
-import os
 import json
+import os
 import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field

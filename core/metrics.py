@@ -115,7 +115,8 @@ def ndcg_at_k(relevant: np.ndarray, n_relevant: np.ndarray, k: int) -> np.ndarra
     ideal_cum = np.concatenate([[0.0], np.cumsum(discounts)])
     idcg = ideal_cum[np.minimum(np.asarray(n_relevant, dtype=np.int64), k)]
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(idcg > 0, dcg / np.where(idcg > 0, idcg, 1.0), 0.0)
+        return np.asarray(np.where(idcg > 0, dcg / np.where(idcg > 0, idcg, 1.0), 0.0),
+                          dtype=np.float64)
 
 
 def metric_names(ks: Sequence[int] = DEFAULT_KS) -> list[str]:

@@ -110,7 +110,10 @@ class Ranking:
 class Retriever(Protocol):
     """Anything that scores every snippet of a benchmark for every query."""
 
-    name: str
+    @property
+    def name(self) -> str:
+        """The model name rankings are labelled with."""
+        ...
 
     def score(
         self,

