@@ -94,7 +94,7 @@ def execution_matrices(benchmark: Benchmark, rankings: Sequence[Ranking], oracle
 
 def exec_at_k(passes: np.ndarray, k: int) -> np.ndarray:
     """(Q,) float: 1.0 where some candidate in the top k passes."""
-    return np.asarray(passes[:, :k], dtype=bool).any(axis=1).astype(np.float64)
+    return np.asarray(np.asarray(passes[:, :k], dtype=bool).any(axis=1), dtype=np.float64)
 
 
 def execp_at_k(passes: np.ndarray, k: int) -> np.ndarray:
