@@ -20,8 +20,13 @@ from typing import TYPE_CHECKING, Any
 from .dataset import BUG_TYPES, Benchmark, Query, Snippet
 from .errors import BuildError, CancelledError
 from .mutation import MutantSet, generate_mutants, target_function
-from .mutation_select import (REJECT_REASONS, keep_reason, rng_for, sample_candidates,
-                              select_distractors)
+from .mutation_select import (
+    REJECT_REASONS,
+    keep_reason,
+    rng_for,
+    sample_candidates,
+    select_distractors,
+)
 from .seedfile import HandDistractor, SeedTask
 
 if TYPE_CHECKING:
@@ -175,43 +180,41 @@ def assemble(tasks: Sequence[SeedTask], oracle: Oracle, *, mutant_oracle: Oracle
 
     ``oracle`` runs canonicals; ``mutant_oracle`` (default: ``oracle``) runs candidate
     distractors, typically with a shorter timeout since a mutant that loops is rejected
-    anyway. ``candidate_limit`` caps how many mutants per task are executed.
+    anyway. ``candidate_limit`` caps how many mutants per task are executed at first
+    (spread over bug types); a task left with fewer than ``max_distractors`` kept then has
+    all its remaining mutants executed.
     Raises CancelledError when ``should_stop()`` turns true.
     """
     steps = _Steps(progress, should_stop)
     dropped: list[DroppedTask] = []
     usable = _check_tasks(tasks, oracle, steps, dropped)
     stats = _Stats()
-    plans: list[tuple[SeedTask, list[Any]]] = []
-    jobs: list[tuple[str, Sequence[str]]] = []
+    plans: list[_Plan] = []
     for task in usable:
         steps.check()
         mutant_set = generate_mutants(task.canonical, task.function_name)
-        tried = sample_candidates(mutant_set.mutants, task.function_name, seed, candidate_limit)
-        stats.proposed(mutant_set, tried)
-        candidates: list[Any] = [*task.distractors, *tried]
-        plans.append((task, candidates))
-        jobs.extend((c.code, task.test_suite) for c in candidates)
-    results = iter(steps.run(mutant_oracle or oracle, jobs))
+        first = sample_candidates(mutant_set.mutants, task.function_name, seed, candidate_limit)
+        chosen_ids = {id(m) for m in first}
+        rest = [m for m in mutant_set.mutants if id(m) not in chosen_ids]
+        stats.proposed(mutant_set)
+        plans.append(_Plan(task, [*task.distractors, *first], rest))
+    _execute(plans, mutant_oracle or oracle, steps, stats)
+    # a task still short of distractors gets its remaining mutants executed too
+    again = [p for p in plans if len(p.hand) + len(p.kept) < max_distractors and p.rest]
+    for plan in again:
+        plan.candidates, plan.rest = plan.rest, []
+    _execute(again, mutant_oracle or oracle, steps, stats)
 
     queries: list[Query] = []
     corpus: list[Snippet] = []
     short: list[dict[str, Any]] = []
-    for task, candidates in plans:
-        hand, kept = [], []
-        for candidate in candidates:
-            reason = keep_reason(next(results))
-            is_hand = isinstance(candidate, HandDistractor)
-            if is_hand:
-                reason = _hand_problem(candidate, task) or reason
-            stats.executed(candidate.bug_type, reason, is_hand, task.function_name)
-            if reason is None:
-                (hand if is_hand else kept).append(candidate)
+    for plan in plans:
+        task, hand, kept = plan.task, plan.hand, plan.kept
         chosen = select_distractors(kept, task.function_name, seed,
                                     max(0, max_distractors - len(hand)))
         stats.selected(chosen)
         query_id = f"q_{len(queries) + 1:04d}"
-        group = [("canonical", None, "", task.canonical)]
+        group: list[tuple[str, str | None, str, str]] = [("canonical", None, "", task.canonical)]
         group += [("distractor", d.bug_type, d.bug_description, d.code) for d in hand + chosen]
         order = rng_for(seed, task.function_name, "order").permutation(len(group))
         canonical_id = ""
@@ -226,9 +229,41 @@ def assemble(tasks: Sequence[SeedTask], oracle: Oracle, *, mutant_oracle: Oracle
             short.append({"query_id": query_id, "function_name": task.function_name,
                           "distractors": len(group) - 1,
                           "reason": f"only {len(kept) + len(hand)} of "
-                                    f"{len(candidates)} executed mutants fail a test by "
+                                    f"{plan.tried} executed mutants fail a test by "
                                     f"assertion"})
     return Assembly(Benchmark(queries, corpus), tuple(dropped), tuple(short), stats.to_dict())
+
+
+@dataclass
+class _Plan:
+    """One task's candidates: those to execute next, those held back, those kept so far."""
+
+    task: SeedTask
+    candidates: list[Any]
+    rest: list[Any]
+    hand: list[HandDistractor] = field(default_factory=list)
+    kept: list[Any] = field(default_factory=list)
+    tried: int = 0
+
+
+def _execute(plans: Sequence[_Plan], oracle: Oracle, steps: _Steps, stats: _Stats) -> None:
+    """Run every plan's current candidates in one batch and sort them into kept/rejected."""
+    jobs: list[tuple[str, Sequence[str]]] = [(c.code, p.task.test_suite) for p in plans
+                                             for c in p.candidates]
+    if not jobs:
+        return
+    results = iter(steps.run(oracle, jobs))
+    for plan in plans:
+        for candidate in plan.candidates:
+            reason = keep_reason(next(results))
+            is_hand = isinstance(candidate, HandDistractor)
+            if is_hand:
+                reason = _hand_problem(candidate, plan.task) or reason
+            stats.executed(candidate.bug_type, reason, is_hand, plan.task.function_name)
+            if reason is None:
+                (plan.hand if is_hand else plan.kept).append(candidate)
+        plan.tried += len(plan.candidates)
+        plan.candidates = []
 
 
 class _Stats:
@@ -241,12 +276,10 @@ class _Stats:
         self.hand: Counter[str] = Counter()
         self.hand_rejected: list[dict[str, str]] = []
 
-    def proposed(self, mutant_set: MutantSet, tried: Sequence[Any]) -> None:
+    def proposed(self, mutant_set: MutantSet) -> None:
         self.static.update(mutant_set.rejected)
         for m in mutant_set.mutants:
             self.per_type[m.bug_type]["valid"] += 1
-        for m in tried:
-            self.per_type[m.bug_type]["tried"] += 1
 
     def executed(self, bug_type: str, reason: str | None, is_hand: bool,
                  function_name: str) -> None:
@@ -256,6 +289,7 @@ class _Stats:
             if reason is not None:
                 self.hand_rejected.append({"function_name": function_name, "reason": reason})
             return
+        self.per_type[bug_type]["tried"] += 1
         if reason is None:
             self.per_type[bug_type]["kept"] += 1
         else:

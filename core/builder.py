@@ -71,7 +71,7 @@ def created_stamp(data: bytes) -> str:
     """The manifest's ``created``: SOURCE_DATE_EPOCH if set, else the input's SHA-256."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     if epoch and epoch.isdigit():
-        when = _dt.datetime.fromtimestamp(int(epoch), tz=_dt.timezone.utc)
+        when = _dt.datetime.fromtimestamp(int(epoch), tz=_dt.UTC)
         return when.strftime("%Y-%m-%dT%H:%M:%SZ")
     return "sha256:" + hashlib.sha256(data).hexdigest()
 

@@ -34,8 +34,8 @@ import json
 import re
 import textwrap
 import tokenize
-from importlib import metadata, resources
 from collections.abc import Callable, Sequence
+from importlib import metadata, resources
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any

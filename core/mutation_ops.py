@@ -94,9 +94,7 @@ def _additive_safe(node: ast.AST, src: SourceMap) -> bool:
         return False
     if isinstance(parent, ast.Subscript) and node is parent.value:
         return False
-    if isinstance(parent, ast.Call) and node is parent.func:
-        return False
-    return True
+    return not (isinstance(parent, ast.Call) and node is parent.func)
 
 
 def _number_text(value: int, node: ast.AST, src: SourceMap) -> str:
@@ -154,7 +152,7 @@ def off_by_one(src: SourceMap, func: Func) -> Iterator[Edit]:
         start, end = src.span(node)
         old = src.source[start:end]
         for new in (value + 1, value - 1):
-            yield Edit("off_by_one", start, end, _number_text(new, node, src), node.lineno,
+            yield Edit("off_by_one", start, end, _number_text(new, node, src), src.line_of(start),
                        f"constant `{short(old)}` changed to `{new}` {src.context(node)}")
 
 
@@ -164,13 +162,14 @@ def _shifted(node: ast.AST, delta: int, src: SourceMap) -> str:
     value = _int_value(node)
     if value is not None:
         return _number_text(value + delta, node, src)
+    constant = _int_value(node.right) if isinstance(node, ast.BinOp) else None
     if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)) \
-            and _int_value(node.right) is not None and isinstance(node.right, ast.Constant):
+            and constant is not None and isinstance(node.right, ast.Constant):
         start, _ = src.span(node)
         right_start = src.span(node.right)[0]
         op = src.find_token(src.span(node.left)[1], right_start, ("+", "-"))
         if op is not None:
-            k = node.right.value if isinstance(node.op, ast.Add) else -node.right.value
+            k = constant if isinstance(node.op, ast.Add) else -constant
             total = k + delta
             left = src.source[start:op[0]].rstrip()
             if total == 0:
@@ -193,7 +192,7 @@ def off_by_one_boundary(src: SourceMap, func: Func) -> Iterator[Edit]:
         for delta in (1, -1):
             new = _shifted(node, delta, src)
             label = f"`{short(old, 40)}`" if what == "length" else f"{what} `{short(old, 40)}`"
-            yield Edit("off_by_one_boundary", start, end, new, node.lineno,
+            yield Edit("off_by_one_boundary", start, end, new, src.line_of(start),
                        f"{label} changed to `{short(new, 40)}` {src.context(node)}")
 
 
@@ -218,7 +217,7 @@ def _operator_sites(func: Func, src: SourceMap) -> Iterator[tuple[ast.AST, int, 
 def wrong_operator(src: SourceMap, func: Func) -> Iterator[Edit]:
     """Every arithmetic, bitwise, augmented-assignment and ``and``/``or`` operator replaced."""
     for node, start, end, symbol in _operator_sites(func, src):
-        base = symbol[:-1] if symbol.endswith("=") else symbol
+        base = symbol.removesuffix("=")
         suffix = symbol[len(base):]
         for new in _OPERATOR_SWAPS.get(base, ()):
             line = src.line_of(start)

@@ -8,8 +8,13 @@ from pathlib import Path
 
 from execretrieval import load_benchmark
 from execretrieval.cli import main
-from execretrieval.humaneval import (guess_domain, humaneval_tasks, load_problems,
-                                     query_from_docstring, split_check)
+from execretrieval.humaneval import (
+    guess_domain,
+    humaneval_tasks,
+    load_problems,
+    query_from_docstring,
+    split_check,
+)
 
 
 def test_query_is_the_docstring_prose_without_examples() -> None:

@@ -6,11 +6,9 @@ import ast
 from dataclasses import dataclass
 
 import pytest
-
 from execretrieval import BuildError
 from execretrieval.mutation import Edit, Mutant, generate_mutants
-from execretrieval.mutation_select import (keep_reason, sample_candidates,
-                                           select_distractors)
+from execretrieval.mutation_select import keep_reason, sample_candidates, select_distractors
 
 SOURCE = '''\
 import math
@@ -134,7 +132,7 @@ def test_swapped_operands_keep_their_grouping() -> None:
     assert sorted(m.replacement for m in mutants) == sorted(expected)
     for m in mutants:
         namespace: dict = {}
-        exec(m.code, namespace)
+        exec(m.code, namespace)  # noqa: S102  (our own test function)
         assert namespace["f"](7, 3, 2) == expected[m.replacement], m.code
 
 
