@@ -175,10 +175,11 @@ def _evaluate(args: argparse.Namespace) -> int:
     exclude = read_exclusions(args.exclude_queries, benchmark)
     command = shlex.join(["execretrieval", *sys.argv[1:]]) if sys.argv[1:] else \
         "execretrieval evaluate"
-    with _oracle(args) as oracle, TerminalProgress("executing") as progress:
+    with _oracle(args) as oracle, TerminalProgress("scoring") as scoring, \
+            TerminalProgress("executing") as progress:
         report = evaluate_models(benchmark, models, oracle, ks=args.k, n_boot=args.bootstrap,
                                  seed=args.seed, exclude=exclude, command=command,
-                                 status=_status, progress=progress)
+                                 status=_status, progress=progress, ranking_progress=scoring)
     write_report(report, args.out, benchmark)
     for name, ev in report.models.items():
         ci = ev.metrics.get("exec@1")

@@ -114,10 +114,13 @@ def evaluate_models(
     environment: Mapping[str, Any] | None = None,
     status: Callable[[str], None] | None = None,
     progress: Progress | None = None,
+    ranking_progress: Progress | None = None,
     should_stop: ShouldStop | None = None,
 ) -> EvaluationReport:
     """Rank with every model, execute each one's top max(k, 5) through the oracle (one
-    batched, cached ``run_many``), and evaluate; ``status`` hears each phase by name."""
+    batched, cached ``run_many``), and evaluate; ``status`` hears each phase by name,
+    ``progress`` follows execution and ``ranking_progress`` each model's scoring (dense
+    encoding can be long)."""
     from .environment import environment_fingerprint
 
     rankings: list[Ranking] = []
@@ -127,7 +130,7 @@ def evaluate_models(
             raise CancelledError("evaluation cancelled")
         if status:
             status(f"ranking with {model}")
-        ranking = rank(benchmark, model, should_stop=should_stop)
+        ranking = rank(benchmark, model, progress=ranking_progress, should_stop=should_stop)
         label, n = ranking.model, 2
         while label in names:
             label, n = f"{ranking.model}#{n}", n + 1

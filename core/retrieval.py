@@ -56,7 +56,8 @@ def order_from_scores(scores: np.ndarray) -> np.ndarray:
 
     ``order[q] = stable_argsort(-scores[q])``; NaN is treated as -inf.
     """
-    keys = -np.nan_to_num(np.asarray(scores, dtype=np.float64), nan=-np.inf)
+    matrix = np.asarray(scores, dtype=np.float64)
+    keys = -np.where(np.isnan(matrix), -np.inf, matrix)
     return np.argsort(keys, axis=1, kind="stable").astype(np.int32)
 
 
