@@ -164,3 +164,23 @@ def test_a_file_of_unknown_kind_is_refused(tmp_path: Path) -> None:
     (tmp_path / "model.bin").write_bytes(b"")
     with pytest.raises(ModelNotFoundError, match="not a model"):
         rank(small_benchmark(), str(tmp_path / "model.bin"))
+
+
+def test_a_default_install_without_torch_ranks_tiny_with_shipped_minilm(tiny_dir: Path) -> None:
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "for name in ('torch', 'sentence_transformers', 'transformers'):\n"
+        "    sys.modules[name] = None  # unimportable, as on an install without the extra\n"
+        "from execretrieval import available_models, load_benchmark, rank\n"
+        f"bench = load_benchmark({str(tiny_dir)!r})\n"
+        "assert 'minilm' in available_models(bench)\n"
+        "ranking = rank(bench, 'minilm')\n"
+        "assert 'torch' not in [m for m, v in sys.modules.items() if v is not None]\n"
+        "print(ranking.order[0, 0])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
