@@ -7,6 +7,7 @@ measures and limits the execution oracle had active.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import platform
 import sys
@@ -59,5 +60,15 @@ def environment_fingerprint(oracle: _HasContainment | None = None,
             info["oracle"] = dict(oracle.containment())
         except Exception as exc:  # a report must not fail over a diagnostic
             info["oracle"] = {"error": f"{type(exc).__name__}: {exc}"}
+        settings: dict[str, Any] = {}
+        if isinstance(getattr(oracle, "timeout", None), int | float):
+            settings["timeout_s"] = float(oracle.timeout)  # type: ignore[attr-defined]
+        limits = getattr(oracle, "limits", None)
+        if dataclasses.is_dataclass(limits) and not isinstance(limits, type):
+            settings["limits"] = dataclasses.asdict(limits)
+        if hasattr(oracle, "cache"):
+            settings["result_cache"] = oracle.cache is not None  # type: ignore[attr-defined]
+        if settings:
+            info["oracle_settings"] = settings
     info.update(extra)
     return info
