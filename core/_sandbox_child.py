@@ -116,10 +116,55 @@ def _mount_points() -> list[tuple[str, str]]:
     return points
 
 
+def _blocked_ancestor(path: str) -> str | None:
+    """The first folder on the way to ``path`` that other users may not enter, if any."""
+    parts = path.strip("/").split("/")
+    for i in range(1, len(parts) + 1):
+        folder = "/" + "/".join(parts[:i])
+        try:
+            if not os.stat(folder).st_mode & 0o001:
+                return folder
+        except OSError:
+            return None
+    return None
+
+
+def _expose_interpreter(base: str) -> None:
+    """Let the unprivileged sandbox uid read the interpreter's own files.
+
+    The standard library may sit under a folder closed to other users (pyenv under /root).
+    In our mount namespace we cover that folder with an empty tmpfs and bind-mount only the
+    interpreter's tree back at its old path, so imports work and nothing else there shows.
+    """
+    wanted = {os.path.realpath(p) for p in [sys.base_prefix, *sys.path] if os.path.isdir(p)}
+    by_blocker: dict[str, set[str]] = {}
+    for path in wanted:
+        blocker = _blocked_ancestor(path)
+        if blocker is not None and blocker != path:
+            prefix = os.path.realpath(sys.base_prefix)
+            by_blocker.setdefault(blocker, set()).add(
+                prefix if path.startswith(prefix + "/") or path == prefix else path)
+    for blocker, targets in by_blocker.items():
+        holds = []
+        for target in sorted(targets):
+            hold = os.path.join(base, f".hold{len(holds)}")
+            os.mkdir(hold)
+            if _mount(target, hold, None, _MS_BIND | _MS_REC, None):
+                holds.append((target, hold))
+        if not _mount("tmpfs", blocker, "tmpfs", _MS_NOSUID | _MS_NODEV, "size=1m,mode=0755"):
+            continue
+        for target, hold in holds:
+            os.makedirs(target, mode=0o755, exist_ok=True)
+            _mount(hold, target, None, _MS_BIND | _MS_REC, None)
+            _LIBC.umount2(hold.encode(), 2)  # MNT_DETACH
+            os.rmdir(hold)
+
+
 def _read_only_view(base: str, tmpfs_mb: int) -> bool:
     """Remount every mount read-only in our private mount namespace; tmpfs over ``base``."""
     if not _mount(None, "/", None, _MS_REC | _MS_PRIVATE, None):
         return False
+    _expose_interpreter(base)
     flag_of = {"nosuid": _MS_NOSUID, "nodev": _MS_NODEV, "noexec": _MS_NOEXEC}
     for point, options in _mount_points():
         flags = _MS_REMOUNT | _MS_BIND | _MS_RDONLY
@@ -134,7 +179,8 @@ def _read_only_view(base: str, tmpfs_mb: int) -> bool:
 def _setup(config: dict) -> dict:
     """Enter the namespaces this machine allows; return what is active."""
     active: dict = {"network_namespace": False, "readonly_filesystem": False,
-                    "pid_namespace": False, "unprivileged_uid": False, "user_namespace": False}
+                    "pid_namespace": False, "unprivileged_uid": False, "user_namespace": False,
+                    "proc_hidden": False}
     if not config.get("isolate", True):
         return active
     root = os.geteuid() == 0
@@ -156,8 +202,29 @@ def _setup(config: dict) -> dict:
     if _unshare(_CLONE_NEWNS):
         active["readonly_filesystem"] = _read_only_view(config["base"], config["tmpfs_mb"])
     active["pid_namespace"] = _probe_pid_namespace()
-    active["unprivileged_uid"] = root and config.get("uid") is not None
+    if active["readonly_filesystem"]:
+        # Candidates get neither /proc (their own memory, other processes' command lines
+        # and environments) nor /sys; nothing in the runner needs them after set-up.
+        active["proc_hidden"] = all(
+            _mount("tmpfs", point, "tmpfs", _MS_RDONLY | _MS_NOSUID | _MS_NODEV | _MS_NOEXEC,
+                   "size=4k,mode=0555") for point in ("/proc", "/sys"))
+    active["unprivileged_uid"] = (root and config.get("uid") is not None
+                                  and _uid_can_import(config["uid"]))
     return active
+
+
+def _uid_can_import(uid: int) -> bool:
+    """Can the sandbox uid read the standard library? If not, do not drop to it."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setresgid(uid, uid, uid)
+            os.setresuid(uid, uid, uid)
+            os.listdir(os.path.dirname(os.__file__))
+            os._exit(0)
+        finally:
+            os._exit(1)
+    return os.waitpid(pid, 0)[1] == 0
 
 
 def _probe_pid_namespace() -> bool:
@@ -172,6 +239,7 @@ def _probe_pid_namespace() -> bool:
     if pid == 0:
         os._exit(0 if os.getpid() == 1 else 1)
     _, status = os.waitpid(pid, 0)
+    _LIBC.setns(fd, _CLONE_NEWPID)  # later forks (probes, helpers) stay in our namespace
     global _OWN_PIDNS
     _OWN_PIDNS = fd
     return status == 0
@@ -251,6 +319,8 @@ def _run_suite(req: dict, config: dict, active: dict, count: int) -> dict | None
             traceback.print_exc()
         finally:
             os._exit(70)
+    if active["pid_namespace"]:
+        _LIBC.setns(_OWN_PIDNS, _CLONE_NEWPID)
     os.close(wr)
     outcomes: dict[int, list] = {}
     buffer, alive = b"", True

@@ -26,22 +26,13 @@ _MAGIC = b"ERXR1"
 _MAX_DETAIL = 2000
 _MAX_MESSAGE = 8192
 _BLOCKED_EVENTS = frozenset({
-    "sys._getframe", "sys._current_frames", "sys._current_exceptions", "sys.settrace",
-    "sys.setprofile", "sys.addaudithook", "gc.get_objects", "gc.get_referrers",
-    "gc.get_referents", "object.__getattr__", "code.__new__", "function.__new__",
+    "sys._current_frames", "sys._current_exceptions", "sys.settrace", "sys.setprofile",
+    "sys.addaudithook", "gc.get_objects", "gc.get_referrers", "gc.get_referents",
 })
-_BLOCKED_IMPORTS = frozenset({"ctypes", "_ctypes", "_signal", "signal", "_testcapi",
-                              "_testinternalcapi", "_xxsubinterpreters"})
+_BLOCKED_IMPORTS = frozenset({"ctypes", "_ctypes", "_signal", "_testcapi",
+                              "_testinternalcapi", "_xxsubinterpreters", "_xxinterpchannels"})
 _RUNNER_MODULES = ("__main__", "_sandbox_child", "_sandbox_runner")
-_GUARDED_SIGNAL = """
-def make(original):
-    def signal(signalnum, handler, *, _original=original):
-        \"\"\"signal.signal restricted to SIG_DFL / SIG_IGN (handlers would receive frames).\"\"\"
-        if callable(handler):
-            raise PermissionError("Python-level signal handlers are disabled in the sandbox")
-        return _original(signalnum, handler)
-    return signal
-"""
+
 
 
 def _emit(stream: int, i: int, status: str, detail: str) -> None:
@@ -108,13 +99,12 @@ def _timeout_rest(stream: int, start: int, total: int, timeout: float, *, reache
 
 def _run_one(code, test_code, deadline: float, limits: dict, uid: int | None,
              in_pidns: bool, timeout: float) -> tuple[str, str]:
-    token = os.urandom(16).hex().encode()
     rfd, wfd = os.pipe()
     pid = os.fork()
     if pid == 0:
         try:
             os.close(rfd)
-            _test_process(code, test_code, token, wfd, limits, uid, timeout)
+            _test_process(code, test_code, wfd, limits, uid, timeout)
         finally:
             os._exit(71)
     os.close(wfd)
@@ -147,7 +137,7 @@ def _run_one(code, test_code, deadline: float, limits: dict, uid: int | None,
     _cleanup(pid, in_pidns, uid, reaped=status_word is not None)
     if status_word is None:
         return "timeout", ""
-    return _judge(data, token, status_word)
+    return _judge(data, status_word)
 
 
 def _drain(fd: int, data: bytes) -> tuple[bytes, bool]:
@@ -203,8 +193,16 @@ def _kill_uid(uid: int) -> None:
     os.waitpid(pid, 0)
 
 
-def _judge(data: bytes, token: bytes, status_word: int) -> tuple[str, str]:
-    """Turn T's message (or, lacking one, how T ended) into an outcome."""
+def _judge(data: bytes, status_word: int) -> tuple[str, str]:
+    """Turn T's messages (or, lacking a verdict, how T ended) into an outcome.
+
+    T first announces its token (before candidate code runs), then sends one verdict
+    carrying it. Anything else in the pipe means someone else wrote there.
+    """
+    hello, _, data = data.partition(b"\n")
+    token = hello[6:] if hello.startswith(b"HELLO ") and len(hello) == 38 else None
+    if token is None:
+        return "error", "the test process failed before running the test"
     if data:
         head, _, detail = data.partition(b"\n")
         parts = head.split(b" ")
@@ -251,10 +249,10 @@ def _set_limits(limits: dict, cpu_seconds: int, uid: int | None) -> None:
             pass
 
 
-def _test_process(code, test_code, token: bytes, wfd: int, limits: dict, uid: int | None,
+def _test_process(code, test_code, wfd: int, limits: dict, uid: int | None,
                   timeout: float) -> None:
     """Body of T. Every name used after candidate code runs is bound locally first."""
-    write, exit_, len_, magic, AssertionError_ = os.write, os._exit, len, _MAGIC, AssertionError
+    exit_, audit, AssertionError_ = os._exit, sys.audit, AssertionError
     BaseException_, describe, flush, sys_ = BaseException, _describe, _flush, sys
     os.setpgid(0, 0)
     os.closerange(3, wfd)
@@ -267,29 +265,25 @@ def _test_process(code, test_code, token: bytes, wfd: int, limits: dict, uid: in
     _prctl(38, 1)  # PR_SET_NO_NEW_PRIVS
     namespace = {"__name__": "__candidate__", "__builtins__": builtins,
                  "pytest": sys.modules["pytest"]}
-    _seal()
-    status, detail = "pass", ""
+    _seal(wfd)
+    status, detail = b"pass", ""
     try:
         exec(code, namespace)
         exec(test_code, namespace)
         flush(sys_)
     except AssertionError_ as exc:
-        status, detail = "fail", describe(exc)
+        status, detail = b"fail", describe(exc)
         if detail.startswith("AssertionError: "):
-            detail = detail[len_("AssertionError: "):]
+            detail = detail[16:]
     except BaseException_ as exc:
-        status, detail = "error", describe(exc)
-    if status != "pass":
+        status, detail = b"error", describe(exc)
+    if status != b"pass":
         try:
             flush(sys_)
         except BaseException_:
             pass
-    body = detail.encode("utf-8", "replace")
-    message = b"%s %s %s %d\n%s" % (magic, token, status.encode(), len_(body), body)
-    try:
-        write(wfd, message)
-    finally:
-        exit_(0)
+    audit("erxr.verdict", status, detail.encode("utf-8", "replace"))  # exits on success
+    exit_(72)
 
 
 def _flush(sys_) -> None:  # type: ignore[no-untyped-def]
@@ -299,24 +293,70 @@ def _flush(sys_) -> None:  # type: ignore[no-untyped-def]
             stream.flush()
 
 
-def _seal() -> None:
-    """Cut the candidate off from the runner: modules, ctypes, signal handlers, frames."""
+def _seal(wfd: int) -> None:
+    """Cut the candidate off from the runner, then announce this test's token to R.
+
+    The token is made here, after the fork (so no runner frame holds it), sent to R, and
+    then kept only in the closure of an audit hook that nothing can reach: gc walks are
+    refused, and so are tracing, other threads' frames and Python-level signal handlers,
+    the ways to see a running hook's frame. Only the frame of :func:`_test_process` may
+    trigger the verdict, once.
+    """
     import _signal
 
-    # Defined in a bare namespace: its __globals__ must not lead back to this module, and
-    # the original lives in __kwdefaults__, which the audit hook below makes unreadable.
     namespace: dict = {"__builtins__": builtins}
-    exec(_GUARDED_SIGNAL, namespace)
-    guarded = namespace["make"](_signal.signal)
-    _signal.signal = signal.signal = guarded
+    exec(_HOOKS, namespace)  # bare globals: nothing there leads back to this module
+    hidden = namespace["make_signal"](_signal.signal)
+    _signal.signal = hidden  # signal.signal (the enum wrapper) calls through it
     for name in list(sys.modules):
         if name in _RUNNER_MODULES or name.split(".")[0] in ("ctypes", "_ctypes"):
             del sys.modules[name]
+    for module_globals in (globals(), getattr(sys.modules.get("__main__"), "__dict__", {})):
+        for name in ("ctypes", "_LIBC"):  # frames lead here: leave no ctypes handle behind
+            module_globals.pop(name, None)
+    import gc
 
-    def guard(event: str, args: tuple) -> None:
-        if event in _BLOCKED_EVENTS or event.startswith("ctypes."):
-            raise PermissionError(f"{event} is not allowed in the sandbox")
-        if event == "import" and args[0] in _BLOCKED_IMPORTS:
-            raise PermissionError(f"importing {args[0]} is not allowed in the sandbox")
+    token = os.urandom(16).hex().encode()
+    os.write(wfd, b"HELLO %s\n" % token)
+    sys.addaudithook(namespace["make_verdict"](
+        token, wfd, sys._getframe(1), os.write, os._exit, gc.disable, sys._getframe, len,
+        PermissionError, _MAGIC, os.getpid, os.getpid()))
+    # last: once the guard is in, it refuses further hooks (sys.addaudithook)
+    sys.addaudithook(namespace["make_guard"](
+        _BLOCKED_EVENTS, _BLOCKED_IMPORTS, hidden, PermissionError))
 
-    sys.addaudithook(guard)
+
+_HOOKS = """
+def make_signal(original):
+    def signal(signalnum, handler, *, _original=original):
+        \"\"\"signal.signal restricted to SIG_DFL / SIG_IGN (handlers would receive frames).\"\"\"
+        if callable(handler):
+            raise PermissionError("Python-level signal handlers are disabled in the sandbox")
+        return _original(int(signalnum), int(handler))
+    return signal
+
+def make_guard(blocked, blocked_imports, hidden, error):
+    def guard(event, args):
+        if event in blocked or event.startswith("ctypes."):
+            raise error(event + " is not allowed in the sandbox")
+        if event == "import" and args[0] in blocked_imports:
+            raise error("importing " + str(args[0]) + " is not allowed in the sandbox")
+        if event == "object.__getattr__" and args[0] is hidden:
+            raise error("the sandbox's signal function cannot be inspected")
+    return guard
+
+def make_verdict(token, wfd, harness, write, exit_, gc_disable, getframe, len_, error, magic,
+                 getpid, pid):
+    used = []
+    def verdict(event, args):
+        if event != "erxr.verdict":
+            return
+        gc_disable()  # no finalizer may run inside this frame from here on
+        if used or getpid() != pid or getframe(1) is not harness:  # forks may not vote
+            raise error("only the test runner may deliver a verdict")
+        used.append(1)
+        status, body = args
+        write(wfd, b"%s %s %s %d\\n%s" % (magic, token, status, len_(body), body))
+        exit_(0)
+    return verdict
+"""

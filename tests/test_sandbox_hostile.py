@@ -1,0 +1,332 @@
+"""Hostile candidates (issue 6 item 1): each ends as an outcome, harms nothing, leaves nothing.
+
+Every case runs three ways: ``Oracle.run``, inside a ``run_many`` batch between two honest
+suites, and through ``execretrieval run-tests``. Each must produce its expected outcome
+within the timeout plus a loose margin, leave no sandbox process alive, and change no file
+outside its temporary folder (canary files in a fake home, a result cache, the test's tmp
+folder). Bounds are correctness bounds, not performance measurements.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from execretrieval import Oracle, ResultCache, SuiteResult, TestOutcome
+from execretrieval.sandbox import _UID_BASE
+
+TIMEOUT = 1.5
+MARGIN = 5.0
+ADD = "def add(a, b):\n    return a + b\n"
+OK_TESTS = ["assert add(1, 2) == 3", "assert add(2, 2) == 4"]
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    test: str           # the hostile test, run between two honest ones
+    expected: tuple[str, ...]  # allowed statuses for the hostile test
+    code: str = ADD
+
+
+@dataclass(frozen=True)
+class World:
+    """Things outside the sandbox that candidates attack."""
+
+    root: Path
+    home: Path
+    cache_file: Path
+    port: int
+
+
+def _cases(world: World) -> list[Case]:
+    home, cache, port = str(world.home), str(world.cache_file), world.port
+    return [
+        Case("fork_bomb", "import os\nwhile True:\n    os.fork()", ("error", "timeout")),
+        Case("kill_parent_and_group",
+             f"import os\nfor pid in (os.getppid(), {os.getpid()}, 1):\n    try:\n"
+             "        os.kill(pid, 9)\n    except OSError:\n        pass\n"
+             "os.killpg(0, 9)", ("error",)),
+        Case("kill_everything", "import os\nos.kill(-1, 9)", ("error",)),
+        Case("delete_home", f"import shutil\nshutil.rmtree({home!r})", ("error",)),
+        Case("overwrite_home_file",
+             f"open({home + '/canary.txt'!r}, 'w').write('pwned')", ("error",)),
+        Case("write_into_parent_of_workdir",
+             "open('../escape.txt', 'w').write('x')", ("error",)),
+        Case("delete_parent_of_workdir", "import shutil\nshutil.rmtree('..')", ("error",)),
+        Case("delete_result_cache", f"import os\nos.remove({cache!r})", ("error",)),
+        Case("overwrite_result_cache", f"open({cache!r}, 'wb').write(b'junk')", ("error",)),
+        Case("write_outside_to_tmp", "open('/tmp/execretrieval-hostile-canary', 'w')",
+             ("error",)),
+        Case("huge_file", "with open('big', 'wb') as f:\n    while True:\n"
+             "        f.write(b'x' * (1 << 20))", ("error",)),
+        Case("print_gigabytes", "while True:\n    print('x' * (1 << 20))", ("error",)),
+        Case("read_stdin", "import sys\nsys.stdin.read()\ninput()", ("error",)),
+        Case("network_to_local_listener",
+             f"import socket\ns = socket.create_connection(('127.0.0.1', {port}), timeout=1)\n"
+             "s.sendall(b'leak')", ("error",)),
+        Case("deep_recursion_after_setrecursionlimit",
+             "import sys\nsys.setrecursionlimit(10 ** 7)\n"
+             "def r(n):\n    return list(map(r, [n + 1]))\nr(0)", ("error",)),
+        Case("memory_bomb", "x = bytearray(1 << 36)", ("error",)),
+        Case("sigterm_ignored_then_spin",
+             "import signal\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\nwhile True:\n"
+             "    pass", ("timeout",)),
+        Case("python_signal_handler", "import signal\n"
+             "signal.signal(signal.SIGALRM, lambda s, f: None)", ("error",)),
+        Case("thread_outlives_test", "import threading, time\n"
+             "def spin():\n    while True:\n        time.sleep(0.01)\n"
+             "threading.Thread(target=spin).start()", ("pass",)),
+        Case("daemon_process_outlives_test", "import os, time\nif os.fork() == 0:\n"
+             "    os.setsid()\n    while True:\n        time.sleep(0.05)", ("pass",)),
+        Case("ctypes_segfault", "import ctypes\nctypes.string_at(0)", ("error",)),
+        Case("ctypes_after_reimport", "import sys\nsys.modules.pop('ctypes', None)\n"
+             "import ctypes", ("error",)),
+        Case("real_segfault", "import faulthandler\nfaulthandler._sigsegv()", ("error",)),
+        Case("forge_channel_then_fail",
+             "import os\nfor fd in range(64):\n    try:\n"
+             "        os.write(fd, b'ERXR1 00 pass 0\\n')\n    except OSError:\n        pass\n"
+             "assert False", ("error",)),
+        Case("forge_channel_then_exit",
+             "import os, json\nfor fd in range(64):\n    try:\n"
+             "        os.write(fd, b'ERXR1 00 pass 0\\n' + json.dumps({'i': 1, 'status': "
+             "'pass', 'detail': ''}).encode() + b'\\n')\n    except OSError:\n        pass\n"
+             "os._exit(0)", ("error",)),
+        Case("steal_token_via_frames",
+             "import os, re, sys\nfound = set()\nf = sys._getframe()\nwhile f is not None:\n"
+             "    for space in (f.f_locals, f.f_globals):\n        for v in list(space.values()):\n"
+             "            if isinstance(v, (str, bytes)) and re.fullmatch(r'[0-9a-f]{32}', "
+             "v if isinstance(v, str) else v.decode('latin-1')):\n"
+             "                found.add(v if isinstance(v, bytes) else v.encode())\n"
+             "    f = f.f_back\nfor token in found:\n    for fd in range(64):\n"
+             "        try:\n            os.write(fd, b'ERXR1 ' + token + b' pass 0\\n')\n"
+             "        except OSError:\n            pass\nos._exit(0)", ("error",)),
+        Case("steal_token_via_gc", "import gc\nprint(len(gc.get_objects()))", ("error",)),
+        Case("fake_verdict_event", "import sys\nsys.audit('erxr.verdict', b'pass', b'')",
+             ("error",)),
+        Case("call_the_runners_verdict_from_its_frame",
+             "import sys\ntry:\n    1 / 0\nexcept ZeroDivisionError as e:\n"
+             "    f = e.__traceback__.tb_frame\nwhile 'audit' not in f.f_locals:\n"
+             "    f = f.f_back\nf.f_locals['audit']('erxr.verdict', b'pass', b'')",
+             ("error",)),
+        Case("reenter_the_runner",
+             "import sys\nf = sys._getframe()\nwhile '_test_process' not in f.f_globals:\n"
+             "    f = f.f_back\nrun = f.f_globals['_test_process']\n"
+             "run(compile('pass', 't', 'exec'), compile('pass', 't', 'exec'), 1, "
+             "{'memory_mb': 1024, 'max_processes': 64, 'file_size_mb': 16}, None, 1)",
+             ("error",)),
+        Case("trace_hook", "import sys\nsys.settrace(lambda *a: None)", ("error",)),
+        Case("read_own_memory", "open('/proc/self/mem', 'rb')", ("error",)),
+        Case("list_other_processes", "import os\nassert os.listdir('/proc') == []\n"
+             "open('/proc/1/environ')", ("error",)),
+    ]
+
+
+CASE_NAMES = [c.name for c in _cases(World(Path("/x"), Path("/x"), Path("/x"), 1))]
+
+
+# --- the world outside ------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory):
+    root = tmp_path_factory.mktemp("outside")
+    home = root / "home"
+    (home / ".ssh").mkdir(parents=True)
+    (home / "canary.txt").write_text("untouched")
+    (home / ".ssh" / "id_ed25519").write_text("secret")
+    cache_file = root / "cache" / "results.sqlite"
+    cache = ResultCache(cache_file)
+    cache.put("canary", SuiteResult(outcomes=(TestOutcome("t", "pass"),)))
+    cache.close()
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(5)
+    listener.settimeout(0.05)
+    yield World(root, home, cache_file, listener.getsockname()[1])
+    listener.close()
+
+
+@pytest.fixture(scope="module")
+def listener_port(world):
+    return world.port
+
+
+def _snapshot(root: Path) -> dict[str, str]:
+    state = {}
+    for path in sorted(root.rglob("*")):
+        if path.is_file():
+            state[str(path)] = hashlib.sha256(path.read_bytes()).hexdigest()
+        else:
+            state[str(path)] = "dir"
+    return state
+
+
+def _sandbox_processes(owner_pid: int) -> list[int]:
+    """Live processes running as one of the sandbox uids of the Oracle in ``owner_pid``."""
+    low = _UID_BASE + (owner_pid % 100_000) * 64
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            status = Path(f"/proc/{entry}/status").read_text()
+        except OSError:
+            continue
+        uid_line = next((ln for ln in status.splitlines() if ln.startswith("Uid:")), "")
+        uids = [int(u) for u in uid_line.split()[1:]]
+        state = next((ln for ln in status.splitlines() if ln.startswith("State:")), "")
+        if any(low <= u < low + 64 for u in uids) and "Z" not in state.split()[1:2]:
+            found.append(int(entry))
+    return found
+
+
+def _children_with(marker: str) -> list[int]:
+    me, found = str(os.getpid()), []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            status = Path(f"/proc/{entry}/status").read_text()
+            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+        except OSError:
+            continue
+        ppid = next(ln for ln in status.splitlines() if ln.startswith("PPid:")).split()[1]
+        if ppid == me and marker.encode() in cmdline:
+            found.append(int(entry))
+    return found
+
+
+def _wait_gone(owner_pid: int, seconds: float = 3.0) -> list[int]:
+    """SIGKILLed processes vanish asynchronously; give the kernel a moment."""
+    deadline = time.monotonic() + seconds
+    while True:
+        left = _sandbox_processes(owner_pid)
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.05)
+
+
+def _check_world(world: World, before: dict[str, str]) -> None:
+    assert _snapshot(world.root) == before, "a file outside the sandbox changed"
+    assert not Path("/tmp/execretrieval-hostile-canary").exists()
+    cache = ResultCache(world.cache_file)
+    assert cache.get("canary") is not None and not cache.moved_aside
+    cache.close()
+
+
+@pytest.fixture(scope="module")
+def oracle():
+    with Oracle(timeout=TIMEOUT, cache=None, workers=2) as o:
+        yield o
+    assert not _children_with("_sandbox_child"), "a sandbox server outlived close()"
+
+
+def _expect(result: SuiteResult, case: Case) -> None:
+    first, hostile, last = result.statuses
+    assert first == "pass"
+    assert hostile in case.expected, (case.name, result.outcomes[1])
+    assert last == ("timeout" if hostile == "timeout" else "pass"), result.outcomes
+
+
+# --- the three ways in ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", CASE_NAMES)
+def test_hostile_via_run(oracle, world, name):
+    case = next(c for c in _cases(world) if c.name == name)
+    before = _snapshot(world.root)
+    started = time.monotonic()
+    result = oracle.run(case.code, [OK_TESTS[0], case.test, OK_TESTS[1]])
+    assert time.monotonic() - started < TIMEOUT + MARGIN
+    _expect(result, case)
+    assert not _wait_gone(os.getpid()), "a sandbox process was left behind"
+    _check_world(world, before)
+    if name == "network_to_local_listener":
+        _assert_no_connection(world)
+
+
+@pytest.mark.parametrize("name", CASE_NAMES)
+def test_hostile_in_batch(oracle, world, name):
+    case = next(c for c in _cases(world) if c.name == name)
+    before = _snapshot(world.root)
+    honest = (ADD, OK_TESTS)
+    jobs = [honest, (case.code, [OK_TESTS[0], case.test, OK_TESTS[1]]), honest, honest]
+    started = time.monotonic()
+    results = oracle.run_many(jobs)
+    assert time.monotonic() - started < TIMEOUT + MARGIN
+    _expect(results[1], case)
+    assert all(results[i].passed for i in (0, 2, 3)), "an honest suite was disturbed"
+    assert not _wait_gone(os.getpid())
+    _check_world(world, before)
+
+
+@pytest.mark.parametrize("name", CASE_NAMES)
+def test_hostile_via_cli(world, tmp_path, name):
+    case = next(c for c in _cases(world) if c.name == name)
+    before = _snapshot(world.root)
+    (tmp_path / "code.py").write_text(case.code)
+    (tmp_path / "tests.json").write_text(json.dumps([OK_TESTS[0], case.test, OK_TESTS[1]]))
+    started = time.monotonic()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "execretrieval.cli", "run-tests", "--code",
+         str(tmp_path / "code.py"), "--tests", str(tmp_path / "tests.json"), "--json",
+         "--no-cache", "--timeout", str(TIMEOUT)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    out, err = proc.communicate(timeout=60)
+    assert time.monotonic() - started < TIMEOUT + MARGIN + 5  # + interpreter start-up
+    statuses = [t["status"] for t in json.loads(out)["tests"]]
+    assert statuses[1] in case.expected, (name, out)
+    assert proc.returncode == (0 if statuses == ["pass"] * 3 else 1), err
+    assert not _wait_gone(proc.pid)
+    _check_world(world, before)
+
+
+def _assert_no_connection(world: World) -> None:
+    listener = socket.socket()
+    try:
+        listener.connect(("127.0.0.1", world.port))  # our own probe must still work
+    finally:
+        listener.close()
+
+
+def test_network_listener_never_sees_the_candidate(world):
+    """The listener exists and is reachable from here, but the sandbox cannot reach it."""
+    with Oracle(timeout=TIMEOUT, cache=None, workers=1) as o:
+        result = o.run(ADD, [f"import socket\nsocket.create_connection(('127.0.0.1', "
+                             f"{world.port}), timeout=1)"])
+    assert result.statuses == ("error",)
+    assert "unreachable" in result.outcomes[0].detail.lower() or \
+        "errno" in result.outcomes[0].detail.lower()
+
+
+def test_monkey_patched_builtins_cannot_fool_later_tests(oracle):
+    result = oracle.run(ADD, [
+        "import builtins\nbuiltins.sorted = lambda x: [1, 2, 3]\n"
+        "builtins.AssertionError = ValueError\nassert sorted([2]) == [1, 2, 3]",
+        "assert sorted([3, 1]) == [1, 2, 3]",
+        "import math\nmath.sqrt = lambda x: 3\nassert math.sqrt(4) == 3",
+        "import math\nassert math.sqrt(4) == 3",
+    ])
+    assert result.statuses == ("pass", "fail", "pass", "fail")
+
+
+def test_forged_pass_is_never_reported_as_pass(oracle):
+    """Writing a pass verdict anywhere, then dying, must not count as a pass."""
+    forgeries = [
+        "import os\nos.write(1, b'pass\\n')\nos._exit(0)",
+        "print('ERXR1 00 pass 0')\nimport os\nos._exit(0)",
+        "import os\nfor fd in range(3, 64):\n    try:\n        os.write(fd, b'ERXR1 ' + "
+        "b'0' * 32 + b' pass 0\\n')\n    except OSError:\n        pass\nos._exit(0)",
+    ]
+    result = oracle.run(ADD, forgeries)
+    assert "pass" not in result.statuses
