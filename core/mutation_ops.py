@@ -24,9 +24,11 @@ _OPERATOR_SWAPS = {"+": ("-", "*"), "-": ("+",), "*": ("+", "/"), "/": ("*", "//
                    ">>": ("<<",), "&": ("|", "^"), "|": ("&", "^"), "^": ("&", "|"),
                    "and": ("or",), "or": ("and",)}
 _COMPARE = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==",
-            ast.NotEq: "!="}
+            ast.NotEq: "!=", ast.In: "in", ast.NotIn: "not in", ast.Is: "is",
+            ast.IsNot: "is not"}
 _COMPARE_SWAPS = {"<": ("<=", ">"), "<=": ("<", ">="), ">": (">=", "<"), ">=": (">", "<="),
-                  "==": ("!=",), "!=": ("==",)}
+                  "==": ("!=",), "!=": ("==",), "in": ("not in",), "not in": ("in",),
+                  "is": ("is not",), "is not": ("is",)}
 _NON_COMMUTATIVE = (ast.Sub, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.LShift, ast.RShift,
                     ast.MatMult)
 
@@ -225,8 +227,24 @@ def wrong_operator(src: SourceMap, func: Func) -> Iterator[Edit]:
                        f"`{symbol}` changed to `{new + suffix}` {src.context(node)}")
 
 
+def _find_words(src: SourceMap, lo: int, hi: int, symbol: str) -> tuple[int, int] | None:
+    """Span of a one- or two-token operator (``not in``, ``is not``) within ``[lo, hi)``."""
+    first, *rest = symbol.split()
+    found = src.find_token(lo, hi, (first,))
+    if found is None:
+        return None
+    if rest:
+        second = src.find_token(found[1], hi, (rest[0],))
+        return None if second is None else (found[0], second[1])
+    return (found[0], found[1])
+
+
 def wrong_comparison(src: SourceMap, func: Func) -> Iterator[Edit]:
-    """Every relational operator (``< <= > >= == !=``) replaced by a near neighbour."""
+    """Every comparison operator replaced by a near neighbour or its negation.
+
+    ``<`` becomes ``<=`` or ``>`` (and so on), ``==``/``!=``, ``in``/``not in`` and
+    ``is``/``is not`` swap with each other.
+    """
     for node in function_nodes(func):
         if not isinstance(node, ast.Compare):
             continue
@@ -235,7 +253,7 @@ def wrong_comparison(src: SourceMap, func: Func) -> Iterator[Edit]:
             symbol = _COMPARE.get(type(op))
             if symbol is None:
                 continue
-            found = src.find_token(src.span(left)[1], src.span(right)[0], (symbol,))
+            found = _find_words(src, src.span(left)[1], src.span(right)[0], symbol)
             if found is None:
                 continue
             for new in _COMPARE_SWAPS[symbol]:

@@ -211,3 +211,14 @@ def test_candidate_sampling_spreads_over_types() -> None:
     assert len(sample) == 12 and len({m.bug_type for m in sample}) == 6
     assert sample == sample_candidates(mutants, "window_sum", 0, 12)
     assert sample_candidates(mutants, "window_sum", 0, None) == list(mutants)
+
+
+def test_membership_and_identity_tests_are_negated() -> None:
+    source = "def f(xs, s, y):\n    return [x for x in xs if s not in x and y is not None]\n"
+    mutants = generate_mutants(source, "f", ["wrong_comparison"]).mutants
+    assert [m.code.splitlines()[1] for m in mutants] == [
+        "    return [x for x in xs if s in x and y is not None]",
+        "    return [x for x in xs if s not in x and y is None]",
+    ]
+    assert mutants[0].bug_description == \
+        "`not in` changed to `in` in the comprehension filter, line 2"
