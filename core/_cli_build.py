@@ -46,9 +46,13 @@ def register(subparsers: Any) -> None:
                     "output.")
     build.add_argument("seed_file", metavar="SEED.jsonl", help="the seed file")
     _common(build)
-    build.add_argument("--name", help="benchmark name (default: the output folder's name)")
-    build.add_argument("--license", default="unspecified",
-                       help="licence recorded in the manifest")
+    build.add_argument("--name", help="benchmark name (default: the name in DIR's existing "
+                                       "manifest, else DIR's folder name)")
+    build.add_argument("--license", help="licence recorded in the manifest (default: the one "
+                                         "in DIR's existing manifest, else 'unspecified')")
+    build.add_argument("--dataset-version", dest="dataset_version",
+                       help="version recorded in the manifest (default: the existing one, "
+                            "else 1.0)")
     build.set_defaults(handler=_run_build)
 
     human = subparsers.add_parser(
@@ -146,7 +150,8 @@ def _run_build(args: argparse.Namespace) -> int:
     from .builder import build
 
     def make(**kwargs: Any) -> Any:
-        return build(args.seed_file, args.out, name=args.name, license=args.license, **kwargs)
+        return build(args.seed_file, args.out, name=args.name, license=args.license,
+                     version=args.dataset_version, **kwargs)
 
     return _run(args, make)
 

@@ -149,15 +149,29 @@ def write_folder(out: str | Path, assembly: Assembly, fields: Mapping[str, Any],
     return BuildResult(out, assembly, manifest, report, tuple(notes))
 
 
+def _previous_fields(out: Path) -> dict[str, Any]:
+    """Descriptive fields of the manifest already in ``out`` (empty if none or unreadable)."""
+    try:
+        old = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(old, dict):
+        return {}
+    return {k: old[k] for k in ("name", "version", "license") if isinstance(old.get(k), str)}
+
+
 def build(seed_path: str | Path, out: str | Path, *, oracle: Oracle,
           mutant_oracle: Oracle | None = None, seed: int = 0, name: str | None = None,
-          version: str = "1.0", license: str = "unspecified", max_distractors: int = 4,
+          version: str | None = None, license: str | None = None, max_distractors: int = 4,
           candidate_limit: int | None = 40, progress: Progress | None = None,
           should_stop: ShouldStop | None = None) -> BuildResult:
     """Build a benchmark folder ``out`` from a seed file (see the module docstring).
 
-    Raises InputFormatError for a malformed seed line, CancelledError if stopped,
-    BuildValidationError if the result fails a gate; in every case ``out`` is unchanged.
+    ``name``, ``version`` and ``license`` default to those of the manifest already in
+    ``out`` (so rebuilding in place reproduces it), else to the folder's name, "1.0" and
+    "unspecified". Raises InputFormatError for a malformed seed line, CancelledError if
+    stopped, BuildValidationError if the result fails a gate; in every case ``out`` is
+    unchanged.
     """
     seed_path, out = Path(seed_path), Path(out)
     tasks, data = read_seed(seed_path)
@@ -175,12 +189,13 @@ def build(seed_path: str | Path, out: str | Path, *, oracle: Oracle,
         files[inside.as_posix()] = data
     except ValueError:
         pass
+    previous = _previous_fields(out)
     fields = {
-        "name": name or out.resolve().name,
-        "version": version,
+        "name": name or previous.get("name") or out.resolve().name,
+        "version": version or previous.get("version") or "1.0",
         "source": seed_path.name,
         "source_sha256": hashlib.sha256(data).hexdigest(),
-        "license": license,
+        "license": license or previous.get("license") or "unspecified",
         "created": created_stamp(data),
         "seed": seed,
         "settings": {"max_distractors": max_distractors, "candidate_limit": candidate_limit},

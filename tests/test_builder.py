@@ -173,3 +173,16 @@ def test_same_function_name_twice_is_reported(tmp_path: Path, oracle, fast_oracl
     assert result.manifest["dropped"] == [{
         "origin": "seed.jsonl:2", "function_name": "lowest_set_bit",
         "reason": "function name already used by seed.jsonl:1"}]
+
+
+def test_rebuild_in_place_keeps_name_version_and_licence(tmp_path: Path, oracle, fast_oracle
+                                                         ) -> None:
+    out = tmp_path / "folder"
+    seed = _seed(tmp_path / "seed.jsonl", LOWEST)
+    build(seed, out, oracle=oracle, mutant_oracle=fast_oracle, candidate_limit=6,
+          name="mine", license="MIT", version="2.0")
+    first = _snapshot(out)
+    result = build(seed, out, oracle=oracle, mutant_oracle=fast_oracle, candidate_limit=6)
+    assert _snapshot(out) == first
+    assert (result.manifest["name"], result.manifest["license"],
+            result.manifest["version"]) == ("mine", "MIT", "2.0")
