@@ -94,6 +94,15 @@ def _carry_over(old: Path, staging: Path, skip: set[str], data_changed: bool,
             shutil.copy2(entry, target)
 
 
+def _readable(folder: Path) -> None:
+    """Give the staged files ordinary modes (temporary files are created owner-only)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    folder.chmod(0o777 & ~umask)
+    for path in folder.rglob("*"):
+        path.chmod((0o777 if path.is_dir() else 0o666) & ~umask)
+
+
 def _summary(report: ValidationReport, limit: int = 8) -> str:
     lines = []
     for gate in report.gates:
@@ -146,6 +155,7 @@ def write_folder(out: str | Path, assembly: Assembly, fields: Mapping[str, Any],
         manifest["validation"] = {g.name: g.passed for g in report.gates}
         text = json.dumps(manifest, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
         (staging / "manifest.json").write_text(text, encoding="utf-8")
+        _readable(staging)
     return BuildResult(out, assembly, manifest, report, tuple(notes))
 
 
