@@ -44,8 +44,12 @@ def _prctl(option: int, arg: int) -> None:
 
 
 def _runner(req: dict, config: dict, uid: int | None, workdir: str, outfd: int,
-            stream: int, active: dict) -> None:
-    """Run every test of one suite in its own forked process; stream outcomes to the server."""
+            stream: int, lifeline: int, active: dict) -> None:
+    """Run every test of one suite in its own forked process; append outcomes to ``stream``.
+
+    ``lifeline`` is a pipe the server watches: it reads EOF when R ends, so the server
+    sleeps through the whole suite instead of waking for every test.
+    """
     _prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: die with the server
     _prctl(36, 1)              # PR_SET_CHILD_SUBREAPER: orphans come back to us
     devnull = os.open("/dev/null", os.O_RDWR)
@@ -53,8 +57,9 @@ def _runner(req: dict, config: dict, uid: int | None, workdir: str, outfd: int,
     os.dup2(outfd, 1)          # fd 1 was the server's protocol pipe: never let T near it
     os.dup2(outfd, 2)
     os.dup2(stream, 3)
+    os.dup2(lifeline, 4)
     stream = 3
-    os.closerange(4, 1 << 16)
+    os.closerange(5, 1 << 16)
     for stream_ in (sys.stdout, sys.stderr):  # nothing buffered may leak into T's output
         try:
             stream_.flush()
@@ -71,6 +76,7 @@ def _runner(req: dict, config: dict, uid: int | None, workdir: str, outfd: int,
             _emit(stream, i, "error", _describe(exc))
         return
     in_pidns = active["pid_namespace"] and os.getpid() == 1
+    hooks = _prepare_children(limits, max(1, int(timeout + 1.999)), uid)
     deadline = time.monotonic() + timeout
     for i, test in enumerate(tests):
         if time.monotonic() >= deadline:
@@ -81,7 +87,7 @@ def _runner(req: dict, config: dict, uid: int | None, workdir: str, outfd: int,
         except (SyntaxError, ValueError, OverflowError) as exc:
             _emit(stream, i, "error", _describe(exc))
             continue
-        status, detail = _run_one(code, test_code, deadline, limits, uid, in_pidns, timeout)
+        status, detail = _run_one(code, test_code, deadline, hooks, uid, in_pidns)
         if status == "timeout":
             _timeout_rest(stream, i, len(tests), timeout, reached=True)
             return
@@ -97,14 +103,14 @@ def _timeout_rest(stream: int, start: int, total: int, timeout: float, *, reache
         _emit(stream, i, "timeout", detail)
 
 
-def _run_one(code, test_code, deadline: float, limits: dict, uid: int | None,
-             in_pidns: bool, timeout: float) -> tuple[str, str]:
+def _run_one(code, test_code, deadline: float, hooks: dict, uid: int | None,
+             in_pidns: bool) -> tuple[str, str]:
     rfd, wfd = os.pipe()
     pid = os.fork()
     if pid == 0:
         try:
             os.close(rfd)
-            _test_process(code, test_code, wfd, limits, uid, timeout)
+            _test_process(code, test_code, wfd, hooks, uid)
         finally:
             os._exit(71)
     os.close(wfd)
@@ -155,10 +161,14 @@ def _drain(fd: int, data: bytes) -> tuple[bytes, bool]:
 def _cleanup(pid: int, in_pidns: bool, uid: int | None, *, reaped: bool) -> None:
     """Kill whatever the test left running (threads die with T; processes need this)."""
     if in_pidns:
+        if not reaped:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
         try:
-            os.kill(-1, signal.SIGKILL)  # as PID 1: every other process of this namespace
-        except ProcessLookupError:  # nothing left
-            pass
+            if os.waitpid(-1, os.WNOHANG) == (0, 0):  # orphans come to PID 1: any left?
+                os.kill(-1, signal.SIGKILL)  # every other process of this namespace
+        except ChildProcessError:  # no child at all: the namespace holds only us
+            return
         while True:
             try:
                 os.waitpid(-1, 0)
@@ -242,6 +252,8 @@ def _set_limits(limits: dict, cpu_seconds: int, uid: int | None) -> None:
     if uid is not None or os.geteuid() != 0:  # root ignores RLIMIT_NPROC
         wanted.append((resource.RLIMIT_NPROC, int(limits["max_processes"])))
     for which, value in wanted:
+        if not value and which != resource.RLIMIT_CORE:
+            continue  # 0 = no limit
         hard = value + 1 if which == resource.RLIMIT_CPU else value
         try:
             resource.setrlimit(which, (value, hard))
@@ -249,23 +261,47 @@ def _set_limits(limits: dict, cpu_seconds: int, uid: int | None) -> None:
             pass
 
 
-def _test_process(code, test_code, wfd: int, limits: dict, uid: int | None,
-                  timeout: float) -> None:
+def _prepare_children(limits: dict, cpu_seconds: int, uid: int | None) -> dict:
+    """Once per suite, in R: everything every T inherits, so forks stay cheap.
+
+    Limits and no_new_privs are inherited by children; the runner's modules and its ctypes
+    handle are dropped from reach (candidates can walk frames to these globals); the hook
+    factories are compiled in bare globals. R itself needs none of this afterwards.
+    """
+    import _signal
+
+    _prctl(38, 1)  # PR_SET_NO_NEW_PRIVS
+    _set_limits(limits, cpu_seconds, uid)
+    namespace: dict = {"__builtins__": builtins}
+    exec(_HOOKS_CODE, namespace)  # bare globals: nothing there leads back to this module
+    hidden = namespace["make_signal"](_signal.signal)
+    _signal.signal = hidden  # signal.signal (the enum wrapper) calls through it
+    main = sys.modules.get("__main__")
+    for name in list(sys.modules):
+        if name in _RUNNER_MODULES or name.split(".")[0] in ("ctypes", "_ctypes"):
+            del sys.modules[name]
+    for module_globals in (globals(), getattr(main, "__dict__", {})):
+        for name in ("ctypes", "_LIBC"):
+            module_globals.pop(name, None)
+    return {"make_guard": namespace["make_guard"], "make_verdict": namespace["make_verdict"],
+            "hidden": hidden, "pytest": sys.modules["pytest"]}
+
+
+def _test_process(code, test_code, wfd: int, hooks: dict, uid: int | None) -> None:
     """Body of T. Every name used after candidate code runs is bound locally first."""
     exit_, audit, AssertionError_ = os._exit, sys.audit, AssertionError
     BaseException_, describe, flush, sys_ = BaseException, _describe, _flush, sys
-    os.setpgid(0, 0)
     os.closerange(3, wfd)
     os.closerange(wfd + 1, 1 << 16)
-    _set_limits(limits, max(1, int(timeout + 1.999)), uid)
     if uid is not None:
         os.setgroups([])
         os.setresgid(uid, uid, uid)
         os.setresuid(uid, uid, uid)
-    _prctl(38, 1)  # PR_SET_NO_NEW_PRIVS
+    else:
+        os.setpgid(0, 0)  # without a PID namespace, cleanup goes by process group
     namespace = {"__name__": "__candidate__", "__builtins__": builtins,
-                 "pytest": sys.modules["pytest"]}
-    _seal(wfd)
+                 "pytest": hooks["pytest"]}
+    _seal(wfd, hooks)
     status, detail = b"pass", ""
     try:
         exec(code, namespace)
@@ -293,37 +329,25 @@ def _flush(sys_) -> None:  # type: ignore[no-untyped-def]
             stream.flush()
 
 
-def _seal(wfd: int) -> None:
-    """Cut the candidate off from the runner, then announce this test's token to R.
+def _seal(wfd: int, hooks: dict) -> None:
+    """Announce this test's token to R, then guard it.
 
-    The token is made here, after the fork (so no runner frame holds it), sent to R, and
-    then kept only in the closure of an audit hook that nothing can reach: gc walks are
-    refused, and so are tracing, other threads' frames and Python-level signal handlers,
-    the ways to see a running hook's frame. Only the frame of :func:`_test_process` may
+    The token is made here, after the fork (so no runner frame holds it), and then kept
+    only in the closure of an audit hook that nothing can reach: gc walks are refused, and
+    so are tracing, other threads' frames and Python-level signal handlers, the ways to see
+    a running hook's frame. Only the frame of :func:`_test_process`, in this process, may
     trigger the verdict, once.
     """
-    import _signal
-
-    namespace: dict = {"__builtins__": builtins}
-    exec(_HOOKS, namespace)  # bare globals: nothing there leads back to this module
-    hidden = namespace["make_signal"](_signal.signal)
-    _signal.signal = hidden  # signal.signal (the enum wrapper) calls through it
-    for name in list(sys.modules):
-        if name in _RUNNER_MODULES or name.split(".")[0] in ("ctypes", "_ctypes"):
-            del sys.modules[name]
-    for module_globals in (globals(), getattr(sys.modules.get("__main__"), "__dict__", {})):
-        for name in ("ctypes", "_LIBC"):  # frames lead here: leave no ctypes handle behind
-            module_globals.pop(name, None)
     import gc
 
     token = os.urandom(16).hex().encode()
     os.write(wfd, b"HELLO %s\n" % token)
-    sys.addaudithook(namespace["make_verdict"](
+    sys.addaudithook(hooks["make_verdict"](
         token, wfd, sys._getframe(1), os.write, os._exit, gc.disable, sys._getframe, len,
         PermissionError, _MAGIC, os.getpid, os.getpid()))
     # last: once the guard is in, it refuses further hooks (sys.addaudithook)
-    sys.addaudithook(namespace["make_guard"](
-        _BLOCKED_EVENTS, _BLOCKED_IMPORTS, hidden, PermissionError))
+    sys.addaudithook(hooks["make_guard"](
+        _BLOCKED_EVENTS, _BLOCKED_IMPORTS, hooks["hidden"], PermissionError))
 
 
 _HOOKS = """
@@ -360,3 +384,4 @@ def make_verdict(token, wfd, harness, write, exit_, gc_disable, getframe, len_, 
         exit_(0)
     return verdict
 """
+_HOOKS_CODE = compile(_HOOKS, "<sandbox-hooks>", "exec")

@@ -14,11 +14,12 @@ from __future__ import annotations
 import atexit
 import json
 import os
+import queue
 import sys
 import threading
 import weakref
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
@@ -174,27 +175,30 @@ class Oracle:
         total = len(checked)
         results: list[SuiteResult | None] = [None] * total
         cancel = threading.Event()
+        finished: queue.SimpleQueue[int] = queue.SimpleQueue()
         done = 0
         with ThreadPoolExecutor(max_workers=self.workers,
                                 thread_name_prefix="execretrieval-oracle") as pool:
-            futures: dict[Future[SuiteResult], int] = {
-                pool.submit(self._run, code, tests, None, cancel): i
-                for i, (code, tests) in enumerate(checked)}
-            pending = set(futures)
+            futures: list[Future[SuiteResult]] = []
+            for i, (code, tests) in enumerate(checked):
+                future = pool.submit(self._run, code, tests, None, cancel)
+                future.add_done_callback(lambda _f, i=i: finished.put(i))
+                futures.append(future)
             try:
-                while pending:
+                while done < total:
                     if should_stop is not None and should_stop():
                         raise CancelledError("the batch was cancelled")
-                    finished, pending = wait(pending, timeout=0.05, return_when=FIRST_COMPLETED)
-                    for future in finished:
-                        results[futures[future]] = future.result()
-                    if finished:
-                        done += len(finished)
-                        if progress is not None:
-                            progress(done, total)
+                    try:
+                        index = finished.get(timeout=0.05)
+                    except queue.Empty:
+                        continue
+                    results[index] = futures[index].result()
+                    done += 1
+                    if progress is not None:
+                        progress(done, total)
             except BaseException:
                 cancel.set()
-                for future in pending:
+                for future in futures:
                     future.cancel()
                 self._runner.abort(cancel)
                 raise

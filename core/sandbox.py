@@ -27,6 +27,7 @@ import contextlib
 import json
 import os
 import shutil
+import site
 import struct
 import subprocess
 import sys
@@ -74,21 +75,29 @@ class ForkServer:
     """
 
     def __init__(self, index: int, *, isolate: bool = True, tmpfs_mb: int = 256) -> None:
+        self.index = index
         self._base = tempfile.mkdtemp(prefix="execretrieval-sandbox-")
         uid = _UID_BASE + (os.getpid() % 100_000) * 64 + index % 64 if os.geteuid() == 0 else None
-        config = {"base": self._base, "uid": uid, "isolate": isolate, "tmpfs_mb": tmpfs_mb}
+        # -S: no site, so no .pth hooks (an editable install imports ~45 modules there);
+        # the site-packages folders themselves stay importable for candidates.
+        packages = [p for p in site.getsitepackages() if os.path.isdir(p)]
+        # Each server's process tree stays on one CPU: a fork whose child wakes on another
+        # (idle) CPU costs ~1 ms here, more than the rest of a test.
+        cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+        config = {"base": self._base, "uid": uid, "isolate": isolate, "tmpfs_mb": tmpfs_mb,
+                  "site_packages": packages, "cpu": cpus[index % len(cpus)] if cpus else None}
         env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0",
                "PYTHONDONTWRITEBYTECODE": "1"}
         try:
             self._proc = subprocess.Popen(
-                [sys.executable, "-I", str(_CHILD), json.dumps(config)],
+                [sys.executable, "-I", "-S", str(_CHILD), json.dumps(config)],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                 env=env, cwd="/", start_new_session=True, close_fds=True,
             )
         except OSError as exc:
             shutil.rmtree(self._base, ignore_errors=True)
             raise OracleError(f"cannot start the sandbox server: {exc}") from exc
-        self._lock = threading.Lock()
+        self._killed = False
         hello = self._receive()
         if hello is None or "hello" not in hello:
             self.close()
@@ -98,7 +107,7 @@ class ForkServer:
 
     @property
     def alive(self) -> bool:
-        return self._proc.poll() is None
+        return not self._killed and self._proc.poll() is None
 
     def containment(self) -> dict[str, Any]:
         """Which containment measures this server has active (see the module docstring)."""
@@ -135,6 +144,7 @@ class ForkServer:
     def kill(self) -> None:
         """Abort at once: the runner dies with the server (PDEATHSIG) and its PID namespace
         with the runner."""
+        self._killed = True  # never lent out again, even before the kernel reaps it
         with contextlib.suppress(OSError):
             self._proc.kill()
 
@@ -167,6 +177,7 @@ class ForkServerPool:
         self._idle: list[ForkServer] = []
         self._busy: dict[ForkServer, threading.Event | None] = {}
         self._starting = 0
+        self._slots = list(range(size - 1, -1, -1))  # server index: its CPU and its uid
         self._closed = False
         self._containment: dict[str, Any] | None = None
 
@@ -177,12 +188,17 @@ class ForkServerPool:
                     raise OracleError("the sandbox pool is closed")
                 if self._idle:
                     return self._idle.pop()
-                if len(self._busy) + self._starting < self.size:
+                if len(self._busy) + self._starting < self.size and self._slots:
                     self._starting += 1
+                    slot = self._slots.pop()
                     break
                 self._cond.wait()
         try:
-            server = ForkServer(self._starting + len(self._busy), isolate=self._isolate)
+            server = ForkServer(slot, isolate=self._isolate)
+        except BaseException:
+            with self._cond:
+                self._slots.append(slot)
+            raise
         finally:
             with self._cond:
                 self._starting -= 1
@@ -219,6 +235,8 @@ class ForkServerPool:
             if server.alive and not self._closed:
                 self._idle.append(server)
                 server = None  # type: ignore[assignment]
+            else:
+                self._slots.append(server.index)
             self._cond.notify()
         if server is not None:
             server.close()

@@ -1,0 +1,157 @@
+"""Oracle throughput: the fork-server sandbox against one fresh ``python -I`` per suite.
+
+Run by ``make bench``. Generates 520 small suites (7-10 asserts on a small function; about
+half the functions carry a single-edit bug), runs them through the Oracle (cache disabled,
+all cores) and through the naive way — one ``python -I`` subprocess per suite that execs
+code and tests in fresh namespaces — and checks that both give identical outcomes. Prints
+suites/second for each and the ratios, against the naive way run one suite at a time (how
+the paper's runner worked) and with as many naive subprocesses in flight as the Oracle has
+workers.
+
+    .venv/bin/python bench/bench_oracle.py [--suites N] [--seed S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from execretrieval import Oracle
+
+NAIVE_RUNNER = r'''
+import json, sys
+job = json.loads(sys.stdin.read())
+out = []
+for test in job["tests"]:
+    ns = {"__name__": "__candidate__"}
+    try:
+        exec(job["code"], ns)
+        exec(test, ns)
+        out.append("pass")
+    except AssertionError:
+        out.append("fail")
+    except BaseException:
+        out.append("error")
+print(json.dumps(out))
+'''
+
+# (name, correct body, buggy body, argument generator)
+TEMPLATES = [
+    ("clamp", "return max(lo, min(x, hi))", "return max(lo, min(x, hi - 1))",
+     lambda r: (r.randint(-20, 20), -5, 5)),
+    ("lowest_set_bit", "return n & -n", "return n & (n - 1)", lambda r: (r.randint(0, 4096),)),
+    ("count_vowels", "return sum(ch in 'aeiou' for ch in s.lower())",
+     "return sum(ch in 'aeio' for ch in s.lower())",
+     lambda r: ("".join(r.choice("abcdeiouxyz") for _ in range(r.randint(0, 12))),)),
+    ("running_max", "out, m = [], None\n    for x in xs:\n        m = x if m is None or x > m "
+     "else m\n        out.append(m)\n    return out",
+     "out, m = [], None\n    for x in xs:\n        m = x if m is None or x >= m "
+     "else m\n        out.append(m)\n    return out[:-1] if len(out) > 3 else out",
+     lambda r: ([r.randint(-9, 9) for _ in range(r.randint(0, 6))],)),
+    ("is_leap", "return y % 4 == 0 and (y % 100 != 0 or y % 400 == 0)",
+     "return y % 4 == 0 and y % 100 != 0", lambda r: (r.choice([1900, 2000, 2004, 2023,
+                                                                 2100, 2400, r.randint(1, 3000)]),)),
+    ("dedupe", "seen = set()\n    return [x for x in xs if not (x in seen or seen.add(x))]",
+     "return sorted(set(xs))", lambda r: ([r.randint(0, 5) for _ in range(r.randint(0, 7))],)),
+    ("gcd", "while b:\n        a, b = b, a % b\n    return a",
+     "while b > 1:\n        a, b = b, a % b\n    return a",
+     lambda r: (r.randint(0, 200), r.randint(0, 200))),
+    ("safe_div", "if b == 0:\n        raise ZeroDivisionError('b is zero')\n    return a // b",
+     "return a // b if b else 0", lambda r: (r.randint(-50, 50), r.randint(-3, 3))),
+]
+
+
+def make_suites(n: int, seed: int) -> list[tuple[str, list[str]]]:
+    """``n`` (code, tests) suites: expected values come from the correct implementation."""
+    rng = random.Random(seed)
+    suites = []
+    for i in range(n):
+        name, good, bad, gen = TEMPLATES[i % len(TEMPLATES)]
+        params = {"clamp": "x, lo, hi", "gcd": "a, b", "safe_div": "a, b"}.get(name, None)
+        if params is None:
+            params = {"lowest_set_bit": "n", "count_vowels": "s", "is_leap": "y"}.get(name, "xs")
+        good_code = f"def {name}({params}):\n    {good}\n"
+        namespace: dict = {}
+        exec(good_code, namespace)
+        tests = []
+        for _ in range(rng.randint(7, 10)):
+            args = gen(rng)
+            try:
+                expected = namespace[name](*args)
+            except ZeroDivisionError:  # an error outcome for both runners
+                tests.append(f"{name}(*{args!r})")
+                continue
+            tests.append(f"assert {name}(*{args!r}) == {expected!r}")
+        code = good_code if rng.random() < 0.5 else f"def {name}({params}):\n    {bad}\n"
+        suites.append((code, tests))
+    return suites
+
+
+def run_naive(suites, script: Path, workers: int) -> tuple[list[tuple[str, ...]], float]:
+    def one(job):
+        proc = subprocess.run([sys.executable, "-I", str(script)], input=json.dumps(
+            {"code": job[0], "tests": job[1]}), capture_output=True, text=True, timeout=30,
+            env={"PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "0"}, cwd=tempfile.gettempdir())
+        return tuple(json.loads(proc.stdout))
+
+    started = time.perf_counter()
+    if workers == 1:
+        results = [one(job) for job in suites]
+    else:
+        with ThreadPoolExecutor(workers) as pool:
+            results = list(pool.map(one, suites))
+    return results, time.perf_counter() - started
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--suites", type=int, default=520)
+    parser.add_argument("--seed", type=int, default=20261129)
+    args = parser.parse_args()
+    suites = make_suites(args.suites, args.seed)
+    workers = os.cpu_count() or 1
+    tests = sum(len(t) for _, t in suites)
+    print(f"oracle benchmark: {len(suites)} suites, {tests} tests, {workers} cores")
+
+    started = time.perf_counter()
+    with Oracle(cache=None, workers=workers) as oracle:
+        ours = [r.statuses for r in oracle.run_many(suites)]
+        containment = oracle.containment()
+    ours_s = time.perf_counter() - started
+
+    with tempfile.TemporaryDirectory() as tmp:
+        script = Path(tmp) / "naive_runner.py"
+        script.write_text(NAIVE_RUNNER)
+        naive_seq, seq_s = run_naive(suites, script, 1)
+        naive_par, par_s = run_naive(suites, script, workers)
+
+    if not ours == naive_seq == naive_par:
+        bad = next(i for i, (a, b) in enumerate(zip(ours, naive_seq)) if a != b)
+        print(f"MISMATCH at suite {bad}: oracle {ours[bad]} vs naive {naive_seq[bad]}")
+        return 1
+    failing = sum("pass" != s for r in ours for s in r)
+    n = len(suites)
+    print(f"  identical outcomes: yes ({failing} non-passing tests, "
+          f"{sum(all(s == 'pass' for s in r) for r in ours)} passing suites)")
+    print(f"  oracle (fork server, sandboxed, {workers} workers): {n / ours_s:8.1f} suites/s "
+          f"({ours_s:.2f} s)")
+    print(f"  naive python -I per suite, sequential:   {n / seq_s:8.1f} suites/s ({seq_s:.2f} s)")
+    print(f"  naive python -I per suite, {workers} in flight:  {n / par_s:8.1f} suites/s "
+          f"({par_s:.2f} s)")
+    print(f"  speed-up vs naive sequential: {seq_s / ours_s:.1f}x (target >= 5x)")
+    print(f"  speed-up vs naive with {workers} in flight: {par_s / ours_s:.1f}x")
+    active = [k for k, v in containment.items() if v is True]
+    print(f"  containment active: {', '.join(active)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
