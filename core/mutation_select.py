@@ -94,7 +94,7 @@ def select_distractors(kept: Sequence[Mutant], function_name: str, seed: int,
     """Up to ``k`` of the kept mutants, as many distinct bug types as possible.
 
     Bug types are taken in a seeded random order, one mutant each per round, so four
-    distinct types are chosen whenever four exist. The result is in source order.
+    distinct types are chosen whenever four exist. The result keeps the order of ``kept``.
     """
     if k <= 0:
         return []
