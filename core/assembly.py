@@ -7,8 +7,8 @@ mutants (:mod:`~execretrieval.mutation`), executes them, keeps those with a wron
 distinct bug types. The same tasks and seed always give the same benchmark: ids are
 sequential and every random choice is seeded per task. A query's canonical and
 distractors sit together in the corpus in a seeded random order, so retrievers that break
-score ties by corpus order (BM25 scores ``a - b`` and ``b - a`` alike) favour neither. Writing it out is
-:mod:`execretrieval.builder`'s job.
+score ties by corpus order (BM25 scores ``a - b`` and ``b - a`` alike) favour neither.
+Writing it out is :mod:`execretrieval.builder`'s job.
 """
 
 from __future__ import annotations
