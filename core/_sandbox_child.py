@@ -1,19 +1,22 @@
-"""The fork server: a clean ``python -I`` process that runs test suites in sandboxes.
+"""The fork server: a clean ``python -I -S`` process that runs test suites in sandboxes.
 
-This file is run as a script (``python -I _sandbox_child.py CONFIG``) by
+This file is run as a script (``python -I -S _sandbox_child.py CONFIG``) by
 :mod:`execretrieval.sandbox` and imports the standard library only, so forking it is cheap
 and no engine state leaks into candidate code. Process tree for one suite::
 
     server (trusted, one per Oracle worker; netns + read-only mount ns set up once)
       └── runner R (trusted; PID 1 of a fresh PID namespace; decides every outcome)
             └── test process T, one per test (unprivileged uid, rlimits, audit guard):
-                  exec(code); exec(test); report "<token> <status>" to R
+                  announce a token to R; exec(code); exec(test); verdict with the token
 
 Why this shape: a fresh fork per test means monkey-patching cannot fool later tests and a
 crash costs one outcome; R being PID 1 means ``kill(-1, SIGKILL)`` removes every process the
-candidate started and the kernel kills them all should R die. T reports over a pipe with a
-per-test random token and R accepts exactly one well-formed, authenticated message, so a
-candidate that writes "pass" anywhere (stdout, the pipe, any fd) is reported as an error.
+candidate started and the kernel kills them all should R die. R accepts exactly one
+well-formed verdict carrying the token T announced before candidate code ran (see
+``_sandbox_runner.py``), so a candidate that writes "pass" anywhere (stdout, the pipe, any
+fd) is reported as an error. R appends outcomes to a results file; the server sleeps until
+R ends (a pipe reads EOF) or overruns the timeout, so a crashed runner still leaves the
+outcomes it had.
 
 Protocol with the host (stdin/stdout of the server): 4-byte big-endian length + UTF-8 JSON.
 """
@@ -165,7 +168,9 @@ def _read_only_view(base: str, tmpfs_mb: int) -> bool:
     if not _mount(None, "/", None, _MS_REC | _MS_PRIVATE, None):
         return False
     _expose_interpreter(base)
-    flag_of = {"nosuid": _MS_NOSUID, "nodev": _MS_NODEV, "noexec": _MS_NOEXEC}
+    flag_of = {"nosuid": _MS_NOSUID, "nodev": _MS_NODEV, "noexec": _MS_NOEXEC,
+               "noatime": 1024, "nodiratime": 2048, "relatime": 1 << 21,
+               "strictatime": 1 << 24}  # keep locked flags: a user namespace insists
     for point, options in _mount_points():
         flags = _MS_REMOUNT | _MS_BIND | _MS_RDONLY
         for option in options.split(","):

@@ -1,12 +1,18 @@
 """Inside the sandbox: the per-suite runner R and the per-test process T (stdlib only).
 
 Imported by the fork server (:mod:`_sandbox_child`), never by the engine. R is trusted and
-decides every outcome from what it observes; T runs candidate code and can only *claim* an
-outcome with one message carrying R's per-test random token. Before candidate code runs, T
-drops to an unprivileged uid, sets rlimits, closes every fd but its result pipe, forgets the
-runner's modules, and installs an audit hook that refuses the ways Python code could reach
-the token: frames (``sys._getframe``, tracebacks' ``tb_frame``, ``gi_frame``, tracing and
-profiling hooks, Python-level signal handlers), ``gc`` object walks and ``ctypes``.
+decides every outcome from what it observes: T's exit and at most one verdict message.
+
+How a verdict is made unforgeable: after the fork, T makes a random token, writes
+``HELLO <token>`` to its pipe before any candidate code runs, and keeps the token only in
+the closure of an audit hook. After the test, T's own frame raises the audit event
+``erxr.verdict``; the hook checks that the caller is exactly that frame, in that process,
+the first time, and writes ``ERXR1 <token> <status> <len>`` plus the detail. Candidates may
+walk frames (``sys._getframe`` stays allowed: namedtuple, enum and logging need it) but
+frames hold no secret; the only ways to reach the hook's closure or its running frame are
+refused by a second hook: gc object walks, ``sys._current_frames``, tracing and profiling,
+Python-level signal handlers, ``ctypes`` (raw memory) and sub-interpreters; ``/proc`` is
+hidden by the server. R rejects anything else in the pipe as tampering.
 """
 
 from __future__ import annotations
@@ -160,34 +166,60 @@ def _drain(fd: int, data: bytes) -> tuple[bytes, bool]:
 
 def _cleanup(pid: int, in_pidns: bool, uid: int | None, *, reaped: bool) -> None:
     """Kill whatever the test left running (threads die with T; processes need this)."""
-    if in_pidns:
-        if not reaped:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-        try:
-            if os.waitpid(-1, os.WNOHANG) == (0, 0):  # orphans come to PID 1: any left?
-                os.kill(-1, signal.SIGKILL)  # every other process of this namespace
-        except ChildProcessError:  # no child at all: the namespace holds only us
-            return
-        while True:
-            try:
-                os.waitpid(-1, 0)
-            except ChildProcessError:
-                return
-    for target in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
-        try:
-            target()
-        except OSError:
-            pass
     if not reaped:
+        for target in (lambda: os.killpg(pid, signal.SIGKILL),
+                       lambda: os.kill(pid, signal.SIGKILL)):
+            try:
+                target()
+            except OSError:
+                pass
         os.waitpid(pid, 0)
+    if in_pidns:
+        while True:  # orphans come to PID 1: reap the dead, stop at the first live one
+            try:
+                if os.waitpid(-1, os.WNOHANG) == (0, 0):
+                    break
+            except ChildProcessError:  # no child at all: the namespace holds only us
+                return
+        os.kill(-1, signal.SIGKILL)  # every other process of this namespace
+        _reap_all()
+        return
     if uid is not None:
         _kill_uid(uid)
-    while True:  # reap what died; a process that escaped us is the documented limit
+    _kill_descendants()
+
+
+def _reap_all() -> None:
+    while True:
         try:
-            if os.waitpid(-1, os.WNOHANG)[0] == 0:
-                return
+            os.waitpid(-1, 0)
         except ChildProcessError:
+            return
+
+
+def _kill_descendants() -> None:
+    """Without a PID namespace: R is a subreaper, so every orphan of T becomes R's child;
+    kill R's children until none is left (listed in /proc/self/task/*/children)."""
+    for _ in range(1000):
+        children: set[int] = set()
+        try:
+            for task in os.listdir("/proc/self/task"):
+                with open(f"/proc/self/task/{task}/children") as handle:
+                    children.update(int(p) for p in handle.read().split())
+        except OSError:  # no /proc: reap what died and accept the documented limit
+            children = set()
+        for child in children:
+            try:
+                os.kill(child, signal.SIGKILL)
+            except OSError:
+                pass
+        while True:
+            try:
+                if os.waitpid(-1, os.WNOHANG)[0] == 0:
+                    break
+            except ChildProcessError:
+                break
+        if not children:
             return
 
 

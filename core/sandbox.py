@@ -1,24 +1,39 @@
 """Host side of the sandbox: resource limits and one fork-server process per worker.
 
-Containment, as chosen for Linux (see ``_sandbox_child.py`` for the process tree):
+Containment, as chosen for Linux (the process tree is drawn in ``_sandbox_child.py``):
 
-* **Network**: the server unshares a network namespace at start-up (root, or an unprivileged
-  user namespace where the kernel allows it); candidates see only a down loopback, so even
-  ``127.0.0.1`` is unreachable.
-* **Files**: the server unshares a mount namespace, remounts every mount read-only and mounts
-  a size-limited tmpfs over its private base folder; each suite gets an empty working folder
-  there. As root, candidates also run as an unprivileged uid (one per server, no supplementary
-  groups, ``no_new_privs``) so they cannot undo the remount, read root's files or signal the
-  runner. Without root or user namespaces these measures are skipped and reported.
-* **Processes**: each suite runs in a fresh PID namespace whose init is the trusted runner;
-  after every test it ``kill(-1)``-s everything left, and the kernel kills the namespace when
-  the runner dies. RLIMIT_NPROC caps fork bombs (it binds because the uid is unprivileged;
-  root is exempt from it). Fallbacks: process groups and ``kill(-1)`` as the sandbox uid.
-* **Limits**: RLIMIT_AS (memory), RLIMIT_CPU, RLIMIT_FSIZE, RLIMIT_CORE = 0; stdout and
-  stderr go to a file the runner reads back and truncates.
-* **Result channel**: see ``_sandbox_runner.py``; a forged "pass" is reported as an error.
+* **Start-up cost**: each server is a clean ``python -I -S`` process (stdlib only; the
+  site-packages folders are on its path, their ``.pth`` hooks are not run) that forks one
+  runner per suite, which forks one process per test. Each server's tree is pinned to one
+  CPU: on this VM a child woken on another, idle CPU costs ~1 ms per fork.
+* **Network**: the server unshares a network namespace at start-up (as root, or inside an
+  unprivileged user namespace where the kernel allows it); candidates see only a loopback
+  that is down, so even a listener on ``127.0.0.1`` is unreachable.
+* **Files**: the server unshares a mount namespace and remounts every mount read-only; a
+  size-limited tmpfs over its private base folder holds one empty working folder per suite.
+  ``/proc`` and ``/sys`` are covered by empty read-only tmpfs mounts (no peeking at other
+  processes or at one's own memory). If the interpreter lives under a folder other users
+  cannot enter (pyenv under ``/root``), that folder is covered by a tmpfs and only the
+  interpreter's tree is bind-mounted back, read-only.
+* **Identity**: as root, candidates run as an unprivileged uid (one per server slot, no
+  supplementary groups, ``no_new_privs``), so they cannot undo the remounts, read root's
+  files, signal or trace the runner; RLIMIT_NPROC then binds (root is exempt from it).
+* **Processes**: each suite runs in a fresh PID namespace whose init is the trusted runner.
+  After every test the runner ``kill(-1)``-s whatever is left, and when the runner dies the
+  kernel kills the namespace. Without PID namespaces: the runner is a child subreaper and
+  kills every descendant it inherits (plus ``kill(-1)`` as the sandbox uid).
+* **Limits**: RLIMIT_AS (memory), RLIMIT_CPU (a backstop behind the wall-clock timeout),
+  RLIMIT_FSIZE (also caps captured output), RLIMIT_NPROC, RLIMIT_CORE = 0. stdout and stderr
+  go to a file the server reads back and truncates; stdin is ``/dev/null``.
+* **Result channel**: see ``_sandbox_runner.py``: a test process announces a random token
+  before candidate code runs and only the runner's own frame can make the audit hook that
+  holds the token deliver one verdict. Anything else written to the channel makes the test
+  an ``error`` ("Tampered"). Python-level costs of this: ``ctypes`` (and packages that
+  import it, such as numpy), gc object walks, tracing/profiling and Python signal handlers
+  are refused to candidates.
 
-:meth:`ForkServer.containment` says which of these are active on this machine.
+Where a measure is unavailable the run still works; :meth:`ForkServer.containment` (and
+``Oracle.containment()``) say which measures are active.
 """
 
 from __future__ import annotations

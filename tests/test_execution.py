@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import threading
+import time
 
 import pytest
 
@@ -180,3 +182,40 @@ def test_bad_arguments_are_rejected(oracle):
         oracle.run(ADD, "assert add(1, 1) == 2")
     with pytest.raises(ValueError):
         Oracle(timeout=0, cache=None)
+
+
+def test_without_namespaces_it_still_works_and_says_so(tmp_path):
+    """The fallback path (no namespaces): same outcomes, cleanup by subreaper."""
+    from execretrieval.sandbox import ForkServerPool
+
+    marker = tmp_path / "daemon.pid"
+    daemon = ("import os, time\nif os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n"
+              f"        open({str(marker)!r}, 'w').write(str(os.getpid()))\n"
+              "        while True:\n            time.sleep(0.05)\n    os._exit(0)\n"
+              "time.sleep(0.3)")
+    with Oracle(timeout=1.5, cache=None, runner=ForkServerPool(1, isolate=False)) as o:
+        info = o.containment()
+        result = o.run(ADD, ["assert add(1, 2) == 3", daemon, "assert add(1, 2) == 4",
+                             "while True:\n    pass"])
+    assert info["network_namespace"] is False and info["pid_namespace"] is False
+    assert result.statuses == ("pass", "pass", "fail", "timeout")
+    pid = int(marker.read_text())
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline and os.path.exists(f"/proc/{pid}"):
+        state = open(f"/proc/{pid}/status").read()
+        if "\tZ" in state:
+            break
+        time.sleep(0.05)
+    else:
+        assert not os.path.exists(f"/proc/{pid}"), "the daemon outlived its test"
+
+
+def test_close_stops_servers_and_removes_their_folders():
+    o = Oracle(timeout=2.0, cache=None, workers=2)
+    o.run_many([(ADD, ["assert add(1, 1) == 2"])] * 4)
+    servers = list(o._runner._idle)  # type: ignore[attr-defined]
+    assert servers
+    o.close()
+    for server in servers:
+        assert not server.alive
+        assert not os.path.exists(server._base)
