@@ -53,9 +53,9 @@ class QueryFilterProxy(QSortFilterProxyModel):
                     s.bug_type for s in bench.distractors_for(q.query_id) if s.bug_type)
 
     def set_filter(self, criteria: QueryFilter) -> None:
-        self.beginFilterChange()
+        # beginFilterChange/endFilterChange left stale rows on PySide6 6.12
         self.criteria = criteria
-        self.endFilterChange()
+        self.invalidate()
 
     def filterAcceptsRow(self, source_row: int,  # Qt override
                          source_parent: QModelIndex | QPersistentModelIndex) -> bool:

@@ -90,18 +90,20 @@ class FlagsPanel(QWidget):
         self.setEnabled(query_id is not None)
         keep = self.target_box.currentData()
         self.target_box.clear()
-        self.target_box.addItem("the query", ("query", None, None))
+        self.target_box.addItem("the query", "query")
         for cid in corpus_ids:
-            self.target_box.addItem(f"candidate {cid}", ("candidate", None, cid))
+            self.target_box.addItem(f"candidate {cid}", f"candidate:{cid}")
         for i in range(n_tests):
-            self.target_box.addItem(f"test {i + 1}", ("test", i, None))
-        want = ("candidate", None, selected_corpus_id) if selected_corpus_id else keep
+            self.target_box.addItem(f"test {i + 1}", f"test:{i}")
+        want = f"candidate:{selected_corpus_id}" if selected_corpus_id else keep
         i = self.target_box.findData(want)
         self.target_box.setCurrentIndex(max(i, 0))
 
     def select_target(self, target: str, test_index: int | None = None,
                       corpus_id: str | None = None) -> None:
-        i = self.target_box.findData((target, test_index, corpus_id))
+        key = {"query": "query", "test": f"test:{test_index}",
+               "candidate": f"candidate:{corpus_id}"}.get(target, "")
+        i = self.target_box.findData(key)
         if i >= 0:
             self.target_box.setCurrentIndex(i)
 
@@ -111,7 +113,9 @@ class FlagsPanel(QWidget):
     def _on_add_clicked(self) -> None:
         if self.query_id is None:
             return
-        target, test_index, corpus_id = self.target_box.currentData() or ("query", None, None)
+        target, _, rest = str(self.target_box.currentData() or "query").partition(":")
+        test_index = int(rest) if target == "test" else None
+        corpus_id = rest if target == "candidate" else None
         flag = Flag(query_id=self.query_id, category=self.category_box.currentData(),
                     target=target, test_index=test_index, corpus_id=corpus_id,
                     note=self.note.text().strip())

@@ -162,15 +162,15 @@ class FlagsModel(QAbstractTableModel):
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
-        self.flags: list[Flag] = []
+        self.items: list[Flag] = []
 
     def set_flags(self, flags: list[Flag]) -> None:
         self.beginResetModel()
-        self.flags = list(flags)
+        self.items = list(flags)
         self.endResetModel()
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.flags)
+        return 0 if parent.isValid() else len(self.items)
 
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.COLUMNS)
@@ -183,9 +183,9 @@ class FlagsModel(QAbstractTableModel):
         return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not (0 <= index.row() < len(self.flags)):
+        if not index.isValid() or not (0 <= index.row() < len(self.items)):
             return None
-        flag, col = self.flags[index.row()], index.column()
+        flag, col = self.items[index.row()], index.column()
         if role == OBJECT_ROLE:
             return flag
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):

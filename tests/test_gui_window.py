@@ -1,0 +1,224 @@
+"""The main window as a user drives it: open, browse, select, diff, run, cancel, flag, filter."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from _gui_fixtures import make_window, no_leftover_work, open_and_wait, settings_file  # noqa: F401
+from PySide6.QtCore import Qt
+
+from execretrieval import load_benchmark
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:shiboken6.*")
+
+
+def _candidate_ids(window) -> list[str]:  # type: ignore[no-untyped-def]
+    return [r.snippet.corpus_id for r in window.candidates.model.rows]
+
+
+def test_opening_a_benchmark_fills_browser_and_candidates(qtbot, make_window,
+                                                          tiny_dir: Path) -> None:
+    window = open_and_wait(qtbot, make_window(), tiny_dir, query="lowest_set_bit")
+    bench = load_benchmark(tiny_dir)
+    assert window.browser.proxy.rowCount() == len(bench.queries)
+    assert window.browser.current_query_id() == "q_0001"
+    assert window.ins.query_id == "q_0001"
+    # top 10 by default, every badge known once query_ready fired
+    rows = window.candidates.model.rows
+    assert len(rows) == 10
+    assert all(r.outcome is not None for r in rows)
+    canonical = [r for r in rows if r.role == "canonical"]
+    assert canonical and canonical[0].outcome.passed
+    assert {r.role for r in rows} >= {"own distractor", "other query"}
+    assert "lowest_set_bit" in window.candidates.title.text()
+    # tests panel shows the selected candidate's per-test outcomes
+    assert window.tests.outcomes.rowCount() == 8
+    assert window.tests.outcomes.result is not None
+
+
+def test_selecting_another_query_and_candidate(qtbot, make_window, tiny_dir: Path) -> None:
+    window = open_and_wait(qtbot, make_window(), tiny_dir)
+    with qtbot.waitSignal(window.ins.query_ready, timeout=60000):
+        window.browser.select_query("q_0002")
+    assert window.ins.query_id == "q_0002"
+    assert all(r.snippet.corpus_id for r in window.candidates.model.rows)
+    own = [r for r in window.candidates.model.rows if r.role == "own distractor"]
+    window.candidates.select_corpus_id(own[0].snippet.corpus_id)
+    assert window.ins.corpus_id == own[0].snippet.corpus_id
+    assert window.diff.candidate.corpus_id == own[0].snippet.corpus_id
+    assert own[0].snippet.bug_description in window.diff.description.text()
+    assert window.diff.marked[1], "the distractor's edit is marked"
+    assert not own[0].outcome.passed
+
+
+def test_diff_view_marks_exactly_the_edit(qtbot, make_window, tiny_dir: Path) -> None:
+    window = open_and_wait(qtbot, make_window(), tiny_dir, query="lowest_set_bit")
+    window.candidates.select_corpus_id("c_0004")     # `==` changed to `!=`
+    old, new = window.diff.marked
+    assert (old, new) == (["="], ["!"])
+    window.candidates.select_corpus_id("c_0003")     # `<<` changed to `>>`
+    assert window.diff.marked == (["<<"], [">>"])
+    window.diff.set_unified(True)
+    assert window.diff.marked == (["<<"], [">>"])
+    assert "&gt;&gt;" in window.diff.browser.toHtml() or ">>" in window.diff.browser.toPlainText()
+    window.candidates.select_corpus_id("c_0001")     # the canonical: plain, nothing marked
+    assert window.diff.marked == ([], [])
+    assert "canonical" in window.diff.description.text()
+
+
+def test_run_produces_outcomes_live(qtbot, make_window, tiny_dir: Path) -> None:
+    window = open_and_wait(qtbot, make_window(), tiny_dir, query="lowest_set_bit")
+    window.candidates.select_corpus_id("c_0002")
+    window.tests.outcomes.set_tests(window.tests.outcomes.tests, None)   # forget the old result
+    with qtbot.waitSignal(window.ins.run_slot.busy_changed, timeout=60000,
+                          check_params_cb=lambda busy: not busy):
+        qtbot.mouseClick(window.tests.run_button, Qt.MouseButton.LeftButton)
+    result = window.tests.outcomes.result
+    assert result is not None and not result.passed
+    statuses = [o.status for o in result.outcomes]
+    assert statuses.count("fail") >= 1 and len(statuses) == 8
+    assert window.tests.run_button.isEnabled()
+
+
+def test_cancel_stops_a_running_suite(qtbot, make_window, tiny_dir: Path) -> None:
+    window = open_and_wait(qtbot, make_window(), tiny_dir, query="lowest_set_bit")
+    window.tests.scratch_code.setPlainText("def lowest_set_bit(n):\n    while True:\n"
+                                           "        pass\n")
+    qtbot.mouseClick(window.tests.scratch_run, Qt.MouseButton.LeftButton)
+    assert window.ins.run_slot.busy and window.tests.cancel_button.isEnabled()
+    task = window.ins.run_slot.current
+    qtbot.wait(300)
+    qtbot.mouseClick(window.tests.cancel_button, Qt.MouseButton.LeftButton)
+    assert not window.ins.run_slot.busy
+    assert task.cancelled
+    qtbot.waitUntil(task.done.is_set, timeout=4000)   # well before the 5 s suite timeout
+    assert window.tests.run_button.isEnabled()
+    assert window.tests.outcomes.compare is None      # the cancelled run showed nothing
+
+
+def test_scratch_edit_runs_and_compares_without_touching_the_benchmark(
+        qtbot, make_window, tiny_dir: Path) -> None:
+    before = (tiny_dir / "corpus.jsonl").read_bytes()
+    window = open_and_wait(qtbot, make_window(), tiny_dir, query="lowest_set_bit")
+    window.candidates.select_corpus_id("c_0002")       # returns 2 << position: wrong
+    fixed = window.tests.scratch_code.toPlainText().replace("return 2 <<", "return 1 <<")
+    window.tests.scratch_code.setPlainText(fixed)
+    with qtbot.waitSignal(window.ins.run_slot.busy_changed, timeout=60000,
+                          check_params_cb=lambda busy: not busy):
+        qtbot.mouseClick(window.tests.scratch_run, Qt.MouseButton.LeftButton)
+    compare = window.tests.outcomes.compare
+    assert compare is not None and compare.passed
+    assert not window.tests.outcomes.result.passed
+    assert window.tests.outcomes.columnCount() == 5
+    assert (tiny_dir / "corpus.jsonl").read_bytes() == before
+
+
+def test_flag_survives_closing_and_reopening(qtbot, make_window, tiny_dir: Path) -> None:
+    window = open_and_wait(qtbot, make_window(), tiny_dir, query="is_leap_year")
+    window.flags.select_target("test", 2)
+    window.flags.category_box.setCurrentIndex(window.flags.category_box.findData("test_too_weak"))
+    window.flags.note.setText("mutant passes 1900")
+    qtbot.mouseClick(window.flags.add_button, Qt.MouseButton.LeftButton)
+    assert window.flags.model.rowCount() == 1
+    assert window.browser.model.flagged == {"q_0002"}
+    window.close()
+
+    again = open_and_wait(qtbot, make_window(), tiny_dir, query="is_leap_year")
+    [flag] = again.flags.model.items
+    assert (flag.query_id, flag.category, flag.test_index, flag.note) == (
+        "q_0002", "test_too_weak", 2, "mutant passes 1900")
+    assert again.browser.model.flagged == {"q_0002"}
+    again.browser.flagged_box.setChecked(True)
+    assert again.browser.proxy.rowCount() == 1
+
+
+def test_filters_select_the_right_queries(qtbot, make_window, tiny_dir: Path) -> None:
+    window = open_and_wait(qtbot, make_window(), tiny_dir, model="minilm")
+    browser, status = window.browser, window.ins.status_a
+    names = lambda: sorted(browser.proxy.index(r, 0).data(Qt.ItemDataRole.UserRole + 1).query_id  # noqa: E731
+                           for r in range(browser.proxy.rowCount()))
+    browser.search.setText("leap")
+    assert names() == ["q_0002"]
+    browser.search.setText("VOWEL")          # case-insensitive, matches the query text too
+    assert names() == ["q_0004"]
+    browser.search.clear()
+    browser.domain_box.setCurrentIndex(browser.domain_box.findData("date-time"))
+    assert names() == ["q_0002"]
+    browser.domain_box.setCurrentIndex(0)
+    browser.outcome_box.setCurrentIndex(browser.outcome_box.findData("deceived"))
+    bench = window.ins.benchmark
+    assert names() == sorted(q.query_id for q, d in zip(bench.queries, status.deceived) if d)
+    browser.outcome_box.setCurrentIndex(browser.outcome_box.findData("top1_wrong"))
+    assert names() == sorted(q.query_id for q, ok in zip(bench.queries, status.top1_correct)
+                             if not ok)
+    browser.outcome_box.setCurrentIndex(0)
+    bug = bench.bug_types[0]
+    browser.bug_box.setCurrentIndex(browser.bug_box.findData(bug))
+    assert names() == sorted({s.query_id for s in bench.corpus if s.bug_type == bug})
+
+
+def test_discordant_filter_with_a_second_model(qtbot, make_window, tiny_dir: Path) -> None:
+    window = open_and_wait(qtbot, make_window(), tiny_dir, model="bm25")
+    browser = window.browser
+    assert not browser.discordant_box.isEnabled()
+    with qtbot.waitSignal(window.ins.rank_b_slot.busy_changed, timeout=60000,
+                          check_params_cb=lambda busy: not busy):
+        window.ins.set_model("minilm", "b")
+    assert browser.discordant_box.isEnabled()
+    a, b = window.ins.status_a.top1_correct, window.ins.status_b.top1_correct
+    ids = [q.query_id for q in window.ins.benchmark.queries]
+
+    def shown() -> list[str]:
+        return sorted(browser.proxy.index(r, 0).data(Qt.ItemDataRole.UserRole + 1).query_id
+                      for r in range(browser.proxy.rowCount()))
+
+    browser.discordant_box.setCurrentIndex(browser.discordant_box.findData("a_only"))
+    assert shown() == sorted(q for q, x, y in zip(ids, a, b) if x and not y)
+    assert shown() == ["q_0001", "q_0002"]
+    browser.discordant_box.setCurrentIndex(browser.discordant_box.findData("b_only"))
+    assert shown() == sorted(q for q, x, y in zip(ids, a, b) if y and not x)
+
+
+def test_switching_model_keeps_the_selected_query(qtbot, make_window, tiny_dir: Path) -> None:
+    window = open_and_wait(qtbot, make_window(), tiny_dir, query="insertion_index")
+    with qtbot.waitSignal(window.ins.query_ready, timeout=60000):
+        window.ins.set_model("minilm")
+    assert window.ins.query_id == "q_0003"
+    assert window.browser.current_query_id() == "q_0003"
+    assert window.ins.ranking_a.model == "minilm"
+
+
+def test_broken_folder_shows_an_error_and_the_window_lives(qtbot, make_window,
+                                                           tmp_path: Path, tiny_dir: Path) -> None:
+    window = open_and_wait(qtbot, make_window(), tiny_dir)
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "queries.jsonl").write_text('{"query_id": "q1"\n')
+    (broken / "corpus.jsonl").write_text("")
+    with qtbot.waitSignal(window.ins.failed, timeout=30000) as blocker:
+        window.ins.open_benchmark(broken)
+    title, text = blocker.args
+    assert "queries.jsonl:1" in text
+    assert window.isVisible() and window.ins.benchmark.name == "tiny"   # nothing changed
+    bad_run = tmp_path / "bad.trec"
+    bad_run.write_text("q_0001 Q0 c_0001 one two\n")
+    with qtbot.waitSignal(window.ins.failed, timeout=30000) as blocker:
+        window.ins.set_model(str(bad_run))
+    assert "bad.trec" in blocker.args[1]
+    assert window.ins.ranking_a.model == "bm25"
+    with qtbot.waitSignal(window.ins.failed, timeout=30000):
+        window.ins.set_model(str(tmp_path / "missing.npz"))
+    assert window.isVisible()
+
+
+def test_layout_is_remembered(qtbot, make_window, tiny_dir: Path) -> None:
+    window = make_window()
+    window.tests_dock.hide()
+    window.diff.set_unified(True)
+    window.candidates.depth.setValue(7)
+    window.close()
+    again = make_window()
+    assert again.tests_dock.isHidden()
+    assert again.diff.unified
+    assert again.candidates.depth.value() == 7
