@@ -1,0 +1,140 @@
+"""Every Qt item model passes pytest-qt's model tester, empty and filled; the workers behave."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+from _gui_fixtures import no_leftover_work  # noqa: F401
+
+from execretrieval import load_benchmark
+from execretrieval.annotations import Flag
+from execretrieval.execution import SuiteResult, TestOutcome
+from execretrieval.retrieval import rank
+from execretrieval.statistics import MetricCI
+from execretrieval_gui.engine import query_status
+from execretrieval_gui.filters import QueryFilter, QueryFilterProxy
+from execretrieval_gui.metric_models import DiscordantModel, MetricsModel
+from execretrieval_gui.models import CandidateRow, CandidatesModel, QueryTableModel, role_of
+from execretrieval_gui.suite_models import FlagsModel, MatrixModel, OutcomeModel
+from execretrieval_gui.workers import Task, TaskSlot, emit_partial
+
+
+@pytest.fixture
+def tiny(tiny_dir: Path):  # type: ignore[no-untyped-def]
+    bench = load_benchmark(tiny_dir)
+    return bench, rank(bench, "bm25")
+
+
+def _result(tests: tuple[str, ...], passing: int) -> SuiteResult:
+    return SuiteResult(tuple(TestOutcome(t, "pass" if i < passing else "fail", "boom")
+                             for i, t in enumerate(tests)))
+
+
+def test_query_model_and_filter_proxy(qtmodeltester, tiny) -> None:  # type: ignore[no-untyped-def]
+    bench, ranking = tiny
+    model = QueryTableModel()
+    qtmodeltester.check(model)
+    model.set_benchmark(bench)
+    model.set_status(query_status(bench, ranking), query_status(bench, rank(bench, "minilm")))
+    model.set_flagged({"q_0002"})
+    qtmodeltester.check(model)
+    proxy = QueryFilterProxy()
+    proxy.setSourceModel(model)
+    proxy.set_filter(QueryFilter(flagged_only=True))
+    qtmodeltester.check(proxy)
+    assert proxy.rowCount() == 1
+    proxy.set_filter(QueryFilter(discordant="a_only"))
+    assert proxy.rowCount() == 2
+
+
+def test_candidates_model(qtmodeltester, tiny) -> None:  # type: ignore[no-untyped-def]
+    bench, ranking = tiny
+    model = CandidatesModel()
+    qtmodeltester.check(model)
+    query = bench.queries[0]
+    rows = []
+    for r, j in enumerate(ranking.top(0, 10)):
+        snippet = bench.corpus[int(j)]
+        rows.append(CandidateRow(r + 1, int(j), snippet, 1.0 - r / 10, -r / 10,
+                                 role_of(query, snippet)))
+    model.set_rows(rows, len(query.test_suite))
+    model.set_pending({rows[0].snippet.corpus_id})
+    model.set_outcome(rows[1].snippet.corpus_id, _result(query.test_suite, 3))
+    qtmodeltester.check(model)
+    assert model.index(1, CandidatesModel.BADGE).data() == "FAIL 3/8"
+    assert model.index(0, CandidatesModel.BADGE).data() == "running…"
+
+
+def test_outcome_matrix_and_flag_models(qtmodeltester, tiny) -> None:  # type: ignore[no-untyped-def]
+    bench, _ = tiny
+    tests = bench.queries[0].test_suite
+    outcomes = OutcomeModel()
+    qtmodeltester.check(outcomes)
+    outcomes.set_tests(tests, _result(tests, 8), _result(tests, 2))
+    qtmodeltester.check(outcomes)
+    assert outcomes.columnCount() == 5
+    matrix = MatrixModel()
+    matrix.set_rows(["1 c_0001", "2 c_0002"], [_result(tests, 8), None], len(tests))
+    qtmodeltester.check(matrix)
+    matrix.set_result(1, _result(tests, 1))
+    assert matrix.index(1, 1).data() == "✗"
+    flags = FlagsModel()
+    flags.set_flags([Flag("q_0001", "other", note="x", created="2026-01-01T00:00:00")])
+    qtmodeltester.check(flags)
+
+
+def test_metrics_models(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
+    class Ev:
+        model = "bm25"
+        metrics = {"exec@1": MetricCI(0.25, 0.1, 0.4), "ndcg@1": MetricCI(0.5, 0.3, 0.7)}
+
+    metrics = MetricsModel()
+    qtmodeltester.check(metrics)
+    metrics.set_evaluations([Ev(), Ev()])
+    qtmodeltester.check(metrics)
+    assert metrics.index(0, 1).data() == "0.250  [0.100, 0.400]"
+    discordant = DiscordantModel()
+    discordant.set_rows([("q_0001", "lowest_set_bit", "bm25")])
+    qtmodeltester.check(discordant)
+
+
+def test_task_slot_drops_stale_results(qtbot) -> None:  # type: ignore[no-untyped-def]
+    slot = TaskSlot("t")
+    seen: list[str] = []
+    gate = threading.Event()
+
+    def slow(progress, should_stop):  # type: ignore[no-untyped-def]
+        gate.wait(5)
+        return "stale"
+
+    first = slot.start(slow, on_result=seen.append)
+    with qtbot.waitSignal(slot.busy_changed, timeout=5000, check_params_cb=lambda b: not b):
+        slot.start(lambda p, s: "fresh", on_result=seen.append)
+    gate.set()
+    qtbot.waitUntil(first.done.is_set, timeout=5000)
+    qtbot.wait(50)
+    assert seen == ["fresh"]
+    assert first.cancelled
+
+
+def test_task_reports_errors_partials_and_throttled_progress(qtbot) -> None:  # type: ignore[no-untyped-def]
+    def work(progress, should_stop):  # type: ignore[no-untyped-def]
+        for i in range(1000):
+            progress(i + 1, 1000)
+        emit_partial("half")
+        raise ValueError("no good")
+
+    task = Task(work)
+    progress: list[tuple[int, int]] = []
+    partials: list[str] = []
+    task.signals.progress.connect(lambda d, t: progress.append((d, t)))
+    task.signals.partial.connect(partials.append)
+    with qtbot.waitSignal(task.signals.error, timeout=5000) as blocker:
+        task.start()
+    qtbot.waitUntil(task.done.is_set, timeout=5000)
+    qtbot.wait(20)
+    assert isinstance(blocker.args[0], ValueError)
+    assert partials == ["half"]
+    assert progress[-1] == (1000, 1000) and len(progress) < 50   # throttled
