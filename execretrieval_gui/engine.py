@@ -134,31 +134,51 @@ def make_oracle(cached: bool = True) -> Any:
     return Oracle() if cached else Oracle(cache=None)
 
 
-def _scaled(progress: Progress | None, part: int, parts: int) -> Progress | None:
-    if progress is None:
-        return None
-
-    def hook(done: int, total: int) -> None:
-        progress(part * 1000 + (1000 * done // max(1, total)), parts * 1000)
-
-    return hook
-
-
 def evaluate_models(benchmark: Benchmark, ranking_a: Any, ranking_b: Any, oracle: Any,
                     exclude: frozenset[str] = frozenset(), progress: Progress | None = None,
                     should_stop: StopHook | None = None) -> tuple[Any, Any, Any]:
-    """(evaluation of A, evaluation of B or None, exec@1 comparison or None); blocking."""
-    from execretrieval.metrics import evaluate, execution_matrix
+    """(evaluation of A, evaluation of B or None, exec@1 comparison or None); blocking.
+
+    The top 10 of both models run through the (cached) oracle in one batch.
+    """
+    from execretrieval.metrics import evaluate, execution_matrices
     from execretrieval.statistics import compare
 
     rankings = [r for r in (ranking_a, ranking_b) if r is not None]
-    evaluations = []
-    for i, ranking in enumerate(rankings):
-        passes = execution_matrix(benchmark, ranking, oracle, depth=10,
-                                  progress=_scaled(progress, i, len(rankings)),
+    matrices = execution_matrices(benchmark, rankings, oracle, depth=10, progress=progress,
                                   should_stop=should_stop)
-        evaluations.append(evaluate(benchmark, ranking, passes, exclude=exclude))
+    evaluations = [evaluate(benchmark, r, m, exclude=exclude)
+                   for r, m in zip(rankings, matrices, strict=True)]
     ev_a = evaluations[0]
     ev_b = evaluations[1] if len(evaluations) > 1 else None
     comparison = compare(benchmark, ev_a, ev_b, "exec@1") if ev_b is not None else None
     return ev_a, ev_b, comparison
+
+
+def export_report(path: str | Path, benchmark: Benchmark, ranking_a: Any, ranking_b: Any,
+                  oracle: Any, exclude: frozenset[str] = frozenset(),
+                  progress: Progress | None = None, should_stop: StopHook | None = None,
+                  evaluations: tuple[Any, Any] | None = None) -> Path:
+    """Evaluate (unless ``evaluations`` are given) and write the report; format by suffix."""
+    from execretrieval.environment import environment_fingerprint
+    from execretrieval.report import EvaluationReport, write_report
+
+    if evaluations is None:
+        ev_a, ev_b, _ = evaluate_models(benchmark, ranking_a, ranking_b, oracle, exclude,
+                                        progress, should_stop)
+    else:
+        ev_a, ev_b = evaluations
+    models = {ev_a.model: ev_a}
+    if ev_b is not None:
+        models[ev_b.model if ev_b.model not in models else f"{ev_b.model}#2"] = ev_b
+    command = "execretrieval-gui export " + " ".join(
+        [str(benchmark.path or benchmark.name), *models]
+        + (["--exclude-queries", f"<{len(exclude)} flagged>"] if exclude else []))
+    report = EvaluationReport.create(
+        benchmark, models, environment=environment_fingerprint(oracle), seed=ev_a.seed,
+        command=command, settings={"ks": list(ev_a.ks), "bootstrap": ev_a.n_boot,
+                                   "execution_depth": 10,
+                                   "excluded_queries": sorted(exclude)})
+    if progress:
+        progress(1, 1)
+    return write_report(report, path, benchmark)

@@ -1,0 +1,83 @@
+"""Metrics view, comparison with clickable discordant queries, and report export."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+from _gui_fixtures import make_window, no_leftover_work, open_and_wait, settings_file  # noqa: F401
+
+from execretrieval.annotations import Flag
+
+
+def _idle(slot):  # type: ignore[no-untyped-def]
+    return dict(signal=slot.busy_changed, timeout=120000, check_params_cb=lambda busy: not busy)
+
+
+@pytest.fixture
+def compared(qtbot, make_window, tiny_dir: Path):  # type: ignore[no-untyped-def]
+    window = open_and_wait(qtbot, make_window(), tiny_dir, model="bm25")
+    with qtbot.waitSignal(**_idle(window.ins.rank_b_slot)):
+        window.ins.set_model("minilm", "b")
+    return window
+
+
+def test_metrics_with_comparison_and_clickable_discordant(qtbot, compared) -> None:  # type: ignore[no-untyped-def]
+    window = compared
+    with qtbot.waitSignal(**_idle(window.reporter.metrics_slot)):
+        window.metrics.compute_button.click()
+    table = window.metrics.model
+    names = [table.index(r, 0).data() for r in range(table.rowCount())]
+    assert {"exec@1", "execp@10", "nDCG@10"} <= set(names)
+    assert table.columnCount() == 3      # metric, bm25, minilm
+    assert "[" in table.index(0, 1).data()
+    assert "McNemar" in window.metrics.compare_label.text()
+    comparison = window.metrics.comparison
+    assert set(comparison.discordant_queries) == {"q_0001", "q_0002"}
+    assert window.metrics.discordant.rowCount() == 2
+    # the charts got the same figures the report draws
+    assert window.metrics.domain_chart.labels and window.metrics.density_chart.labels
+    # clicking a discordant query opens it in the browser
+    index = window.metrics.discordant.index(1, 0)
+    qid = window.metrics.discordant.rows[1][0]
+    with qtbot.waitSignal(window.ins.query_ready, timeout=60000):
+        window.metrics.discordant_table.clicked.emit(index)
+    assert window.ins.query_id == qid and window.tabs.currentIndex() == 0
+    window.metrics.show_discordant.click()
+    assert window.browser.proxy.rowCount() == 2
+
+
+@pytest.mark.parametrize("suffix", [".json", ".csv", ".md", ".html"])
+def test_export_writes_a_parseable_report(qtbot, compared, tmp_path: Path, suffix: str) -> None:  # type: ignore[no-untyped-def]
+    window = compared
+    out = tmp_path / f"report{suffix}"
+    with qtbot.waitSignal(window.reporter.exported, timeout=120000) as blocker:
+        window.reporter.export(out, exclude_flagged=False)
+    assert blocker.args == [str(out)]
+    text = out.read_text(encoding="utf-8")
+    if suffix == ".json":
+        data = json.loads(text)
+        assert set(data["models"]) == {"bm25", "minilm"}
+        assert data["comparisons"][0]["metric"] == "exec@1"
+    elif suffix == ".csv":
+        rows = list(csv.DictReader(io.StringIO(text)))
+        assert rows
+    elif suffix == ".md":
+        assert text.startswith("#") and "exec@1" in text
+    else:
+        assert "<svg" in text and "</html>" in text.lower()
+
+
+def test_export_without_flagged_queries(qtbot, compared, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    window = compared
+    window.ins.add_flag(Flag("q_0003", "ambiguous_query", note="which end?"))
+    out = tmp_path / "report.json"
+    with qtbot.waitSignal(window.reporter.exported, timeout=120000):
+        window.reporter.export(out, exclude_flagged=True)
+    data = json.loads(out.read_text())
+    for model in data["models"].values():
+        assert model["queries"] == 3
+        assert model["excluded_queries"] == ["q_0003"]
