@@ -156,6 +156,7 @@ def _status(message: str) -> None:
 def _evaluate(args: argparse.Namespace) -> int:
     from .progress import TerminalProgress
     from .report import FORMATS, evaluate_models, write_report
+    from .retrieval import rank
 
     suffix = Path(args.out).suffix.lower()
     if suffix not in FORMATS:
@@ -175,11 +176,14 @@ def _evaluate(args: argparse.Namespace) -> int:
     exclude = read_exclusions(args.exclude_queries, benchmark)
     command = shlex.join(["execretrieval", *sys.argv[1:]]) if sys.argv[1:] else \
         "execretrieval evaluate"
-    with _oracle(args) as oracle, TerminalProgress("scoring") as scoring, \
-            TerminalProgress("executing") as progress:
-        report = evaluate_models(benchmark, models, oracle, ks=args.k, n_boot=args.bootstrap,
+    rankings = []
+    for model in models:  # before any execution, so a bad model fails fast
+        with TerminalProgress(f"scoring with {model}") as scoring:
+            rankings.append(rank(benchmark, model, progress=scoring))
+    with _oracle(args) as oracle, TerminalProgress("executing") as progress:
+        report = evaluate_models(benchmark, rankings, oracle, ks=args.k, n_boot=args.bootstrap,
                                  seed=args.seed, exclude=exclude, command=command,
-                                 status=_status, progress=progress, ranking_progress=scoring)
+                                 status=_status, progress=progress)
     write_report(report, args.out, benchmark)
     for name, ev in report.models.items():
         ci = ev.metrics.get("exec@1")

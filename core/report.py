@@ -103,7 +103,7 @@ def _clean(value: Any) -> Any:
 
 def evaluate_models(
     benchmark: Benchmark,
-    models: Sequence[str],
+    models: Sequence[str | Ranking],
     oracle: Any,
     *,
     ks: Sequence[int] = DEFAULT_KS,
@@ -117,8 +117,9 @@ def evaluate_models(
     ranking_progress: Progress | None = None,
     should_stop: ShouldStop | None = None,
 ) -> EvaluationReport:
-    """Rank with every model, execute each one's top max(k, 5) through the oracle (one
-    batched, cached ``run_many``), and evaluate; ``status`` hears each phase by name,
+    """Rank with every model (or take the given Ranking), execute each one's top
+    max(k, 5) through the oracle (one batched, cached ``run_many``), and evaluate;
+    ``status`` hears each phase by name,
     ``progress`` follows execution and ``ranking_progress`` each model's scoring (dense
     encoding can be long)."""
     from .environment import environment_fingerprint
@@ -128,9 +129,13 @@ def evaluate_models(
     for model in models:
         if should_stop is not None and should_stop():
             raise CancelledError("evaluation cancelled")
-        if status:
-            status(f"ranking with {model}")
-        ranking = rank(benchmark, model, progress=ranking_progress, should_stop=should_stop)
+        if isinstance(model, Ranking):
+            ranking = model
+        else:
+            if status:
+                status(f"ranking with {model}")
+            ranking = rank(benchmark, model, progress=ranking_progress,
+                           should_stop=should_stop)
         label, n = ranking.model, 2
         while label in names:
             label, n = f"{ranking.model}#{n}", n + 1
