@@ -237,12 +237,17 @@ class NpzRetriever:
 
     def score(self, benchmark: Benchmark, *, progress: Progress | None = None,
               should_stop: ShouldStop | None = None) -> np.ndarray:
+        if progress:
+            progress(0, 1)
         embeddings = from_npz(self.path)
         reason = embeddings.mismatch(benchmark)
         if reason is not None:
             raise RetrieverError(f"{self.path}: does not match benchmark {benchmark.name}: "
                                  f"{reason}")
-        return embeddings.scores_for(benchmark)
+        scores = embeddings.scores_for(benchmark)
+        if progress:
+            progress(1, 1)
+        return scores
 
 
 @dataclass(frozen=True)
@@ -289,7 +294,10 @@ class MiniLMRetriever:
                 embeddings = from_npz(shipped)
                 mismatch = embeddings.mismatch(benchmark)
                 if mismatch is None:
-                    return embeddings.scores_for(benchmark)
+                    scores = embeddings.scores_for(benchmark)
+                    if progress:
+                        progress(1, 1)
+                    return scores
                 reason = f"{shipped} does not match the benchmark: {mismatch}"
         if not dense_extra_installed():
             raise ModelNotFoundError(
