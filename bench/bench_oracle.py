@@ -17,6 +17,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -95,6 +96,13 @@ def make_suites(n: int, seed: int) -> list[tuple[str, list[str]]]:
     return suites
 
 
+def cpu_seconds() -> float:
+    """CPU time of this process and of every child it has reaped (servers roll theirs up)."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(
+        resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def run_naive(suites, script: Path, workers: int) -> tuple[list[tuple[str, ...]], float]:
     def one(job):
         proc = subprocess.run([sys.executable, "-I", str(script)], input=json.dumps(
@@ -121,16 +129,19 @@ def main() -> int:
     tests = sum(len(t) for _, t in suites)
     print(f"oracle benchmark: {len(suites)} suites, {tests} tests, {workers} cores")
 
-    started = time.perf_counter()
+    load = os.getloadavg()[0]
+    cpu0, started = cpu_seconds(), time.perf_counter()
     with Oracle(cache=None, workers=workers) as oracle:
         ours = [r.statuses for r in oracle.run_many(suites)]
         containment = oracle.containment()
-    ours_s = time.perf_counter() - started
+    ours_s, ours_cpu = time.perf_counter() - started, cpu_seconds() - cpu0
 
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "naive_runner.py"
         script.write_text(NAIVE_RUNNER)
+        cpu0 = cpu_seconds()
         naive_seq, seq_s = run_naive(suites, script, 1)
+        seq_cpu = cpu_seconds() - cpu0
         naive_par, par_s = run_naive(suites, script, workers)
 
     if not ours == naive_seq == naive_par:
@@ -148,6 +159,9 @@ def main() -> int:
           f"({par_s:.2f} s)")
     print(f"  speed-up vs naive sequential: {seq_s / ours_s:.1f}x (target >= 5x)")
     print(f"  speed-up vs naive with {workers} in flight: {par_s / ours_s:.1f}x")
+    print(f"  CPU per suite: oracle {1000 * ours_cpu / n:.1f} ms, naive {1000 * seq_cpu / n:.1f} ms"
+          f" ({seq_cpu / ours_cpu:.1f}x less; load-independent)")
+    print(f"  load average at start: {load:.1f} (other work on the machine skews wall times)")
     active = [k for k, v in containment.items() if v is True]
     print(f"  containment active: {', '.join(active)}")
     return 0

@@ -22,10 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_oracle import make_suites  # noqa: E402
-
-from execretrieval import Oracle, ResultCache  # noqa: E402
-from execretrieval.sandbox import _UID_BASE  # noqa: E402
+from bench_oracle import make_suites
+from execretrieval import Oracle, ResultCache
+from execretrieval.sandbox import _UID_BASE
 
 HOSTILE = [
     ("fork bomb", "import os\nwhile True:\n    os.fork()"),

@@ -24,10 +24,8 @@ Protocol with the host (stdin/stdout of the server): 4-byte big-endian length + 
 from __future__ import annotations
 
 import ctypes
-import errno
 import json
 import os
-import resource
 import select
 import signal
 import struct
@@ -105,7 +103,7 @@ def _unshare(flags: int) -> bool:
 
 
 def _mount(src, target, fstype, flags, data) -> bool:
-    enc = lambda s: None if s is None else s.encode()  # noqa: E731
+    enc = lambda s: None if s is None else s.encode()
     return _LIBC.mount(enc(src), enc(target), enc(fstype), flags, enc(data)) == 0
 
 
@@ -399,7 +397,7 @@ def _remove(outpath: str, workdir: str) -> None:
 
 if __name__ == "__main__":
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from _sandbox_runner import _kill_uid, _runner  # noqa: E402  (same folder, stdlib only)
+    from _sandbox_runner import _kill_uid, _runner
 
     del sys.path[0]  # candidates must not import engine modules by accident
 

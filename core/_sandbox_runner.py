@@ -341,8 +341,7 @@ def _test_process(code, test_code, wfd: int, hooks: dict, uid: int | None) -> No
         flush(sys_)
     except AssertionError_ as exc:
         status, detail = b"fail", describe(exc)
-        if detail.startswith("AssertionError: "):
-            detail = detail[16:]
+        detail = detail.removeprefix("AssertionError: ")
     except BaseException_ as exc:
         status, detail = b"error", describe(exc)
     if status != b"pass":

@@ -12,6 +12,7 @@ so a warm re-run executes nothing.
 from __future__ import annotations
 
 import atexit
+import functools
 import json
 import os
 import queue
@@ -182,7 +183,7 @@ class Oracle:
             futures: list[Future[SuiteResult]] = []
             for i, (code, tests) in enumerate(checked):
                 future = pool.submit(self._run, code, tests, None, cancel)
-                future.add_done_callback(lambda _f, i=i: finished.put(i))
+                future.add_done_callback(functools.partial(_report_done, finished, i))
                 futures.append(future)
             try:
                 while done < total:
@@ -235,6 +236,10 @@ class Oracle:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _report_done(finished: queue.SimpleQueue[int], index: int, _future: Future[Any]) -> None:
+    finished.put(index)
 
 
 def _check_suite(code: str, tests: Sequence[str]) -> list[str]:

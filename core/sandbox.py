@@ -82,6 +82,28 @@ class Limits:
                 raise ValueError(f"Limits.{name} must be a non-negative int, not {value!r}")
 
 
+_STALE_CHECKED = False
+
+
+def _remove_stale_folders() -> None:
+    """Remove base folders left by Oracle processes that died without closing (once)."""
+    global _STALE_CHECKED
+    if _STALE_CHECKED:
+        return
+    _STALE_CHECKED = True
+    root = Path(tempfile.gettempdir())
+    for folder in root.glob("execretrieval-sandbox-*-*"):
+        owner = folder.name.split("-")[2]
+        if not owner.isdigit() or int(owner) == os.getpid():
+            continue
+        try:
+            os.kill(int(owner), 0)
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+        except OSError:
+            pass
+
+
 class ForkServer:
     """One clean ``python -I`` server process that runs one suite at a time.
 
@@ -91,7 +113,8 @@ class ForkServer:
 
     def __init__(self, index: int, *, isolate: bool = True, tmpfs_mb: int = 256) -> None:
         self.index = index
-        self._base = tempfile.mkdtemp(prefix="execretrieval-sandbox-")
+        _remove_stale_folders()
+        self._base = tempfile.mkdtemp(prefix=f"execretrieval-sandbox-{os.getpid()}-")
         uid = _UID_BASE + (os.getpid() % 100_000) * 64 + index % 64 if os.geteuid() == 0 else None
         # -S: no site, so no .pth hooks (an editable install imports ~45 modules there);
         # the site-packages folders themselves stay importable for candidates.

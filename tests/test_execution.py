@@ -7,7 +7,6 @@ import threading
 import time
 
 import pytest
-
 from execretrieval import CancelledError, Limits, MemoryCache, Oracle, ResultCache, SuiteResult
 from execretrieval.execution import STATUSES, TestOutcome
 
