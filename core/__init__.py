@@ -38,6 +38,7 @@ from .humaneval import import_humaneval
 from .metrics import ModelEvaluation, evaluate, execution_matrix
 from .mutation import Mutant, MutantSet, generate_mutants
 from .mutation_select import select_distractors
+from .report import EvaluationReport, evaluate_models, write_report
 from .retrieval import Ranking, available_models, rank
 from .seedfile import SeedTask, read_seed
 from .statistics import (
@@ -68,6 +69,7 @@ __all__ = [
     "SuiteResult",
     "TestOutcome",
     "Comparison",
+    "EvaluationReport",
     "MetricCI",
     "ModelEvaluation",
     "Ranking",
@@ -75,10 +77,12 @@ __all__ = [
     "bootstrap_ci",
     "compare",
     "evaluate",
+    "evaluate_models",
     "execution_matrix",
     "mcnemar_exact",
     "paired_bootstrap_diff",
     "rank",
+    "write_report",
     "BUG_TYPES",
     "DOMAINS",
     "ROLES",
