@@ -28,6 +28,10 @@ if TYPE_CHECKING:
 __all__ = ["EmbeddingCache", "SentenceTransformerEncoder", "cache_dir", "minilm_model_path"]
 
 BATCH = 64
+# Loaded models by encoder identity: loading takes seconds, so every encoder of the same
+# folder (and normalisation) shares one.
+_LOADED: dict[str, tuple[Any, threading.Lock]] = {}
+_LOADED_LOCK = threading.Lock()
 
 
 def cache_dir() -> Path:
@@ -91,8 +95,6 @@ class SentenceTransformerEncoder:
         self.normalize = bool(normalize)
         self.identity = (f"{self.name}|{_folder_identity(self.path)}|"
                          f"normalize={self.normalize}")
-        self._model: Any = None
-        self._lock = threading.Lock()
 
     @classmethod
     def minilm(cls, **options: Any) -> SentenceTransformerEncoder:
@@ -114,33 +116,37 @@ class SentenceTransformerEncoder:
                 "query_prefix": self.query_prefix, "passage_prefix": self.passage_prefix,
                 "normalize": self.normalize, "similarity": "cosine" if self.normalize else "dot"}
 
-    def _load(self) -> Any:
-        with self._lock:
-            if self._model is None:
-                os.environ.setdefault("HF_HUB_OFFLINE", "1")
-                os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-                os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-                os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-                try:
-                    from sentence_transformers import SentenceTransformer
-                except ImportError as exc:
-                    raise ModelNotFoundError(
-                        f"{self.name}: the dense extra (torch, sentence-transformers) is not "
-                        "installed") from exc
-                try:
-                    self._model = SentenceTransformer(str(self.path), device="cpu",
-                                                      local_files_only=True)
-                except Exception as exc:  # third-party loaders raise anything
-                    raise RetrieverError(f"{self.path}: cannot load the model: {exc}") from exc
-            return self._model
+    def _load(self) -> tuple[Any, threading.Lock]:
+        """The loaded model (shared by every encoder of the same folder) and its lock."""
+        with _LOADED_LOCK:
+            loaded = _LOADED.get(self.identity)
+            if loaded is not None:
+                return loaded
+            os.environ.setdefault("HF_HUB_OFFLINE", "1")
+            os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+            os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+            os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+            try:
+                from sentence_transformers import SentenceTransformer
+            except ImportError as exc:
+                raise ModelNotFoundError(
+                    f"{self.name}: the dense extra (torch, sentence-transformers) is not "
+                    "installed") from exc
+            try:
+                model = SentenceTransformer(str(self.path), device="cpu", local_files_only=True)
+            except Exception as exc:  # third-party loaders raise anything
+                raise RetrieverError(f"{self.path}: cannot load the model: {exc}") from exc
+            loaded = _LOADED[self.identity] = (model, threading.Lock())
+            return loaded
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """Vectors (len(texts) x d), float32, for the exact texts given (prefix included)."""
-        model = self._load()
+        model, lock = self._load()
         try:
-            vectors = model.encode(list(texts), batch_size=32, convert_to_numpy=True,
-                                   normalize_embeddings=self.normalize,
-                                   show_progress_bar=False)
+            with lock:  # one batch at a time per model, whatever thread asks
+                vectors = model.encode(list(texts), batch_size=32, convert_to_numpy=True,
+                                       normalize_embeddings=self.normalize,
+                                       show_progress_bar=False)
         except Exception as exc:  # torch and tokenizers raise anything
             raise RetrieverError(f"{self.name}: encoding failed: {exc}") from exc
         return np.asarray(vectors, dtype=np.float32)

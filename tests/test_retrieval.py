@@ -184,3 +184,19 @@ def test_a_default_install_without_torch_ranks_tiny_with_shipped_minilm(tiny_dir
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0, done.stderr
+
+
+def test_embed_without_the_dense_extra_exits_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    import sys
+
+    from execretrieval import _dense, cli
+
+    monkeypatch.setattr(cli, "COMMAND_MODULES", ("execretrieval._cli_rank",))
+    monkeypatch.setattr(_dense, "_LOADED", {})
+    for name in ("torch", "sentence_transformers"):
+        monkeypatch.setitem(sys.modules, name, None)
+    small_benchmark(tmp_path / "b")
+    assert cli.main(["embed", str(tmp_path / "b"), "--model", "minilm"]) == 2
+    assert "not installed" in capsys.readouterr().err
+    assert not (tmp_path / "b" / "embeddings" / "minilm.npz").exists()
