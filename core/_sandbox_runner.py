@@ -83,6 +83,7 @@ def _runner(req: dict, config: dict, uid: int | None, workdir: str, outfd: int,
         return
     in_pidns = active["pid_namespace"] and os.getpid() == 1
     hooks = _prepare_children(limits, max(1, int(timeout + 1.999)), uid)
+    output_cap = 4 * int(req["output_chars"]) + 4  # what the server reads back at most
     deadline = time.monotonic() + timeout
     for i, test in enumerate(tests):
         if time.monotonic() >= deadline:
@@ -98,6 +99,8 @@ def _runner(req: dict, config: dict, uid: int | None, workdir: str, outfd: int,
             _timeout_rest(stream, i, len(tests), timeout, reached=True)
             return
         _emit(stream, i, status, detail)
+        if os.fstat(1).st_size > output_cap:  # keep the head; later tests may still print
+            os.ftruncate(1, output_cap)
 
 
 def _timeout_rest(stream: int, start: int, total: int, timeout: float, *, reached: bool) -> None:

@@ -5,6 +5,10 @@ tests, timeout, limits), so a cached answer is never reused for a different ques
 :class:`ResultCache` is an SQLite file in WAL mode, safe to share between threads and
 processes; a database that fails its integrity check is moved aside and rebuilt rather than
 trusted. :class:`MemoryCache` has the same interface for tests.
+
+Every outcome is cached, timeouts included: mutants that loop forever are common, and
+re-running each for the full timeout on every warm run would defeat the cache. The timeout
+is part of the key, so a longer timeout (or ``--no-cache``) judges such a suite afresh.
 """
 
 from __future__ import annotations

@@ -218,3 +218,12 @@ def test_close_stops_servers_and_removes_their_folders():
     for server in servers:
         assert not server.alive
         assert not os.path.exists(server._base)
+
+
+def test_flooded_output_does_not_break_later_tests():
+    with Oracle(timeout=3.0, cache=None, workers=1, limits=Limits(output_chars=200)) as o:
+        result = o.run(ADD, ["while True:\n    print('x' * (1 << 20))",
+                             "print('still printing')\nassert add(1, 1) == 2"])
+    assert result.statuses == ("error", "pass")
+    assert "File too large" in result.outcomes[0].detail
+    assert result.output.endswith("[output truncated]")
