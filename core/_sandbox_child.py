@@ -315,9 +315,13 @@ def _run_suite(req: dict, config: dict, active: dict, count: int) -> dict | None
     os.mkdir(workdir, 0o700)
     if uid is not None:
         os.chown(workdir, uid, uid)
+    # Output and results live in unlinked files: no path leads to them, only the fds that
+    # R holds (and T closes, except its stdout/stderr).
     outfd = os.open(outpath, os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o600)
+    os.unlink(outpath)
     respath = os.path.join(base, f"r{count}")
     resfd = os.open(respath, os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o600)
+    os.unlink(respath)
     rd, wr = os.pipe()  # R holds wr: EOF on rd means R has ended
     started = time.monotonic()
     if active["pid_namespace"]:
@@ -361,8 +365,7 @@ def _run_suite(req: dict, config: dict, active: dict, count: int) -> dict | None
             if line.endswith(b"\n"):  # a line cut short by R's death is not an outcome
                 msg = json.loads(line)
                 outcomes[msg["i"]] = [msg["status"], msg["detail"]]
-    _remove(outpath, workdir)
-    _remove(respath, workdir)
+    _remove(workdir)
     if not alive:
         return None
     output = raw.decode("utf-8", "replace")
@@ -385,13 +388,9 @@ def _kill_suite(pid: int, active: dict, uid: int | None) -> None:
         _kill_uid(uid)
 
 
-def _remove(outpath: str, workdir: str) -> None:
+def _remove(workdir: str) -> None:
     import shutil
 
-    try:
-        os.unlink(outpath)
-    except OSError:
-        pass
     shutil.rmtree(workdir, ignore_errors=True)
 
 

@@ -58,6 +58,7 @@ def _runner(req: dict, config: dict, uid: int | None, workdir: str, outfd: int,
     """
     _prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: die with the server
     _prctl(36, 1)              # PR_SET_CHILD_SUBREAPER: orphans come back to us
+    _prctl(4, 0)               # PR_SET_DUMPABLE 0: no /proc/<R>/fd or ptrace by T's uid
     devnull = os.open("/dev/null", os.O_RDWR)
     os.dup2(devnull, 0)
     os.dup2(outfd, 1)          # fd 1 was the server's protocol pipe: never let T near it
