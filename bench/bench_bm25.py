@@ -20,10 +20,13 @@ def synthetic(seed: int = SEED) -> tuple[list[str], list[str]]:
     """Code-like snippets (functions over a Zipf-distributed identifier vocabulary) and
     prose-like queries that share part of that vocabulary."""
     rng = np.random.default_rng(seed)
-    stems = ["count", "bit", "value", "index", "node", "date", "text", "row", "key", "item",
-             "total", "left", "right", "mid", "word", "char", "day", "month", "year", "size",
-             "min", "max", "sum", "prefix", "suffix", "stack", "queue", "edge", "graph", "list"]
-    vocab = [f"{a}_{b}" for a in stems for b in stems] + stems
+    syllables = ["ba", "co", "di", "fe", "gu", "ka", "lo", "mi", "no", "pe", "qu", "ri", "sa",
+                 "te", "vu", "xo", "ze", "st", "tr", "ch"]
+    stems = sorted({"".join(rng.choice(syllables, size=int(rng.integers(2, 4))))
+                    for _ in range(3000)})
+    stems = ["count", "value", "index", "node", "left", "right", "total", *stems]
+    pairs = rng.choice(len(stems), size=(6000, 2))
+    vocab = [f"{stems[a]}_{stems[b]}" for a, b in pairs] + stems
     weights = 1.0 / np.arange(1, len(vocab) + 1) ** 0.9
     weights /= weights.sum()
     keywords = ["def", "return", "if", "else", "for", "in", "range", "while", "len", "and",
