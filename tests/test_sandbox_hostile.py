@@ -329,3 +329,50 @@ def test_forged_pass_is_never_reported_as_pass(oracle):
     ]
     result = oracle.run(ADD, forgeries)
     assert "pass" not in result.statuses
+
+
+def _processes_mentioning(marker: str) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if marker.encode() in Path(f"/proc/{entry}/cmdline").read_bytes():
+                    found.append(int(entry))
+            except OSError:
+                pass
+    return found
+
+
+def _wait_until(check, seconds: float = 5.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.05)
+    return check()
+
+
+HOST_SCRIPT = """
+import sys
+from execretrieval import Oracle
+oracle = Oracle(timeout=30, cache=None, workers=2)
+print('ready', flush=True)
+oracle.run_many([('x = 1', [sys.argv[1]])] * 2)
+"""
+
+
+@pytest.mark.parametrize("how", ["exit_without_close", "sigkill_mid_suite"])
+def test_nothing_outlives_the_host(tmp_path, how):
+    """Servers stop at interpreter exit (atexit) and even when the host is SIGKILLed."""
+    test = "assert x == 1" if how == "exit_without_close" else "while True:\n    pass"
+    proc = subprocess.Popen([sys.executable, "-c", HOST_SCRIPT, test],
+                            stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "ready"
+    marker = f"execretrieval-sandbox-{proc.pid}-"
+    if how == "sigkill_mid_suite":
+        assert _wait_until(lambda: bool(_sandbox_processes(proc.pid)), 10)
+        proc.kill()
+    proc.wait(timeout=60)
+    assert _wait_until(lambda: not _processes_mentioning(marker)), "a sandbox server survived"
+    assert _wait_until(lambda: not _sandbox_processes(proc.pid)), "a candidate survived"
