@@ -8,7 +8,9 @@ candidate at rank r + 1 pass all of q's tests, as executed by the oracle)::
     nDCG@k(q)  = DCG@k / IDCG@k,  DCG@k = sum_{r=1..k} rel(R(q)_r) / log2(r + 1),
                  IDCG@k = sum_{r=1..min(k, |C(q)|)} 1 / log2(r + 1)
 
-with binary rel = 1 for ids in ``correct_corpus_ids`` C(q) (trec_eval's ``ndcg_cut``).
+with binary rel = 1 for ids in ``correct_corpus_ids`` C(q) (trec_eval's ``ndcg_cut``, for
+the ranking as given: trec_eval itself would re-sort tied scores by document id, we keep
+corpus order).
 Each metric is the unweighted mean over queries, with a 95% percentile bootstrap interval
 (:mod:`execretrieval.statistics`). The kernels take whole matrices; :func:`evaluate` is the
 pure, documented wrapper; :func:`execution_matrix` is the only part that runs code.
