@@ -182,7 +182,7 @@ def test_a_default_install_without_torch_ranks_tiny_with_shipped_minilm(tiny_dir
         "print(ranking.order[0, 0])\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=120)
+                          check=False, timeout=120)
     assert done.returncode == 0, done.stderr
 
 
