@@ -184,7 +184,7 @@ def _setup(config: dict) -> dict:
     active: dict = {"network_namespace": False, "readonly_filesystem": False,
                     "pid_namespace": False, "unprivileged_uid": False, "user_namespace": False,
                     "proc_hidden": False}
-    if not config.get("isolate", True):
+    if not config.get("isolate", True) or not sys.platform.startswith("linux"):
         return active
     root = os.geteuid() == 0
     if not root:

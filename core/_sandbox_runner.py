@@ -46,7 +46,9 @@ def _emit(stream: int, i: int, status: str, detail: str) -> None:
 
 
 def _prctl(option: int, arg: int) -> None:
-    _LIBC.prctl(option, arg, 0, 0, 0)
+    prctl = getattr(_LIBC, "prctl", None) if "_LIBC" in globals() else None
+    if prctl is not None:  # Linux only; elsewhere these measures are simply absent
+        prctl(option, arg, 0, 0, 0)
 
 
 def _runner(req: dict, config: dict, uid: int | None, workdir: str, outfd: int,

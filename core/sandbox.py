@@ -112,6 +112,8 @@ class ForkServer:
     """
 
     def __init__(self, index: int, *, isolate: bool = True, tmpfs_mb: int = 256) -> None:
+        if not hasattr(os, "fork"):
+            raise OracleError("the execution oracle needs a POSIX system (os.fork)")
         self.index = index
         _remove_stale_folders()
         self._base = tempfile.mkdtemp(prefix=f"execretrieval-sandbox-{os.getpid()}-")
