@@ -24,7 +24,7 @@ import sqlite3
 import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -127,7 +127,7 @@ def default_store_path() -> Path:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="microseconds")
+    return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
 class AnnotationStore:
@@ -164,7 +164,7 @@ class AnnotationStore:
         with self._lock:
             self._db.close()
 
-    def __enter__(self) -> AnnotationStore:
+    def __enter__(self) -> AnnotationStore:  # noqa: PYI034
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -351,11 +351,11 @@ def _record_to_flag(obj: Any, path: Path, line: int) -> Flag:
     test_index = obj.get("test_index")
     if test_index is not None:
         try:
-            if isinstance(test_index, bool) or isinstance(test_index, float):
-                raise ValueError
+            if isinstance(test_index, bool | float):
+                raise ValueError(test_index)  # noqa: TRY004 - reported as a format error below
             test_index = int(test_index)
             if test_index < 0:
-                raise ValueError
+                raise ValueError(test_index)
         except (TypeError, ValueError):
             raise InputFormatError(f"expected a non-negative integer, got {test_index!r}",
                                    file=path, line=line, field="test_index") from None

@@ -37,6 +37,8 @@ def create_app(argv: Sequence[str] | None = None):  # type: ignore[no-untyped-de
     from PySide6.QtGui import QFont, QIcon
     from PySide6.QtWidgets import QApplication
 
+    from . import qtcompat  # noqa: F401  (PySide6 6.12 on Python 3.11: see there)
+
     app = QApplication.instance() or QApplication(["execretrieval-gui", *(argv or [])])
     app.setOrganizationName("execretrieval")
     app.setApplicationName("inspector")
@@ -57,7 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.benchmark is not None and not Path(args.benchmark).exists():
         # still open the window: it explains the problem in a dialog
         print(f"execretrieval-gui: warning: {args.benchmark}: no such folder", file=sys.stderr)
-    from PySide6.QtCore import QSettings, QTimer
+    from PySide6.QtCore import QSettings
 
     from .mainwindow import MainWindow
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from execretrieval import Benchmark
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -16,8 +17,6 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-
-from execretrieval import Benchmark
 
 from .engine import QueryStatus
 from .filters import DISCORDANT, OUTCOMES, QueryFilter, QueryFilterProxy
@@ -78,7 +77,7 @@ class QueryBrowser(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(QueryTableModel.NAME, QHeaderView.ResizeMode.Stretch)
-        for col, width in ((0, 22), (2, 92), (3, 30), (4, 46), (5, 38)):
+        for col, width in ((0, 22), (2, 84), (3, 28), (4, 46), (5, 36)):
             header.resizeSection(col, width)
         self.count_label = QLabel()
         self.count_label.setObjectName("countLabel")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from execretrieval import Query, Snippet
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -16,8 +17,6 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-
-from execretrieval import Query, Snippet
 
 from . import diffing
 from .models import OBJECT_ROLE, CandidatesModel
@@ -165,8 +164,13 @@ class DiffView(QWidget):
             self.browser.setHtml(diffing.render_plain(cand.code))
             return
         if cand.query_id != canon.query_id:
-            desc = (f"<b>{cand.corpus_id}</b> — a snippet of another query "
-                    f"({cand.query_id}), compared with this query's canonical")
+            # not a mutant of this canonical: a character diff would only be noise
+            what = f"its bug: <i>{cand.bug_type}</i>" if cand.bug_type else "its canonical"
+            self.description.setText(
+                f"<b>{cand.corpus_id}</b> — a snippet of another query ({cand.query_id}; "
+                f"{what}), shown as is: it is not an edit of this query's canonical")
+            self.browser.setHtml(diffing.render_plain(cand.code))
+            return
         else:
             desc = (f"<b>{cand.corpus_id}</b> · <i>{cand.bug_type}</i> — "
                     f"{_escape(cand.bug_description or 'no description')}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import html
+import itertools
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -66,7 +67,11 @@ def line_marks(old: str, new: str) -> tuple[tuple[Span, ...], tuple[Span, ...]]:
         if tag == "equal":
             continue
         if tag == "replace":
-            o, n = _char_marks("".join(ta[i1:i2]), "".join(tb[j1:j2]), oa[i1], ob[j1])
+            a_text, b_text = "".join(ta[i1:i2]), "".join(tb[j1:j2])
+            if _similar(a_text, b_text, 0.3):   # an edit inside a token: mark characters
+                o, n = _char_marks(a_text, b_text, oa[i1], ob[j1])
+            else:                                 # unrelated tokens: mark them whole
+                o, n = [(oa[i1], oa[i2])], [(ob[j1], ob[j2])]
             old_marks += o
             new_marks += n
         elif tag == "delete":
@@ -74,6 +79,10 @@ def line_marks(old: str, new: str) -> tuple[tuple[Span, ...], tuple[Span, ...]]:
         else:
             new_marks.append((ob[j1], ob[j2]))
     return _merge(old_marks), _merge(new_marks)
+
+
+def _similar(a: str, b: str, threshold: float) -> bool:
+    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() >= threshold
 
 
 def _merge(spans: list[Span]) -> tuple[Span, ...]:
@@ -103,11 +112,15 @@ def diff_rows(old: str, new: str) -> list[DiffRow]:
             for k in range(n):
                 i = i1 + k if i1 + k < i2 else None
                 j = j1 + k if j1 + k < j2 else None
-                if i is not None and j is not None:
+                if i is not None and j is not None and _similar(a[i].strip(), b[j].strip(), 0.5):
                     om, nm = line_marks(a[i], b[j])
                     rows.append(DiffRow("replace", i, j, om, nm))
-                elif i is not None:
-                    rows.append(DiffRow("delete", i, None, ((0, len(a[i])),)))
+                elif j is None or (i is not None and j is not None):
+                    # unpaired or too different to pair: whole-line delete (and insert)
+                    if i is not None:
+                        rows.append(DiffRow("delete", i, None, ((0, len(a[i])),)))
+                    if j is not None:
+                        rows.append(DiffRow("insert", None, j, (), ((0, len(b[j])),)))
                 else:
                     rows.append(DiffRow("insert", None, j, (), ((0, len(b[j])),)))
     return rows
@@ -173,7 +186,7 @@ def _line_html(runs: tuple[tuple[str, str], ...], marks: tuple[Span, ...], mark_
                 if 0 < c < len(text):
                     cuts.add(c)
         edges = sorted(cuts)
-        for a, b in zip(edges, edges[1:]):
+        for a, b in itertools.pairwise(edges):
             piece = text[a:b]
             start = pos + a
             marked = any(s <= start < e for s, e in marks)

@@ -9,7 +9,7 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSortFilterProxyM
 
 from .models import SORT_ROLE, QueryTableModel
 
-__all__ = ["OUTCOMES", "DISCORDANT", "QueryFilter", "QueryFilterProxy"]
+__all__ = ["DISCORDANT", "OUTCOMES", "QueryFilter", "QueryFilterProxy"]
 
 OUTCOMES = {"top1_correct": "Rank-1 correct", "top1_wrong": "Rank-1 wrong",
             "deceived": "Deceived (distractor above canonical)"}

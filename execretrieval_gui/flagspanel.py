@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from execretrieval.annotations import CATEGORIES, Flag
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -15,8 +16,6 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-
-from execretrieval.annotations import CATEGORIES, Flag
 
 from .models import OBJECT_ROLE
 from .suite_models import FlagsModel

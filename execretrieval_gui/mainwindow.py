@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from execretrieval import Benchmark
 from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
@@ -18,9 +19,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from execretrieval import Benchmark
-
-from . import dialogs, engine
+from . import (
+    dialogs,
+    engine,
+    qtcompat,  # noqa: F401  (before anything else touches Qt)
+)
 from .browser import QueryBrowser
 from .candidates import CandidatesPanel, DiffView
 from .controller import Inspector
@@ -197,7 +200,7 @@ class MainWindow(QMainWindow):
     # settings -------------------------------------------------------------------------
     def _default_sizes(self) -> None:
         """Dock sizes for a fresh layout (docks only take sizes once shown)."""
-        self.resizeDocks([self.query_dock, self.tests_dock], [340, 410],
+        self.resizeDocks([self.query_dock, self.tests_dock], [350, 400],
                          Qt.Orientation.Horizontal)
         self.resizeDocks([self.tests_dock, self.flags_dock], [500, 230], Qt.Orientation.Vertical)
         self.centre_split.setSizes([290, 450])

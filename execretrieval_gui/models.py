@@ -9,15 +9,24 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from execretrieval import Benchmark, Query, Snippet
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
-from execretrieval import Benchmark, Query, Snippet
-
+from . import qtcompat  # noqa: F401  (before anything else touches Qt)
 from .engine import QueryStatus
 
-__all__ = ["CandidateRow", "CandidatesModel", "QueryTableModel", "OBJECT_ROLE", "SORT_ROLE",
-           "OUTCOME_ROLE", "PASS_BG", "FAIL_BG", "PENDING_BG"]
+__all__ = [
+    "FAIL_BG",
+    "OBJECT_ROLE",
+    "OUTCOME_ROLE",
+    "PASS_BG",
+    "PENDING_BG",
+    "SORT_ROLE",
+    "CandidateRow",
+    "CandidatesModel",
+    "QueryTableModel",
+]
 
 OBJECT_ROLE = Qt.ItemDataRole.UserRole + 1    # the Query / CandidateRow of the row
 SORT_ROLE = Qt.ItemDataRole.UserRole + 2      # a sortable raw value of the cell
@@ -183,9 +192,9 @@ class CandidatesModel(QAbstractTableModel):
 
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            if 0 <= section < len(self.COLUMNS):
-                return self.COLUMNS[section]
+        if (role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal
+                and 0 <= section < len(self.COLUMNS)):
+            return self.COLUMNS[section]
         return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:

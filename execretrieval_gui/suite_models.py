@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from execretrieval.annotations import Flag
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
-from execretrieval.annotations import Flag
-
 from .models import FAIL_BG, OBJECT_ROLE, PASS_BG, PENDING_BG
 
-__all__ = ["FlagsModel", "MatrixModel", "OutcomeModel", "STATUS_BG", "status_symbol"]
+__all__ = ["STATUS_BG", "FlagsModel", "MatrixModel", "OutcomeModel", "status_symbol"]
 
 _Index = QModelIndex | QPersistentModelIndex
 STATUS_BG = {"pass": PASS_BG, "fail": FAIL_BG, "error": QColor("#f9dcb4"),
@@ -177,9 +176,9 @@ class FlagsModel(QAbstractTableModel):
 
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            if 0 <= section < len(self.COLUMNS):
-                return self.COLUMNS[section]
+        if (role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal
+                and 0 <= section < len(self.COLUMNS)):
+            return self.COLUMNS[section]
         return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:

@@ -67,7 +67,7 @@ class TestsPanel(QWidget):
         self.outcome_table.setWordWrap(False)
         h = self.outcome_table.horizontalHeader()
         h.resizeSection(0, 26)
-        h.resizeSection(1, 250)
+        h.resizeSection(1, 220)
         h.resizeSection(2, 78)
         h.setStretchLastSection(True)
 
@@ -142,8 +142,8 @@ class TestsPanel(QWidget):
         self.heading.setText(label)
         self.outcomes.set_tests(tests, result)
         self.outcome_table.resizeColumnToContents(1)
-        if self.outcome_table.columnWidth(1) > 340:
-            self.outcome_table.setColumnWidth(1, 340)
+        if self.outcome_table.columnWidth(1) > 230:
+            self.outcome_table.setColumnWidth(1, 230)
         if code != self._original_code or tests != self._original_tests:
             self._original_code, self._original_tests = code, tests
             self._on_scratch_reset_clicked()

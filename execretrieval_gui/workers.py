@@ -19,6 +19,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
+from . import qtcompat  # noqa: F401  (before anything else touches Qt)
+
 __all__ = ["Task", "TaskSignals", "TaskSlot", "emit_partial", "wait_for_all"]
 
 ProgressHook = Callable[[int, int], None]
@@ -43,7 +45,7 @@ class TaskSignals(QObject):
 
     progress = Signal(int, int)
     result = Signal(object)
-    partial = Signal(object)     # see emit_partial()
+    partial = Signal(object)     # from emit_partial()
     error = Signal(object)       # the exception instance
     finished = Signal()
 

@@ -10,11 +10,11 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from collections.abc import Iterator  # noqa: E402
-from pathlib import Path  # noqa: E402
+from collections.abc import Iterator
+from pathlib import Path
 
-import pytest  # noqa: E402
-from PySide6.QtCore import QSettings, QThreadPool  # noqa: E402
+import pytest
+from PySide6.QtCore import QSettings, QThreadPool
 
 __all__ = ["make_window", "no_leftover_work", "settings_file"]
 

@@ -1,5 +1,7 @@
 """The command line: --screenshot renders a real, readable window and exits 0."""
 
+
+
 from __future__ import annotations
 
 import os
@@ -17,7 +19,8 @@ from execretrieval_gui.app import build_parser
 def _run_gui(*args: str, timeout: float = 180) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     return subprocess.run([sys.executable, "-m", "execretrieval_gui.app", *args],
-                          capture_output=True, text=True, env=env, timeout=timeout)
+                          capture_output=True, text=True, env=env, timeout=timeout,
+                          check=False)
 
 
 def _dark_share(image: QImage, x0: int, y0: int, x1: int, y1: int) -> float:

@@ -1,5 +1,7 @@
 """Metrics view, comparison with clickable discordant queries, and report export."""
 
+# ruff: noqa: F811  (pytest fixtures imported from _gui_fixtures, then used as arguments)
+
 from __future__ import annotations
 
 import csv
@@ -9,12 +11,12 @@ from pathlib import Path
 
 import pytest
 from _gui_fixtures import make_window, no_leftover_work, open_and_wait, settings_file  # noqa: F401
-
 from execretrieval.annotations import Flag
 
 
 def _idle(slot):  # type: ignore[no-untyped-def]
-    return dict(signal=slot.busy_changed, timeout=120000, check_params_cb=lambda busy: not busy)
+    return {"signal": slot.busy_changed, "timeout": 120000,
+            "check_params_cb": lambda busy: not busy}
 
 
 @pytest.fixture

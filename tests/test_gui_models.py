@@ -1,5 +1,7 @@
 """Every Qt item model passes pytest-qt's model tester, empty and filled; the workers behave."""
 
+
+
 from __future__ import annotations
 
 import threading
@@ -7,12 +9,12 @@ from pathlib import Path
 
 import pytest
 from _gui_fixtures import no_leftover_work  # noqa: F401
-
 from execretrieval import load_benchmark
 from execretrieval.annotations import Flag
 from execretrieval.execution import SuiteResult, TestOutcome
 from execretrieval.retrieval import rank
 from execretrieval.statistics import MetricCI
+
 from execretrieval_gui.engine import query_status
 from execretrieval_gui.filters import QueryFilter, QueryFilterProxy
 from execretrieval_gui.metric_models import DiscordantModel, MetricsModel
@@ -86,18 +88,31 @@ def test_outcome_matrix_and_flag_models(qtmodeltester, tiny) -> None:  # type: i
 
 
 def test_metrics_models(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
-    class Ev:
-        model = "bm25"
-        metrics = {"exec@1": MetricCI(0.25, 0.1, 0.4), "ndcg@1": MetricCI(0.5, 0.3, 0.7)}
+    from types import SimpleNamespace
+
+    ev = SimpleNamespace(model="bm25", metrics={"exec@1": MetricCI(0.25, 0.1, 0.4),
+                                                "ndcg@1": MetricCI(0.5, 0.3, 0.7)})
 
     metrics = MetricsModel()
     qtmodeltester.check(metrics)
-    metrics.set_evaluations([Ev(), Ev()])
+    metrics.set_evaluations([ev, ev])
     qtmodeltester.check(metrics)
     assert metrics.index(0, 1).data() == "0.250  [0.100, 0.400]"
     discordant = DiscordantModel()
     discordant.set_rows([("q_0001", "lowest_set_bit", "bm25")])
     qtmodeltester.check(discordant)
+
+
+def test_many_emits_do_not_crash(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """PySide6 6.12 on Python 3.11 steals references to None/True on every void call and
+    emit (see execretrieval_gui.qtcompat); thousands of them must not abort the app."""
+    slot = TaskSlot("none")
+    seen: list[object] = []
+    for _ in range(30):
+        with qtbot.waitSignal(slot.busy_changed, timeout=5000, check_params_cb=lambda b: not b):
+            slot.start(lambda p, s: [emit_partial(None) for _ in range(300)] and None,
+                       on_result=seen.append, on_partial=lambda v: None)
+    assert seen == [None] * 30
 
 
 def test_task_slot_drops_stale_results(qtbot) -> None:  # type: ignore[no-untyped-def]

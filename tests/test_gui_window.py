@@ -1,14 +1,15 @@
 """The main window as a user drives it: open, browse, select, diff, run, cancel, flag, filter."""
 
+# ruff: noqa: F811  (pytest fixtures imported from _gui_fixtures, then used as arguments)
+
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
 from _gui_fixtures import make_window, no_leftover_work, open_and_wait, settings_file  # noqa: F401
-from PySide6.QtCore import Qt
-
 from execretrieval import load_benchmark
+from PySide6.QtCore import Qt
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:shiboken6.*")
 
@@ -136,7 +137,7 @@ def test_flag_survives_closing_and_reopening(qtbot, make_window, tiny_dir: Path)
 def test_filters_select_the_right_queries(qtbot, make_window, tiny_dir: Path) -> None:
     window = open_and_wait(qtbot, make_window(), tiny_dir, model="minilm")
     browser, status = window.browser, window.ins.status_a
-    names = lambda: sorted(browser.proxy.index(r, 0).data(Qt.ItemDataRole.UserRole + 1).query_id  # noqa: E731
+    names = lambda: sorted(browser.proxy.index(r, 0).data(Qt.ItemDataRole.UserRole + 1).query_id
                            for r in range(browser.proxy.rowCount()))
     browser.search.setText("leap")
     assert names() == ["q_0002"]
@@ -198,7 +199,7 @@ def test_broken_folder_shows_an_error_and_the_window_lives(qtbot, make_window,
     (broken / "corpus.jsonl").write_text("")
     with qtbot.waitSignal(window.ins.failed, timeout=30000) as blocker:
         window.ins.open_benchmark(broken)
-    title, text = blocker.args
+    _title, text = blocker.args
     assert "queries.jsonl:1" in text
     assert window.isVisible() and window.ins.benchmark.name == "tiny"   # nothing changed
     bad_run = tmp_path / "bad.trec"
