@@ -30,7 +30,7 @@ class BarChart(QWidget):
         self.update()
 
     def _bar_h(self) -> int:
-        return 11 if len(self.series) > 1 else 14
+        return 14 if len(self.series) > 1 else 16
 
     def sizeHint(self) -> QSize:  # Qt override
         rows = max(1, len(self.labels))
@@ -38,7 +38,7 @@ class BarChart(QWidget):
         return QSize(320, 28 + rows * group + (16 if len(self.series) > 1 else 0))
 
     def minimumSizeHint(self) -> QSize:  # Qt override
-        return QSize(200, self.sizeHint().height())
+        return QSize(160, self.sizeHint().height())
 
     def paintEvent(self, event: QPaintEvent) -> None:  # Qt override
         p = QPainter(self)
@@ -49,7 +49,8 @@ class BarChart(QWidget):
         font = p.font()
         font.setBold(True)
         p.setFont(font)
-        p.drawText(6, fm.ascent() + 4, self.title)
+        p.drawText(6, fm.ascent() + 4, p.fontMetrics().elidedText(
+            self.title, Qt.TextElideMode.ElideRight, self.width() - 12))
         font.setBold(False)
         p.setFont(font)
         if not self.labels:

@@ -150,6 +150,7 @@ class Inspector(QObject):
             self.rank_b_slot.cancel()
             self.model_b, self.ranking_b, self.status_b = "", None, None
             self.w.browser.set_status(self.status_a, None)
+            self.w.model_label.setText(f"model {self.model_label()}")
             self.w.metrics.set_models(self.model_a, "")
             return
         self.message.emit(f"Ranking {bench.name} with {model} …")
@@ -174,7 +175,9 @@ class Inspector(QObject):
             self.model_b, self.ranking_b, self.status_b = model, ranking, status
         self.w.browser.set_status(self.status_a, self.status_b)
         self.w.metrics.set_models(self.model_a, self.model_b)
-        self.message.emit(f"Ranked with {ranking.model}")
+        self.message.emit(f"Ranked with {ranking.model}"
+                          + (" (comparison model B)" if which == "b" else ""))
+        self.w.model_label.setText(f"model {self.model_label()}")
         if which == "a":
             self.ranking_ready.emit(model)
             target = self.pending_query or self.query_id
@@ -188,6 +191,11 @@ class Inspector(QObject):
             if query is not None:
                 self.w.browser.select_query(query.query_id, emit=False)
                 self.select_query(query.query_id, force=True)
+
+    def model_label(self) -> str:
+        a = self.ranking_a.model if self.ranking_a is not None else self.model_a
+        b = self.ranking_b.model if self.ranking_b is not None else ""
+        return f"{a} vs {b}" if b else a
 
     # query and candidates -------------------------------------------------------------
     def select_query(self, query_id: str, force: bool = False) -> None:
@@ -367,9 +375,14 @@ class Inspector(QObject):
         flagged = store.flagged_query_ids() if store is not None else set()
         self.w.browser.set_flagged(flagged)
         self.w.flags.set_flags(store.flags(self.query_id) if (store and self.query_id) else [])
+        where = str(store.path) if store is not None else ""
+        home = str(Path.home())
+        if where.startswith(home + "/"):
+            where = "~" + where[len(home):]
         self.w.flags.store_label.setText(
-            f"{len(flagged)} flagged queries · {store.path}" if store is not None else
+            f"{len(flagged)} flagged queries · {where}" if store is not None else
             "no annotation store")
+        self.w.flags.store_label.setToolTip(str(store.path) if store is not None else "")
 
     # errors ---------------------------------------------------------------------------
     def _on_task_error(self, title: str, exc: BaseException, dialog: bool = True) -> None:

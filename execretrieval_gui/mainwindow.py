@@ -60,6 +60,7 @@ class MainWindow(QMainWindow):
         self.tabs.setObjectName("centreTabs")
         self.tabs.addTab(self.centre_split, "Inspect")
         self.tabs.addTab(self.metrics, "Metrics")
+        self._docks_before_metrics: list[QDockWidget] = []
         self.setCentralWidget(self.tabs)
 
         left = QWidget()
@@ -190,6 +191,7 @@ class MainWindow(QMainWindow):
         self.metrics.compute_requested.connect(self.reporter.compute)
         self.metrics.query_clicked.connect(self._on_metrics_query_clicked)
         self.metrics.discordant_requested.connect(self._on_discordant_requested)
+        self.tabs.currentChanged.connect(self._on_tabs_current_changed)
         ins.benchmark_loaded.connect(self._on_benchmark_loaded)
         ins.ranking_ready.connect(self._on_ranking_ready)
         ins.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
@@ -238,6 +240,7 @@ class MainWindow(QMainWindow):
 
     def save_settings(self) -> None:
         s = self.settings
+        self._restore_inspect_docks()   # remember the inspect layout, not the metrics one
         s.setValue("window/geometry", self.saveGeometry())
         s.setValue("window/state", self.saveState())
         for split in (self.centre_split, self.metrics.splitter):
@@ -295,9 +298,23 @@ class MainWindow(QMainWindow):
         self.model_label.setText("")
         self.setWindowTitle(f"{bench.name} — ExecRetrieval Inspector")
 
-    def _on_ranking_ready(self, model: str) -> None:
-        ranking = self.ins.ranking_a
-        self.model_label.setText(f"model {ranking.model if ranking is not None else model}")
+    def _on_tabs_current_changed(self, index: int) -> None:
+        """The metrics view needs the width: the tests and flags docks step aside."""
+        if index == 1:
+            self._docks_before_metrics = [d for d in (self.tests_dock, self.flags_dock)
+                                          if d.isVisible() and not d.isFloating()]
+            for dock in self._docks_before_metrics:
+                dock.hide()
+        else:
+            self._restore_inspect_docks()
+
+    def _restore_inspect_docks(self) -> None:
+        for dock in self._docks_before_metrics:
+            dock.show()
+        self._docks_before_metrics = []
+
+    def _on_ranking_ready(self, _model: str) -> None:
+        self.model_label.setText(f"model {self.ins.model_label()}")
 
     def _on_work_changed(self, _busy: bool) -> None:
         running = [s.name for s in self.ins.slots() + self.reporter.findChildren(

@@ -44,7 +44,7 @@ class MetricsModel(QAbstractTableModel):
         if section == 0:
             return "Metric"
         if 1 <= section <= len(self.evaluations):
-            return f"{self.evaluations[section - 1].model}  mean [95% CI]"
+            return self.evaluations[section - 1].model
         return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -57,6 +57,8 @@ class MetricsModel(QAbstractTableModel):
             if col == 0:
                 return name.replace("ndcg", "nDCG")
             return fmt_ci(self.evaluations[col - 1].metrics[name])
+        if role == Qt.ItemDataRole.ToolTipRole and col > 0:
+            return f"{self.evaluations[col - 1].model}: mean [95% bootstrap CI] over queries"
         if role == OBJECT_ROLE and col > 0:
             return self.evaluations[col - 1].metrics[name]
         if role == Qt.ItemDataRole.TextAlignmentRole and col > 0:

@@ -111,14 +111,14 @@ class TestsPanel(QWidget):
         self.tabs.addTab(scratch, "Scratch")
 
         bar = QHBoxLayout()
-        bar.addWidget(self.heading, 1)
-        bar.addWidget(self.spinner)
+        bar.addWidget(self.spinner, 1)
         bar.addWidget(self.run_button)
         bar.addWidget(self.run_all_button)
         bar.addWidget(self.cancel_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.setSpacing(3)
+        layout.addWidget(self.heading)
         layout.addLayout(bar)
         layout.addWidget(self.tabs, 1)
 

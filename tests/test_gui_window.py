@@ -10,6 +10,7 @@ import pytest
 from _gui_fixtures import make_window, no_leftover_work, open_and_wait, settings_file  # noqa: F401
 from execretrieval import load_benchmark
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:shiboken6.*")
 
@@ -223,3 +224,37 @@ def test_layout_is_remembered(qtbot, make_window, tiny_dir: Path) -> None:
     assert again.tests_dock.isHidden()
     assert again.diff.unified
     assert again.candidates.depth.value() == 7
+
+
+def test_loading_a_trec_run_from_disk(qtbot, make_window, tiny_dir: Path,
+                                      tmp_path: Path) -> None:
+    window = open_and_wait(qtbot, make_window(), tiny_dir, query="lowest_set_bit")
+    run = tmp_path / "mysystem.trec"
+    # the outside system puts the `<<` -> `>>` mutant first for q_0001
+    run.write_text("q_0001 Q0 c_0003 1 9.0 mysystem\nq_0001 Q0 c_0001 2 8.0 mysystem\n")
+    with qtbot.waitSignal(window.ins.query_ready, timeout=60000):
+        window.picker.show_model(str(run))
+        window.picker.model_chosen.emit(str(run))
+    assert window.ins.ranking_a.model == "mysystem"
+    assert window.ins.query_id == "q_0001"
+    assert window.candidates.model.rows[0].snippet.corpus_id == "c_0003"
+    assert window.diff.marked == (["<<"], [">>"])
+    assert "mysystem" in window.model_label.text()
+
+
+def test_keyboard_navigation(qtbot, make_window, tiny_dir: Path) -> None:
+    window = open_and_wait(qtbot, make_window(), tiny_dir, query="lowest_set_bit")
+    with qtbot.waitSignal(window.ins.query_ready, timeout=60000):
+        window._step_query(1)                       # View > Next query (Alt+Down)
+    assert window.ins.query_id == "q_0002"
+    first = window.ins.corpus_id
+    window._step_candidate(1)                       # View > Next candidate (Alt+Right)
+    assert window.ins.corpus_id == window.candidates.model.rows[1].snippet.corpus_id != first
+    window.browser.table.setFocus()
+    with qtbot.waitSignal(window.ins.query_ready, timeout=60000):
+        qtbot.keyClick(window.browser.table, Qt.Key.Key_Down)
+    assert window.ins.query_id == "q_0003"
+    shortcuts = {a.text(): a.shortcut().toString() for a in window.findChildren(QAction)}
+    assert shortcuts["&Search queries"] == "Ctrl+F"
+    assert shortcuts["&Run selected candidate"] == "F5"
+    assert shortcuts["&Export report…"] == "Ctrl+E"
