@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QSplitter,
     QTabWidget,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -107,10 +108,14 @@ class MainWindow(QMainWindow):
         self.export_progress.setMaximumWidth(160)
         self.export_progress.setMaximumHeight(14)
         self.export_progress.hide()
+        self.export_cancel = QToolButton(text="✕")
+        self.export_cancel.setToolTip("Cancel the export")
+        self.export_cancel.hide()
         for w in (self.bench_label, self.model_label, self.count_label, self.oracle_label):
             w.setObjectName("statusField")
             bar.addPermanentWidget(w)
         bar.addPermanentWidget(self.export_progress)
+        bar.addPermanentWidget(self.export_cancel)
 
     def _action(self, menu, text: str, slot, shortcut=None, tip: str = "") -> QAction:  # type: ignore[no-untyped-def]
         action = QAction(text, self)
@@ -189,6 +194,8 @@ class MainWindow(QMainWindow):
         self.flags.flag_requested.connect(ins.add_flag)
         self.flags.remove_requested.connect(ins.remove_flag)
         self.metrics.compute_requested.connect(self.reporter.compute)
+        self.metrics.cancel_requested.connect(self.reporter.cancel_metrics)
+        self.export_cancel.clicked.connect(self.reporter.cancel_export)
         self.metrics.query_clicked.connect(self._on_metrics_query_clicked)
         self.metrics.discordant_requested.connect(self._on_discordant_requested)
         self.tabs.currentChanged.connect(self._on_tabs_current_changed)
@@ -284,6 +291,7 @@ class MainWindow(QMainWindow):
 
     def set_export_busy(self, busy: bool, done: int = 0, total: int = 0) -> None:
         self.export_progress.setVisible(busy)
+        self.export_cancel.setVisible(busy)
         self.export_progress.setRange(0, total if total > 1 else 0)
         if total > 1:
             self.export_progress.setValue(done)

@@ -35,6 +35,7 @@ def _pct(x: float) -> str:
 
 class MetricsView(QWidget):
     compute_requested = Signal(bool)        # exclude flagged queries?
+    cancel_requested = Signal()
     query_clicked = Signal(str)
     discordant_requested = Signal(object)   # set of query ids to show in the browser
 
@@ -43,6 +44,7 @@ class MetricsView(QWidget):
         self.model = MetricsModel(self)
         self.discordant = DiscordantModel(self)
         self.comparison: Any = None
+        self.busy = False
 
         self.compute_button = QPushButton("Compute metrics")
         self.compute_button.setToolTip("Execute the top-10 of every query (cached) and "
@@ -135,7 +137,8 @@ class MetricsView(QWidget):
         self.models_label.setText(f"A: <b>{a or '–'}</b>" + (f" · B: <b>{b}</b>" if b else ""))
 
     def set_busy(self, busy: bool, done: int = 0, total: int = 0) -> None:
-        self.compute_button.setEnabled(not busy)
+        self.busy = busy
+        self.compute_button.setText("Cancel" if busy else "Compute metrics")
         self.progress.setVisible(busy)
         self.progress.setRange(0, total if total > 1 else 0)
         if total > 1:
@@ -187,7 +190,10 @@ class MetricsView(QWidget):
         self.show_discordant.setEnabled(bool(rows))
 
     def _on_compute_clicked(self) -> None:
-        self.compute_requested.emit(self.exclude_box.isChecked())
+        if self.busy:
+            self.cancel_requested.emit()
+        else:
+            self.compute_requested.emit(self.exclude_box.isChecked())
 
     def _on_discordant_clicked(self, index: QModelIndex) -> None:
         qid = index.data(OBJECT_ROLE)

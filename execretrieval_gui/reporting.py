@@ -93,6 +93,18 @@ class Reporter(QObject):
             on_error=lambda exc: self.ins._on_task_error("Export failed", exc),
             on_finished=lambda: self.w.set_export_busy(False))
 
+    def cancel_metrics(self) -> None:
+        if self.metrics_slot.busy:
+            self.metrics_slot.cancel()
+            self.w.metrics.set_busy(False)
+            self.ins.message.emit("Metrics cancelled")
+
+    def cancel_export(self) -> None:
+        if self.export_slot.busy:
+            self.export_slot.cancel()
+            self.w.set_export_busy(False)
+            self.ins.message.emit("Export cancelled; nothing was written")
+
     def _on_export_result(self, path: str) -> None:
         self.ins.message.emit(f"Report written: {path}")
         self.exported.emit(path)

@@ -83,3 +83,22 @@ def test_export_without_flagged_queries(qtbot, compared, tmp_path: Path) -> None
     for model in data["models"].values():
         assert model["queries"] == 3
         assert model["excluded_queries"] == ["q_0003"]
+
+
+def test_metrics_and_export_can_be_cancelled(qtbot, compared, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    window = compared
+    window.ins.oracle.cache = None            # make every suite really execute
+    window.metrics.compute_button.click()
+    assert window.reporter.metrics_slot.busy and window.metrics.compute_button.text() == "Cancel"
+    task = window.reporter.metrics_slot.current
+    window.metrics.compute_button.click()     # Cancel
+    assert not window.reporter.metrics_slot.busy
+    qtbot.waitUntil(task.done.is_set, timeout=10000)
+    assert window.metrics.compute_button.text() == "Compute metrics"
+    out = tmp_path / "r.json"
+    window.reporter.export(out, exclude_flagged=False)
+    task = window.reporter.export_slot.current
+    assert window.export_cancel.isVisible()
+    window.export_cancel.click()
+    qtbot.waitUntil(task.done.is_set, timeout=10000)
+    assert not out.exists()
