@@ -126,10 +126,11 @@ def _run_one(code, test_code, deadline: float, hooks: dict, uid: int | None,
         finally:
             os._exit(71)
     os.close(wfd)
-    try:
-        os.setpgid(pid, pid)
-    except OSError:
-        pass
+    if not in_pidns:  # the namespace is the cleanup unit; without it, the process group
+        try:
+            os.setpgid(pid, pid)
+        except OSError:
+            pass
     os.set_blocking(rfd, False)
     try:
         pidfd: int | None = os.pidfd_open(pid)
