@@ -67,13 +67,18 @@ class CandidatesPanel(QWidget):
         self.table.selectionModel().currentRowChanged.connect(self._on_table_current_changed)
         self.depth.valueChanged.connect(self.depth_changed)
 
-    def show_query(self, query: Query | None, model_label: str = "") -> None:
+    def show_query(self, query: Query | None, model_label: str = "",
+                   canonical_rank: int = 0) -> None:
         if query is None:
             self.title.setText("No query selected")
             return
+        where = ""
+        if canonical_rank:
+            colour = "#1e7d32" if canonical_rank == 1 else "#b45f06"
+            where = f" · <span style='color:{colour}'>canonical at rank {canonical_rank}</span>"
         self.title.setText(
             f"<b>{query.function_name}</b> <span style='color:#666'>({query.query_id} · "
-            f"{query.domain}{' · ' + model_label if model_label else ''})</span><br>"
+            f"{query.domain}{' · ' + model_label if model_label else ''})</span>{where}<br>"
             f"{_escape(query.query)}")
 
     def select_corpus_id(self, corpus_id: str) -> None:

@@ -216,7 +216,8 @@ class Inspector(QObject):
             score = float(ranking.scores[qi, int(j)])
             rows.append(CandidateRow(r + 1, int(j), snippet, score, score - canon_score,
                                      role_of(query, snippet), self._known(snippet, query)))
-        self.w.candidates.show_query(query, ranking.model)
+        canon_rank = ranking.rank_of(qi, bench.corpus_index(canon.corpus_id)) if canon else 0
+        self.w.candidates.show_query(query, ranking.model, canon_rank)
         self.w.candidates.model.set_rows(rows, len(query.test_suite))
         self.w.tests.matrix.set_rows([f"{r.rank} {r.snippet.corpus_id}" for r in rows],
                                      [r.outcome for r in rows], len(query.test_suite))

@@ -206,9 +206,12 @@ def _lines(code: str) -> list[tuple[tuple[str, str], ...]]:
 
 _TABLE = ('<table cellspacing="0" cellpadding="1" width="100%" '
           'style="font-family:\'DejaVu Sans Mono\',monospace;">')
+# two columns of code share the width: a slightly smaller face keeps ~45 characters a side
+_TABLE_SIDE = _TABLE.replace("monospace;", "monospace;font-size:8pt;")
 _NO = ('<td width="26" align="right" style="color:#8a8a8a;background-color:{bg}">'
        '{no}&nbsp;</td>')
 _CODE = '<td style="background-color:{bg};white-space:pre">{html}</td>'
+_HALF = '<td width="48%" style="background-color:{bg};white-space:pre">{html}</td>'
 
 
 def render_plain(code: str) -> str:
@@ -222,7 +225,7 @@ def render_plain(code: str) -> str:
 def render_side_by_side(old: str, new: str) -> str:
     """Canonical (left) against candidate (right), changed characters marked."""
     a, b = _lines(old), _lines(new)
-    out = [_TABLE]
+    out = [_TABLE_SIDE]
     for row in diff_rows(old, new):
         cells = []
         for no, runs, marks, line_bg, mark_bg in (
@@ -231,10 +234,10 @@ def render_side_by_side(old: str, new: str) -> str:
         ):
             bg = "#ffffff" if row.kind == "equal" else (line_bg if no is not None else "#f3f3f3")
             if no is None:
-                cells.append(_NO.format(bg=bg, no="") + _CODE.format(bg=bg, html="&nbsp;"))
+                cells.append(_NO.format(bg=bg, no="") + _HALF.format(bg=bg, html="&nbsp;"))
             else:
                 cells.append(_NO.format(bg=bg, no=no + 1)
-                             + _CODE.format(bg=bg, html=_line_html(runs[no], marks, mark_bg)))
+                             + _HALF.format(bg=bg, html=_line_html(runs[no], marks, mark_bg)))
         out.append(f'<tr>{cells[0]}<td width="6"></td>{cells[1]}</tr>')
     out.append("</table>")
     return "".join(out)

@@ -209,7 +209,7 @@ class MainWindow(QMainWindow):
     # settings -------------------------------------------------------------------------
     def _default_sizes(self) -> None:
         """Dock sizes for a fresh layout (docks only take sizes once shown)."""
-        self.resizeDocks([self.query_dock, self.tests_dock], [350, 400],
+        self.resizeDocks([self.query_dock, self.tests_dock], [330, 370],
                          Qt.Orientation.Horizontal)
         self.resizeDocks([self.tests_dock, self.flags_dock], [500, 230], Qt.Orientation.Vertical)
         self.centre_split.setSizes([290, 450])

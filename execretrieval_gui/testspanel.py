@@ -68,8 +68,19 @@ class TestsPanel(QWidget):
         h = self.outcome_table.horizontalHeader()
         h.resizeSection(0, 26)
         h.resizeSection(1, 220)
-        h.resizeSection(2, 78)
+        h.resizeSection(2, 70)
         h.setStretchLastSection(True)
+
+        self.detail = QLabel()
+        self.detail.setObjectName("testDetail")
+        self.detail.setWordWrap(True)
+        self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        outcome_page = QWidget()
+        op = QVBoxLayout(outcome_page)
+        op.setContentsMargins(0, 0, 0, 0)
+        op.setSpacing(2)
+        op.addWidget(self.outcome_table, 1)
+        op.addWidget(self.detail)
 
         self.matrix_table = QTableView()
         self.matrix_table.setObjectName("matrixTable")
@@ -106,7 +117,7 @@ class TestsPanel(QWidget):
         sl.addLayout(buttons)
 
         self.tabs = QTabWidget()
-        self.tabs.addTab(self.outcome_table, "Outcomes")
+        self.tabs.addTab(outcome_page, "Outcomes")
         self.tabs.addTab(self.matrix_table, "Top-k × tests")
         self.tabs.addTab(scratch, "Scratch")
 
@@ -130,6 +141,9 @@ class TestsPanel(QWidget):
         self._original_code = ""
         self._original_tests: tuple[str, ...] = ()
 
+        self.outcome_table.selectionModel().currentRowChanged.connect(
+            self._on_outcome_current_changed)
+        self.outcomes.modelReset.connect(self._show_detail)
         self.run_button.clicked.connect(self.run_requested)
         self.run_all_button.clicked.connect(self.run_all_requested)
         self.cancel_button.clicked.connect(self.cancel_requested)
@@ -174,7 +188,24 @@ class TestsPanel(QWidget):
     def set_progress_text(self, text: str) -> None:
         self._spin_text = text
 
+    def _show_detail(self, row: int = -1) -> None:
+        """The selected test's detail, else the first test that did not pass."""
+        result = self.outcomes.result
+        outcomes = list(getattr(result, "outcomes", ()) or ())
+        if not (0 <= row < len(outcomes)):
+            row = next((i for i, o in enumerate(outcomes) if o.status != "pass"), -1)
+        if row < 0:
+            self.detail.setText("All tests pass." if outcomes else "")
+            return
+        out = outcomes[row]
+        detail = (out.detail or "").strip().splitlines()
+        self.detail.setText(f"t{row + 1} {out.status}: {detail[-1] if detail else ''}"[:300])
+        self.detail.setToolTip(out.detail or "")
+
     # slots ----------------------------------------------------------------------------
+    def _on_outcome_current_changed(self, current: object, _previous: object) -> None:
+        self._show_detail(current.row() if current.isValid() else -1)  # type: ignore[attr-defined]
+
     def _on_spin_timer_timeout(self) -> None:
         self._spin_step = (self._spin_step + 1) % len(_SPIN)
         self.spinner.setText(f"{_SPIN[self._spin_step]} {self._spin_text}")
