@@ -85,7 +85,8 @@ def _runner(req: dict, config: dict, uid: int | None, workdir: str, outfd: int,
             _emit(stream, i, "error", _describe(exc))
         return
     in_pidns = active["pid_namespace"] and os.getpid() == 1
-    hooks = _prepare_children(limits, max(1, int(timeout + 1.999)), uid)
+    cpu_seconds = int(limits.get("cpu_seconds") or 0) or max(1, int(timeout + 1.999))
+    hooks = _prepare_children(limits, cpu_seconds, uid)
     output_cap = 4 * int(req["output_chars"]) + 4  # what the server reads back at most
     deadline = time.monotonic() + timeout
     for i, test in enumerate(tests):
@@ -98,7 +99,7 @@ def _runner(req: dict, config: dict, uid: int | None, workdir: str, outfd: int,
             _emit(stream, i, "error", _describe(exc))
             continue
         status, detail = _run_one(code, test_code, deadline, hooks, uid, in_pidns)
-        if status == "timeout":
+        if status == "timeout" and not detail:  # the suite's deadline, not a CPU limit
             _timeout_rest(stream, i, len(tests), timeout, reached=True)
             return
         _emit(stream, i, status, detail)

@@ -227,3 +227,10 @@ def test_flooded_output_does_not_break_later_tests():
     assert result.statuses == ("error", "pass")
     assert "File too large" in result.outcomes[0].detail
     assert result.output.endswith("[output truncated]")
+
+
+def test_cpu_limit_stops_one_test_not_the_suite():
+    with Oracle(timeout=20.0, cache=None, workers=1, limits=Limits(cpu_seconds=1)) as o:
+        result = o.run(ADD, ["while True:\n    pass", "assert add(1, 1) == 2"])
+    assert result.statuses == ("timeout", "pass")
+    assert "CPU time limit" in result.outcomes[0].detail
