@@ -64,10 +64,12 @@ _UID_BASE = 1_500_000_000  # far above any uid a real account uses
 class Limits:
     """Resource limits for each test process of a suite.
 
-    ``memory_mb`` is address space (RLIMIT_AS), ``cpu_seconds`` a CPU-time backstop behind
-    the suite's wall-clock timeout (0 = derive from the timeout), ``max_processes``
+    ``memory_mb`` is address space (RLIMIT_AS), ``cpu_seconds`` the CPU time of one test
+    process (RLIMIT_CPU; 0 = the suite timeout + 1 s, a backstop behind the wall clock; a
+    test killed by it is a ``timeout`` and the suite goes on), ``max_processes``
     RLIMIT_NPROC for the sandbox uid, ``file_size_mb`` the largest file a test may write
     (its captured output included), ``output_chars`` how much captured output is kept.
+    For memory, processes and file size, 0 means no limit.
     """
 
     memory_mb: int = 1024
