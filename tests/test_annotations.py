@@ -13,7 +13,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from execretrieval.annotations import AnnotationStore, Flag, default_store_path, read_flags
 from execretrieval.errors import AnnotationError, InputFormatError
 
@@ -167,3 +166,66 @@ def test_jsonl_export_is_plain_json(tmp_path: Path) -> None:
     store.export_jsonl(out)
     [obj] = [json.loads(line) for line in out.read_text().splitlines()]
     assert obj["category"] == "ambiguous_query" and obj["fingerprint"] == FP
+
+
+# fuzzing the import (issue 6 item 3) --------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_VALUES = st.none() | st.booleans() | st.integers(-3, 3) | st.text(max_size=6) | st.sampled_from(
+    ["other", "test_too_weak", "query", "test", "candidate", "q_1", "c_1", "2"])
+_RECORDS = st.dictionaries(st.sampled_from(["query_id", "category", "target", "test_index",
+                                            "corpus_id", "note", "fingerprint", "created",
+                                            "extra"]), _VALUES, max_size=8)
+
+
+@st.composite
+def _flag_file(draw):  # type: ignore[no-untyped-def]
+    lines = []
+    for _ in range(draw(st.integers(0, 4))):
+        kind = draw(st.sampled_from(["json", "json", "garbage", "array", "blank"]))
+        if kind == "json":
+            lines.append(json.dumps(draw(_RECORDS)))
+        elif kind == "array":
+            lines.append(json.dumps([draw(_VALUES)]))
+        elif kind == "garbage":
+            lines.append(draw(st.text(max_size=12)).replace("\n", " "))
+        else:
+            lines.append("")
+    return "\n".join(lines)
+
+
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=_flag_file(), as_csv=st.booleans())
+def test_fuzzed_flag_files_load_or_fail_naming_file_and_line(tmp_path: Path, text: str,
+                                                             as_csv: bool) -> None:
+    path = tmp_path / ("f.csv" if as_csv else "f.jsonl")
+    if as_csv:  # the same records as CSV rows under a header of every field
+        import csv as _csv
+        import io as _io
+
+        buffer = _io.StringIO()
+        writer = _csv.writer(buffer)
+        writer.writerow(["query_id", "category", "target", "test_index", "corpus_id", "note"])
+        for line in text.splitlines():
+            try:
+                obj = json.loads(line)
+            except ValueError:
+                writer.writerow([line])
+                continue
+            row = obj if isinstance(obj, dict) else {}
+            writer.writerow([row.get(k, "") for k in ("query_id", "category", "target",
+                                                       "test_index", "corpus_id", "note")])
+        path.write_text(buffer.getvalue(), encoding="utf-8")
+    else:
+        path.write_text(text, encoding="utf-8")
+    store = AnnotationStore(FP, ":memory:")
+    try:
+        added = store.import_file(path)
+    except InputFormatError as exc:
+        assert exc.file == str(path) and exc.line is not None and exc.line >= 1
+        assert store.flags() == []   # all or nothing
+    else:
+        assert added == len(store.flags())
