@@ -170,8 +170,8 @@ def test_jsonl_export_is_plain_json(tmp_path: Path) -> None:
 
 # fuzzing the import (issue 6 item 3) --------------------------------------------------
 
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 _VALUES = st.none() | st.booleans() | st.integers(-3, 3) | st.text(max_size=6) | st.sampled_from(
     ["other", "test_too_weak", "query", "test", "candidate", "q_1", "c_1", "2"])
