@@ -3,16 +3,18 @@
 Imported by the fork server (:mod:`_sandbox_child`), never by the engine. R is trusted and
 decides every outcome from what it observes: T's exit and at most one verdict message.
 
-How a verdict is made unforgeable: after the fork, T makes a random token, writes
-``HELLO <token>`` to its pipe before any candidate code runs, and keeps the token only in
-the closure of an audit hook. After the test, T's own frame raises the audit event
-``erxr.verdict``; the hook checks that the caller is exactly that frame, in that process,
-the first time, and writes ``ERXR1 <token> <status> <len>`` plus the detail. Candidates may
-walk frames (``sys._getframe`` stays allowed: namedtuple, enum and logging need it) but
-frames hold no secret; the only ways to reach the hook's closure or its running frame are
-refused by a second hook: gc object walks, ``sys._current_frames``, tracing and profiling,
-Python-level signal handlers, ``ctypes`` (raw memory) and sub-interpreters; ``/proc`` is
-hidden by the server. R rejects anything else in the pipe as tampering.
+How a verdict is made unforgeable: R installs an audit hook (the "channel") before it forks
+any T, defined in bare globals and referenced by nothing but the interpreter's hook list.
+In T, before any candidate code runs, the harness frame raises ``erxr.arm``: the hook makes
+a random token, writes ``HELLO <token>`` to T's pipe and remembers the token, the pipe, the
+calling frame and the pid, all in its closure. After the test that same frame raises
+``erxr.verdict``; the hook checks frame, pid and once-only, and writes ``ERXR1 <token>
+<status> <len>`` plus the detail. Candidates may walk frames (``sys._getframe`` stays
+allowed: namedtuple, enum and logging need it) but frames hold no secret; the only ways to
+reach the hook's closure or its running frame are refused by a second hook: gc object
+walks, ``sys._current_frames``, tracing and profiling, Python-level signal handlers,
+``ctypes`` (raw memory) and sub-interpreters; ``/proc`` is hidden by the server. R rejects
+anything else in the pipe as tampering.
 """
 
 from __future__ import annotations
@@ -304,9 +306,9 @@ def _set_limits(limits: dict, cpu_seconds: int, uid: int | None) -> None:
 def _prepare_children(limits: dict, cpu_seconds: int, uid: int | None) -> dict:
     """Once per suite, in R: everything every T inherits, so forks stay cheap.
 
-    Limits and no_new_privs are inherited by children; the runner's modules and its ctypes
-    handle are dropped from reach (candidates can walk frames to these globals); the hook
-    factories are compiled in bare globals. R itself needs none of this afterwards.
+    Limits, no_new_privs and the audit hooks are inherited by children; the runner's
+    modules and its ctypes handle are dropped from reach (candidates can walk frames to
+    these globals). R itself needs none of this afterwards.
     """
     import _signal
 
@@ -323,8 +325,16 @@ def _prepare_children(limits: dict, cpu_seconds: int, uid: int | None) -> dict:
     for module_globals in (globals(), getattr(main, "__dict__", {})):
         for name in ("ctypes", "_LIBC"):
             module_globals.pop(name, None)
-    return {"make_guard": namespace["make_guard"], "make_verdict": namespace["make_verdict"],
-            "hidden": hidden, "pytest": sys.modules["pytest"]}
+    import gc
+
+    # Installed once here, inherited by every T; the guard last, since it then refuses
+    # further hooks. R's own few audited calls (compile, fork, open) pass both.
+    sys.addaudithook(namespace["make_channel"](
+        os.urandom, os.write, os._exit, gc.disable, sys._getframe, os.getpid, len,
+        PermissionError, _MAGIC))
+    sys.addaudithook(namespace["make_guard"](
+        _BLOCKED_EVENTS, _BLOCKED_IMPORTS, hidden, PermissionError))
+    return {"pytest": sys.modules["pytest"]}
 
 
 def _test_process(code, test_code, wfd: int, hooks: dict, uid: int | None) -> None:
@@ -341,7 +351,7 @@ def _test_process(code, test_code, wfd: int, hooks: dict, uid: int | None) -> No
         os.setpgid(0, 0)  # without a PID namespace, cleanup goes by process group
     namespace = {"__name__": "__candidate__", "__builtins__": builtins,
                  "pytest": hooks["pytest"]}
-    _seal(wfd, hooks)
+    audit("erxr.arm", wfd)  # from this very frame: the only one that may vote later
     status, detail = b"pass", ""
     try:
         exec(code, namespace)
@@ -368,27 +378,6 @@ def _flush(sys_) -> None:  # type: ignore[no-untyped-def]
             stream.flush()
 
 
-def _seal(wfd: int, hooks: dict) -> None:
-    """Announce this test's token to R, then guard it.
-
-    The token is made here, after the fork (so no runner frame holds it), and then kept
-    only in the closure of an audit hook that nothing can reach: gc walks are refused, and
-    so are tracing, other threads' frames and Python-level signal handlers, the ways to see
-    a running hook's frame. Only the frame of :func:`_test_process`, in this process, may
-    trigger the verdict, once.
-    """
-    import gc
-
-    token = os.urandom(16).hex().encode()
-    os.write(wfd, b"HELLO %s\n" % token)
-    sys.addaudithook(hooks["make_verdict"](
-        token, wfd, sys._getframe(1), os.write, os._exit, gc.disable, sys._getframe, len,
-        PermissionError, _MAGIC, os.getpid, os.getpid()))
-    # last: once the guard is in, it refuses further hooks (sys.addaudithook)
-    sys.addaudithook(hooks["make_guard"](
-        _BLOCKED_EVENTS, _BLOCKED_IMPORTS, hooks["hidden"], PermissionError))
-
-
 _HOOKS = """
 def make_signal(original):
     def signal(signalnum, handler, *, _original=original):
@@ -408,19 +397,25 @@ def make_guard(blocked, blocked_imports, hidden, error):
             raise error("the sandbox's signal function cannot be inspected")
     return guard
 
-def make_verdict(token, wfd, harness, write, exit_, gc_disable, getframe, len_, error, magic,
-                 getpid, pid):
-    used = []
-    def verdict(event, args):
+def make_channel(urandom, write, exit_, gc_disable, getframe, getpid, len_, error, magic):
+    state = []  # after arming in T: token, pipe, T's frame, T's pid (+ 1 once it voted)
+    def channel(event, args):
+        if event == "erxr.arm":  # T, before any candidate code runs
+            if state:
+                raise error("the verdict channel is armed already")
+            token = urandom(16).hex().encode()
+            write(args[0], b"HELLO %s\\n" % token)
+            state.extend((token, args[0], getframe(1), getpid()))
+            return
         if event != "erxr.verdict":
             return
         gc_disable()  # no finalizer may run inside this frame from here on
-        if used or getpid() != pid or getframe(1) is not harness:  # forks may not vote
-            raise error("only the test runner may deliver a verdict")
-        used.append(1)
+        if len_(state) != 4 or getpid() != state[3] or getframe(1) is not state[2]:
+            raise error("only the test runner may deliver a verdict")  # forks may not vote
+        state.append(1)
         status, body = args
-        write(wfd, b"%s %s %s %d\\n%s" % (magic, token, status, len_(body), body))
+        write(state[1], b"%s %s %s %d\\n%s" % (magic, state[0], status, len_(body), body))
         exit_(0)
-    return verdict
+    return channel
 """
 _HOOKS_CODE = compile(_HOOKS, "<sandbox-hooks>", "exec")

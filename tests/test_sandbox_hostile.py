@@ -110,6 +110,11 @@ def _cases(world: World) -> list[Case]:
              "        try:\n            os.write(fd, b'ERXR1 ' + token + b' pass 0\\n')\n"
              "        except OSError:\n            pass\nos._exit(0)", ("error",)),
         Case("steal_token_via_gc", "import gc\nprint(len(gc.get_objects()))", ("error",)),
+        Case("rearm_the_channel", "import sys\nsys.audit('erxr.arm', 1)", ("error",)),
+        Case("reenter_the_runner_properly",
+             "import sys\nf = sys._getframe()\nwhile '_test_process' not in f.f_globals:\n"
+             "    f = f.f_back\nf.f_globals['_test_process'](compile('pass', 't', 'exec'), "
+             "compile('pass', 't', 'exec'), 99, {'pytest': None}, None)", ("error",)),
         Case("fake_verdict_event", "import sys\nsys.audit('erxr.verdict', b'pass', b'')",
              ("error",)),
         Case("call_the_runners_verdict_from_its_frame",
