@@ -151,7 +151,7 @@ class Inspector(QObject):
             self.model_b, self.ranking_b, self.status_b = "", None, None
             self.w.browser.set_status(self.status_a, None)
             self.w.model_label.setText(f"model {self.model_label()}")
-            self.w.metrics.set_models(self.model_a, "")
+            self.w.metrics.set_models(*self.model_labels())
             return
         self.message.emit(f"Ranking {bench.name} with {model} …")
         self.w.picker.set_busy(True)
@@ -174,7 +174,7 @@ class Inspector(QObject):
         else:
             self.model_b, self.ranking_b, self.status_b = model, ranking, status
         self.w.browser.set_status(self.status_a, self.status_b)
-        self.w.metrics.set_models(self.model_a, self.model_b)
+        self.w.metrics.set_models(*self.model_labels())
         self.message.emit(f"Ranked with {ranking.model}"
                           + (" (comparison model B)" if which == "b" else ""))
         self.w.model_label.setText(f"model {self.model_label()}")
@@ -192,9 +192,14 @@ class Inspector(QObject):
                 self.w.browser.select_query(query.query_id, emit=False)
                 self.select_query(query.query_id, force=True)
 
-    def model_label(self) -> str:
+    def model_labels(self) -> tuple[str, str]:
+        """The names models go by in rankings and reports (a file's stem for a path)."""
         a = self.ranking_a.model if self.ranking_a is not None else self.model_a
         b = self.ranking_b.model if self.ranking_b is not None else ""
+        return a, b
+
+    def model_label(self) -> str:
+        a, b = self.model_labels()
         return f"{a} vs {b}" if b else a
 
     # query and candidates -------------------------------------------------------------

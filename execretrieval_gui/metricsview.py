@@ -134,7 +134,12 @@ class MetricsView(QWidget):
         self.show_discordant.clicked.connect(self._on_show_discordant_clicked)
 
     def set_models(self, a: str, b: str) -> None:
-        self.models_label.setText(f"A: <b>{a or '–'}</b>" + (f" · B: <b>{b}</b>" if b else ""))
+        text = f"A: <b>{a or '–'}</b>" + (f" · B: <b>{b}</b>" if b else "")
+        shown = [e.model for e in self.model.evaluations]
+        if shown and shown != [m for m in (a, b) if m]:
+            text += (f" <span style='color:#b45f06'>· the figures below are for "
+                     f"{' vs '.join(shown)}: press Compute</span>")
+        self.models_label.setText(text)
 
     def set_busy(self, busy: bool, done: int = 0, total: int = 0) -> None:
         self.busy = busy
@@ -149,6 +154,8 @@ class MetricsView(QWidget):
         """Fill everything from the engine's ModelEvaluation(s) and Comparison."""
         evs = [e for e in (ev_a, ev_b) if e is not None]
         self.model.set_evaluations(evs)
+        self.set_models(ev_a.model if ev_a is not None else "",
+                        ev_b.model if ev_b is not None else "")
         lines = []
         for ev in evs:
             excluded = f", {len(ev.excluded)} flagged left out" if ev.excluded else ""

@@ -65,6 +65,7 @@ class TestsPanel(QWidget):
         self.outcome_table.verticalHeader().setDefaultSectionSize(22)
         self.outcome_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.outcome_table.setWordWrap(False)
+        self.outcome_table.setToolTip("Double-click a test to flag it")
         h = self.outcome_table.horizontalHeader()
         h.resizeSection(0, 26)
         h.resizeSection(1, 220)

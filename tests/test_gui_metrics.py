@@ -102,3 +102,13 @@ def test_metrics_and_export_can_be_cancelled(qtbot, compared, tmp_path: Path) ->
     window.export_cancel.click()
     qtbot.waitUntil(task.done.is_set, timeout=10000)
     assert not out.exists()
+
+
+def test_metrics_say_when_they_are_stale(qtbot, compared) -> None:  # type: ignore[no-untyped-def]
+    window = compared
+    with qtbot.waitSignal(**_idle(window.reporter.metrics_slot)):
+        window.metrics.compute_button.click()
+    assert "press Compute" not in window.metrics.models_label.text()
+    with qtbot.waitSignal(window.ins.query_ready, timeout=60000):
+        window.ins.set_model("tfidf")
+    assert "press Compute" in window.metrics.models_label.text()
