@@ -84,8 +84,8 @@ class QueryTableModel(QAbstractTableModel):
                 return self.COLUMNS[section]
             if role == Qt.ItemDataRole.ToolTipRole:
                 return ("Flagged", "Function name", "Domain",
-                        "Is the rank-1 snippet correct? (one of the query's correct ids; "
-                        "by execution once metrics are computed)", "Rank of the canonical",
+                        ("Is the rank-1 snippet correct? (one of the query's correct ids; "
+                         "by execution once metrics are computed)"), "Rank of the canonical",
                         "Does a paired distractor score above the canonical?")[section]
         return None
 
