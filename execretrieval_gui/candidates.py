@@ -166,6 +166,7 @@ class DiffView(QWidget):
             self.description.setText(f"<b>{cand.corpus_id}</b> — {label}, shown as is "
                                      f"(it passes the query's tests by construction)"
                                      if canon is not None else f"<b>{cand.corpus_id}</b>")
+            self.browser.setLineWrapMode(QTextBrowser.LineWrapMode.NoWrap)
             self.browser.setHtml(diffing.render_plain(cand.code))
             return
         if cand.query_id != canon.query_id:
@@ -174,6 +175,7 @@ class DiffView(QWidget):
             self.description.setText(
                 f"<b>{cand.corpus_id}</b> — a snippet of another query ({cand.query_id}; "
                 f"{what}), shown as is: it is not an edit of this query's canonical")
+            self.browser.setLineWrapMode(QTextBrowser.LineWrapMode.NoWrap)
             self.browser.setHtml(diffing.render_plain(cand.code))
             return
         else:
@@ -183,6 +185,9 @@ class DiffView(QWidget):
                                  f"{canon.corpus_id} · right: candidate</span>"
                                  if not self.unified else desc)
         self.marked = diffing.marked_fragments(canon.code, cand.code)
+        wrap = QTextBrowser.LineWrapMode.NoWrap if self.unified else \
+            QTextBrowser.LineWrapMode.WidgetWidth
+        self.browser.setLineWrapMode(wrap)
         if self.unified:
             self.browser.setHtml(diffing.render_unified(canon.code, cand.code))
         else:

@@ -192,7 +192,7 @@ def _line_html(runs: tuple[tuple[str, str], ...], marks: tuple[Span, ...], mark_
             marked = any(s <= start < e for s, e in marks)
             style = css + (f";background-color:{mark_bg};text-decoration:underline"
                            if marked else "")
-            esc = html.escape(piece).replace(" ", "&nbsp;")
+            esc = html.escape(piece)
             out.append(f'<span style="{style}">{esc}</span>' if style else esc)
         pos += len(text)
     return "".join(out) or "&nbsp;"
@@ -211,7 +211,8 @@ _TABLE_SIDE = _TABLE.replace("monospace;", "monospace;font-size:8pt;")
 _NO = ('<td width="26" align="right" style="color:#8a8a8a;background-color:{bg}">'
        '{no}&nbsp;</td>')
 _CODE = '<td style="background-color:{bg};white-space:pre">{html}</td>'
-_HALF = '<td width="48%" style="background-color:{bg};white-space:pre">{html}</td>'
+# side by side, long lines wrap inside their half instead of pushing the candidate away
+_HALF = '<td width="48%" style="background-color:{bg};white-space:pre-wrap">{html}</td>'
 
 
 def render_plain(code: str) -> str:
