@@ -210,7 +210,7 @@ _TABLE = ('<table cellspacing="0" cellpadding="1" width="100%" '
 _TABLE_SIDE = _TABLE.replace("monospace;", "monospace;font-size:8pt;")
 _NO = ('<td width="26" align="right" style="color:#8a8a8a;background-color:{bg}">'
        '{no}&nbsp;</td>')
-_CODE = '<td style="background-color:{bg};white-space:pre">{html}</td>'
+_CODE = '<td width="95%" style="background-color:{bg};white-space:pre">{html}</td>'
 # side by side, long lines wrap inside their half instead of pushing the candidate away
 _HALF = '<td width="48%" style="background-color:{bg};white-space:pre-wrap">{html}</td>'
 
@@ -258,20 +258,20 @@ def render_unified(old: str, new: str) -> str:
         if row.kind == "equal":
             flush()
             out.append(f"<tr>{_NO.format(bg='#ffffff', no=row.new_no + 1)}"  # type: ignore[operator]
-                       f"<td>&nbsp;</td>"
+                       f'<td width="12">&nbsp;</td>'
                        f"{_CODE.format(bg='#ffffff', html=_line_html(b[row.new_no], (), ''))}"  # type: ignore[index]
                        f"</tr>")
             continue
         if row.old_no is not None:
             out.append(f"<tr>{_NO.format(bg=_DEL_LINE, no=row.old_no + 1)}"
-                       f'<td style="background-color:{_DEL_LINE};color:#b00000">-</td>'
+                       f'<td width="12" style="background-color:{_DEL_LINE};color:#b00000">-</td>'
                        + _CODE.format(bg=_DEL_LINE, html=_line_html(a[row.old_no],
                                                                     row.old_marks, _DEL_MARK))
                        + "</tr>")
         if row.new_no is not None:
             pending_new.append(
                 f"<tr>{_NO.format(bg=_INS_LINE, no=row.new_no + 1)}"
-                f'<td style="background-color:{_INS_LINE};color:#006000">+</td>'
+                f'<td width="12" style="background-color:{_INS_LINE};color:#006000">+</td>'
                 + _CODE.format(bg=_INS_LINE, html=_line_html(b[row.new_no], row.new_marks,
                                                              _INS_MARK))
                 + "</tr>")
