@@ -177,8 +177,23 @@ class MainWindow(QMainWindow):
         h = mb.addMenu("&Help")
         self._action(h, "&About", self._on_about_triggered)
 
+    def _context_flag(self, view: QWidget, text: str, target) -> None:  # type: ignore[no-untyped-def]
+        """A right-click "Flag …" on a table: pick the target, then type the note."""
+        action = QAction(text, view)
+        action.triggered.connect(lambda: (target(), self._on_flag_triggered()))
+        view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        view.addAction(action)
+
     def _connect(self) -> None:
         ins = self.ins
+        self._context_flag(self.browser.table, "Flag this query…",
+                           lambda: self.flags.select_target("query"))
+        self._context_flag(self.candidates.table, "Flag this candidate…",
+                           lambda: self.flags.select_target(
+                               "candidate", corpus_id=self.candidates.current_corpus_id()))
+        self._context_flag(self.tests.outcome_table, "Flag this test…",
+                           lambda: self.flags.select_target(
+                               "test", self.tests.outcome_table.currentIndex().row()))
         self.picker.benchmark_chosen.connect(ins.open_benchmark)
         self.picker.model_chosen.connect(lambda m: ins.set_model(m, "a"))
         self.picker.model_b_chosen.connect(lambda m: ins.set_model(m, "b"))
@@ -365,7 +380,10 @@ class MainWindow(QMainWindow):
         self.reporter.compute(self.metrics.exclude_box.isChecked())
 
     def _on_flag_triggered(self) -> None:
+        if self.tabs.currentIndex() != 0:
+            self.tabs.setCurrentIndex(0)
         self.flags_dock.show()
+        self.flags_dock.raise_()
         self.flags.note.setFocus()
 
     def _on_flagged_only_triggered(self) -> None:

@@ -258,3 +258,20 @@ def test_keyboard_navigation(qtbot, make_window, tiny_dir: Path) -> None:
     assert shortcuts["&Search queries"] == "Ctrl+F"
     assert shortcuts["&Run selected candidate"] == "F5"
     assert shortcuts["&Export report…"] == "Ctrl+E"
+
+
+def test_right_click_flags_a_candidate(qtbot, make_window, tiny_dir: Path) -> None:
+    window = open_and_wait(qtbot, make_window(), tiny_dir, query="lowest_set_bit")
+    window.candidates.select_corpus_id("c_0005")
+    window.flags.select_target("query")
+    [action] = window.candidates.table.actions()
+    action.trigger()
+    assert window.flags.target_box.currentData() == "candidate:c_0005"
+    window.flags.category_box.setCurrentIndex(
+        window.flags.category_box.findData("not_single_edit"))
+    qtbot.keyClicks(window.flags.note, "swaps and shifts")
+    qtbot.keyClick(window.flags.note, Qt.Key.Key_Return)     # Enter saves
+    [flag] = window.flags.model.items
+    assert (flag.target, flag.corpus_id, flag.category) == ("candidate", "c_0005",
+                                                            "not_single_edit")
+    assert window.flags.note.text() == ""                     # cleared once saved
