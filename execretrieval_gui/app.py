@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -59,7 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.benchmark is not None and not Path(args.benchmark).exists():
         # still open the window: it explains the problem in a dialog
         print(f"execretrieval-gui: warning: {args.benchmark}: no such folder", file=sys.stderr)
-    from PySide6.QtCore import QSettings
+    from PySide6.QtCore import QSettings, QTimer
 
     from .mainwindow import MainWindow
 
@@ -76,6 +77,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.screenshot:
         _arrange_screenshot(window, Path(args.screenshot), args.query)
     window.open(args.benchmark, model=args.model, query=args.query)
+    # Ctrl+C / SIGTERM close the window properly (settings saved, work cancelled, sandbox
+    # servers stopped); the timer lets Python run its signal handlers inside Qt's loop
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: window.close())
+    ticker = QTimer()
+    ticker.timeout.connect(lambda: None)
+    ticker.start(250)
     code = app.exec()
     if settings_dir is not None:
         settings_dir.cleanup()

@@ -37,7 +37,7 @@ def emit_partial(value: Any) -> None:
     """From inside a task's function: hand a partial result to the GUI thread now."""
     task = getattr(_running, "task", None)
     if task is not None and not task.cancelled:
-        task.signals.partial.emit(value)
+        task._emit(task.signals.partial, value)
 
 
 class TaskSignals(QObject):
@@ -77,7 +77,7 @@ class Task(QRunnable):
         now = time.monotonic()
         if done >= total or now - self._last_progress >= _PROGRESS_INTERVAL:
             self._last_progress = now
-            self.signals.progress.emit(int(done), int(total))
+            self._emit(self.signals.progress, int(done), int(total))
 
     def start(self, pool: QThreadPool | None = None) -> Task:
         with _live_lock:
@@ -96,13 +96,20 @@ class Task(QRunnable):
             value = self.fn(self.report, self.should_stop)
         except BaseException as exc:  # noqa: BLE001 - everything must reach the GUI
             exc.__traceback_text__ = traceback.format_exc()  # type: ignore[attr-defined]
-            self.signals.error.emit(exc)
+            self._emit(self.signals.error, exc)
         else:
-            self.signals.result.emit(value)
+            self._emit(self.signals.result, value)
         finally:
             _running.task = None
             self.done.set()
-            self.signals.finished.emit()
+            self._emit(self.signals.finished)
+
+    @staticmethod
+    def _emit(signal: Any, *args: Any) -> None:
+        try:
+            signal.emit(*args)
+        except RuntimeError:   # the application is gone (quit while we ran): nobody listens
+            pass
 
 
 class TaskSlot(QObject):
