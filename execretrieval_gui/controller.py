@@ -102,7 +102,7 @@ class Inspector(QObject):
         self.load_slot.start(
             lambda progress, should_stop: engine.load(path, progress, should_stop),
             on_result=lambda bench: self._on_load_result(bench, model),
-            on_error=lambda exc: self._on_task_error("Cannot open benchmark", exc),
+            on_error=self._on_load_error,
             on_finished=lambda: self.w.picker.set_busy(False),
         )
 
@@ -124,6 +124,12 @@ class Inspector(QObject):
                           f"{len(bench.corpus)} snippets")
         if chosen:
             self.set_model(chosen)
+
+    def _on_load_error(self, exc: BaseException) -> None:
+        """Nothing changed: the picker goes back to the benchmark still shown."""
+        if self.benchmark is not None and self.benchmark.path is not None:
+            self.w.picker.show_benchmark(Path(self.benchmark.path))
+        self._on_task_error("Cannot open benchmark", exc)
 
     def _open_store(self, bench: Benchmark) -> None:
         if self.store is not None:
@@ -162,10 +168,18 @@ class Inspector(QObject):
 
         slot.start(work,
                    on_result=lambda value: self._on_rank_result(model, which, *value),
-                   on_error=lambda exc: self._on_task_error(f"Cannot rank with {model}", exc),
+                   on_error=lambda exc: self._on_rank_error(model, which, exc),
                    on_progress=lambda d, t: self.w.picker.set_busy(True, d, t),
                    on_finished=lambda: self.w.picker.set_busy(
                        self.rank_slot.busy or self.rank_b_slot.busy))
+
+    def _on_rank_error(self, model: str, which: str, exc: BaseException) -> None:
+        """The previous ranking stays; so does the picker's choice."""
+        box = self.w.picker.model_box if which == "a" else self.w.picker.model_b_box
+        previous = self.model_a if which == "a" else self.model_b
+        if previous or which == "b":
+            self.w.picker.show_model(previous, box)
+        self._on_task_error(f"Cannot rank with {model}", exc)
 
     def _on_rank_result(self, model: str, which: str, ranking: Any,
                         status: engine.QueryStatus) -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from execretrieval import Benchmark
 from PySide6.QtCore import QByteArray, QSettings, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent
+from PySide6.QtGui import QAction, QCloseEvent, QShowEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QLabel,
@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from . import (
     dialogs,
     engine,
+    menus,
     qtcompat,  # noqa: F401  (before anything else touches Qt)
 )
 from .browser import QueryBrowser
@@ -62,6 +63,7 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.centre_split, "Inspect")
         self.tabs.addTab(self.metrics, "Metrics")
         self._docks_before_metrics: list[QDockWidget] = []
+        self.unified_action: QAction
         self.setCentralWidget(self.tabs)
 
         left = QWidget()
@@ -81,7 +83,7 @@ class MainWindow(QMainWindow):
         self.ins = Inspector(self)
         self.reporter = Reporter(self, self.ins)
         self._build_status_bar()
-        self._build_menus()
+        menus.build_menus(self)
         self._connect()
         self.resize(1280, 800)
         self._restored = self._restore_settings()
@@ -117,83 +119,10 @@ class MainWindow(QMainWindow):
         bar.addPermanentWidget(self.export_progress)
         bar.addPermanentWidget(self.export_cancel)
 
-    def _action(self, menu, text: str, slot, shortcut=None, tip: str = "") -> QAction:  # type: ignore[no-untyped-def]
-        action = QAction(text, self)
-        if shortcut is not None:
-            action.setShortcut(QKeySequence(shortcut))
-            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-        if tip:
-            action.setStatusTip(tip)
-        action.triggered.connect(slot)
-        menu.addAction(action)
-        return action
-
-    def _build_menus(self) -> None:
-        mb = self.menuBar()
-        f = mb.addMenu("&File")
-        self._action(f, "&Open benchmark folder…", self.picker.ask_benchmark_folder,
-                     QKeySequence.StandardKey.Open)
-        self._action(f, "Load &model file (.npz / TREC run)…", self.picker.ask_model_file,
-                     "Ctrl+M")
-        f.addSeparator()
-        self._action(f, "&Export report…", self._on_export_triggered, "Ctrl+E",
-                     "JSON, CSV, Markdown or HTML, with or without flagged queries")
-        self._action(f, "Export &flags (CSV / JSONL)…", self._on_export_flags_triggered,
-                     "Ctrl+Shift+E")
-        self._action(f, "Export flagged query &ids (for --exclude-queries)…",
-                     self._on_export_ids_triggered)
-        self._action(f, "&Import flags…", self._on_import_flags_triggered)
-        self._action(f, "Use annotation &store file…", self._on_store_file_triggered)
-        f.addSeparator()
-        self._action(f, "&Quit", self.close, QKeySequence.StandardKey.Quit)
-
-        v = mb.addMenu("&View")
-        self._action(v, "&Search queries", self._on_search_triggered, QKeySequence.StandardKey.Find)
-        self._action(v, "&Next query", lambda: self._step_query(1), "Alt+Down")
-        self._action(v, "&Previous query", lambda: self._step_query(-1), "Alt+Up")
-        self._action(v, "Next &candidate", lambda: self._step_candidate(1), "Alt+Right")
-        self._action(v, "Previous c&andidate", lambda: self._step_candidate(-1), "Alt+Left")
-        self.unified_action = self._action(v, "&Unified diff", self._on_unified_toggled,
-                                           "Ctrl+U")
-        self.unified_action.setCheckable(True)
-        self._action(v, "&Inspect", lambda: self.tabs.setCurrentIndex(0), "Ctrl+1")
-        self._action(v, "&Metrics", lambda: self.tabs.setCurrentIndex(1), "Ctrl+2")
-        v.addSeparator()
-        for dock in (self.query_dock, self.tests_dock, self.flags_dock):
-            v.addAction(dock.toggleViewAction())
-        self._action(v, "&Reset layout", self._on_reset_layout_triggered)
-
-        r = mb.addMenu("&Run")
-        self._action(r, "&Run selected candidate", self.ins.run_selected, "F5")
-        self._action(r, "Run &top-k", lambda: self.ins.run_selected(everything=True), "Shift+F5")
-        self._action(r, "&Cancel", self.ins.cancel_run, "Esc")
-        self._action(r, "Compute &metrics", self._on_compute_triggered, "Ctrl+Shift+M")
-
-        g = mb.addMenu("F&lag")
-        self._action(g, "&Flag…", self._on_flag_triggered, "Ctrl+D",
-                     "Flag the selected query, test or candidate")
-        self._action(g, "Show &flagged only", self._on_flagged_only_triggered, "Ctrl+Shift+F")
-
-        h = mb.addMenu("&Help")
-        self._action(h, "&About", self._on_about_triggered)
-
-    def _context_flag(self, view: QWidget, text: str, target) -> None:  # type: ignore[no-untyped-def]
-        """A right-click "Flag …" on a table: pick the target, then type the note."""
-        action = QAction(text, view)
-        action.triggered.connect(lambda: (target(), self._on_flag_triggered()))
-        view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
-        view.addAction(action)
-
     def _connect(self) -> None:
         ins = self.ins
-        self._context_flag(self.browser.table, "Flag this query…",
-                           lambda: self.flags.select_target("query"))
-        self._context_flag(self.candidates.table, "Flag this candidate…",
-                           lambda: self.flags.select_target(
-                               "candidate", corpus_id=self.candidates.current_corpus_id()))
-        self._context_flag(self.tests.outcome_table, "Flag this test…",
-                           lambda: self.flags.select_target(
-                               "test", self.tests.outcome_table.currentIndex().row()))
+        menus.add_flag_actions(self)
+        self.diff.unified_button.toggled.connect(self.unified_action.setChecked)
         self.picker.benchmark_chosen.connect(ins.open_benchmark)
         self.picker.model_chosen.connect(lambda m: ins.set_model(m, "a"))
         self.picker.model_b_chosen.connect(lambda m: ins.set_model(m, "b"))

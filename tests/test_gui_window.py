@@ -199,6 +199,7 @@ def test_broken_folder_shows_an_error_and_the_window_lives(qtbot, make_window,
     (broken / "queries.jsonl").write_text('{"query_id": "q1"\n')
     (broken / "corpus.jsonl").write_text("")
     with qtbot.waitSignal(window.ins.failed, timeout=30000) as blocker:
+        window.picker.show_benchmark(broken)
         window.ins.open_benchmark(broken)
     _title, text = blocker.args
     assert "queries.jsonl:1" in text
@@ -206,9 +207,12 @@ def test_broken_folder_shows_an_error_and_the_window_lives(qtbot, make_window,
     bad_run = tmp_path / "bad.trec"
     bad_run.write_text("q_0001 Q0 c_0001 one two\n")
     with qtbot.waitSignal(window.ins.failed, timeout=30000) as blocker:
+        window.picker.show_model(str(bad_run))
         window.ins.set_model(str(bad_run))
     assert "bad.trec" in blocker.args[1]
     assert window.ins.ranking_a.model == "bm25"
+    assert window.picker.model_box.currentData() == "bm25"      # the picker tells the truth
+    assert window.picker.benchmark_box.currentText() == "tiny"
     with qtbot.waitSignal(window.ins.failed, timeout=30000):
         window.ins.set_model(str(tmp_path / "missing.npz"))
     assert window.isVisible()
