@@ -33,6 +33,16 @@ def _pct(x: float) -> str:
     return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%"
 
 
+def _span(ev: Any) -> str:
+    """Edit span against deception, when the engine measured it."""
+    info = getattr(ev, "edit_span_vs_deception", None) or {}
+    rho, mean = info.get("spearman_span_margin"), info.get("mean_span")
+    if rho is None or (isinstance(rho, float) and math.isnan(rho)):
+        return ""
+    return (f"; edit span vs. score margin: Spearman ρ = <b>{rho:+.2f}</b>"
+            + (f" (mean span {mean:.1f} characters)" if mean is not None else ""))
+
+
 class MetricsView(QWidget):
     compute_requested = Signal(bool)        # exclude flagged queries?
     cancel_requested = Signal()
@@ -163,7 +173,7 @@ class MetricsView(QWidget):
                 f"<b>{ev.model}</b> ({len(ev.query_ids)} queries{excluded}): deceived in "
                 f"<b>{_pct(ev.deception_rate)}</b> of queries (canonical below a paired "
                 f"distractor); rank-1 misses that are the query's own distractor: "
-                f"<b>{_pct(ev.rank1_paired_miss_share)}</b>")
+                f"<b>{_pct(ev.rank1_paired_miss_share)}</b>{_span(ev)}")
         self.analyses.setText("<br>".join(lines))
         domains = sorted(set().union(*(e.exec1_by_domain for e in evs))) if evs else []
         self.domain_chart.set_data(domains, [(e.model, [e.exec1_by_domain.get(d, math.nan)
