@@ -37,11 +37,11 @@ class CandidatesPanel(QWidget):
         self.title.setObjectName("queryTitle")
         self.title.setTextFormat(Qt.TextFormat.RichText)
         self.title.setWordWrap(True)
-        self.depth = QSpinBox()
-        self.depth.setRange(1, 100)
-        self.depth.setValue(10)
-        self.depth.setPrefix("top ")
-        self.depth.setToolTip("How many ranked candidates to show")
+        self.depth_box = QSpinBox()
+        self.depth_box.setRange(1, 100)
+        self.depth_box.setValue(10)
+        self.depth_box.setPrefix("top ")
+        self.depth_box.setToolTip("How many ranked candidates to show")
         self.table = QTableView()
         self.table.setObjectName("candidateTable")
         self.table.setModel(self.model)
@@ -57,7 +57,7 @@ class CandidatesPanel(QWidget):
 
         top = QHBoxLayout()
         top.addWidget(self.title, 1)
-        top.addWidget(self.depth, 0, Qt.AlignmentFlag.AlignTop)
+        top.addWidget(self.depth_box, 0, Qt.AlignmentFlag.AlignTop)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.setSpacing(3)
@@ -65,7 +65,7 @@ class CandidatesPanel(QWidget):
         layout.addWidget(self.table, 1)
 
         self.table.selectionModel().currentRowChanged.connect(self._on_table_current_changed)
-        self.depth.valueChanged.connect(self.depth_changed)
+        self.depth_box.valueChanged.connect(self.depth_changed)
 
     def show_query(self, query: Query | None, model_label: str = "",
                    canonical_rank: int = 0) -> None:

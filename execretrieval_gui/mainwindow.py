@@ -182,8 +182,8 @@ class MainWindow(QMainWindow):
                 split.restoreState(QByteArray(value))
         self.diff.set_unified(s.value("diff/unified", False, type=bool))
         self.unified_action.setChecked(self.diff.unified)
-        self.candidates.depth.setValue(int(s.value("candidates/depth", 10, type=int)))
-        self.ins.depth = self.candidates.depth.value()
+        self.candidates.depth_box.setValue(int(s.value("candidates/depth", 10, type=int)))
+        self.ins.depth = self.candidates.depth_box.value()
         store = s.value("annotations/file", "", type=str)
         if store:
             self.ins.store_path = Path(store)
@@ -197,7 +197,7 @@ class MainWindow(QMainWindow):
         for split in (self.centre_split, self.metrics.splitter):
             s.setValue(f"splitters/{split.objectName()}", split.saveState())
         s.setValue("diff/unified", self.diff.unified)
-        s.setValue("candidates/depth", self.candidates.depth.value())
+        s.setValue("candidates/depth", self.candidates.depth_box.value())
         if self.ins.benchmark is not None and self.ins.benchmark.path is not None:
             s.setValue("session/benchmark", str(self.ins.benchmark.path))
         if self.ins.model_a:

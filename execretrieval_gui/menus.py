@@ -80,7 +80,12 @@ def _context_flag(w: MainWindow, view: QWidget, text: str,
                   target: Callable[[], None]) -> None:
     """A right-click "Flag …" on a table: pick the target, then type the note."""
     action = QAction(text, view)
-    action.triggered.connect(lambda: (target(), w._on_flag_triggered()))
+
+    def flag() -> None:
+        target()
+        w._on_flag_triggered()
+
+    action.triggered.connect(flag)
     view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
     view.addAction(action)
 

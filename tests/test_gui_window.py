@@ -222,12 +222,12 @@ def test_layout_is_remembered(qtbot, make_window, tiny_dir: Path) -> None:
     window = make_window()
     window.tests_dock.hide()
     window.diff.set_unified(True)
-    window.candidates.depth.setValue(7)
+    window.candidates.depth_box.setValue(7)
     window.close()
     again = make_window()
     assert again.tests_dock.isHidden()
     assert again.diff.unified
-    assert again.candidates.depth.value() == 7
+    assert again.candidates.depth_box.value() == 7
 
 
 def test_loading_a_trec_run_from_disk(qtbot, make_window, tiny_dir: Path,
