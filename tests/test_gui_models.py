@@ -153,3 +153,28 @@ def test_task_reports_errors_partials_and_throttled_progress(qtbot) -> None:  # 
     assert isinstance(blocker.args[0], ValueError)
     assert partials == ["half"]
     assert progress[-1] == (1000, 1000) and len(progress) < 50   # throttled
+
+
+def test_leftover_work_fixture_fails_such_a_test(tmp_path: Path) -> None:
+    """The autouse fixture of _gui_fixtures fails a test that leaves pool work running."""
+    import os
+    import subprocess
+    import sys
+    import textwrap
+
+    tests_dir = Path(__file__).resolve().parent
+    (tmp_path / "test_leaky.py").write_text(textwrap.dedent(f"""
+        import sys, time
+        sys.path.insert(0, {str(tests_dir)!r})
+        from _gui_fixtures import no_leftover_work  # noqa: F401
+        from execretrieval_gui.workers import Task
+
+        def test_leaks(qtbot):
+            Task(lambda p, s: time.sleep(0.5)).start()
+    """))
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           str(tmp_path / "test_leaky.py")], capture_output=True, text=True,
+                          env=env, cwd=tmp_path, timeout=120, check=False)
+    assert proc.returncode == 1, proc.stdout
+    assert "left work running on the QThreadPool" in proc.stdout
