@@ -50,6 +50,7 @@ class Inspector(QObject):
         self.depth = 10
         self.results: dict[tuple[str, str], Any] = {}   # (corpus_id, query_id) -> SuiteResult
         self.pending_query: str | None = None
+        self._shown_ranking: Any = None
         self._oracle: Any = None
         self._live_oracle: Any = None
         self.load_slot = TaskSlot("load", self)
@@ -223,7 +224,12 @@ class Inspector(QObject):
             return
         if query_id == self.query_id and not force:
             return
+        # same query and ranking again (a new depth): keep the candidate the user looked at;
+        # a new model starts again from its rank 1
+        same = query_id == self.query_id and ranking is self._shown_ranking
+        keep = self.corpus_id if same else None
         self.query_id = query_id
+        self._shown_ranking = ranking
         query = bench.query(query_id)
         qi = bench.query_index(query_id)
         canon = bench.canonical_for(query_id)
@@ -243,7 +249,8 @@ class Inspector(QObject):
         self.refresh_flags()
         self.run_slot.cancel()
         self.w.tests.set_running(False)
-        first = rows[0].snippet.corpus_id if rows else None
+        shown = [r.snippet.corpus_id for r in rows]
+        first = keep if keep in shown else (shown[0] if shown else None)
         self.corpus_id = None
         if first is not None:
             self.w.candidates.select_corpus_id(first)   # -> select_candidate
@@ -252,7 +259,11 @@ class Inspector(QObject):
     def _known(self, snippet: Any, query: Any) -> Any:
         key = (snippet.corpus_id, query.query_id)
         if key not in self.results:
-            hit = self.oracle.cached(snippet.code, query.test_suite)
+            try:
+                hit = self.oracle.cached(snippet.code, query.test_suite)
+            except Exception as exc:  # noqa: BLE001 - no oracle: show the ranking anyway
+                self.message.emit(f"Test results unavailable: {exc}")
+                return None
             if hit is None:
                 return None
             self.results[key] = hit

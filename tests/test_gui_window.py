@@ -279,3 +279,13 @@ def test_right_click_flags_a_candidate(qtbot, make_window, tiny_dir: Path) -> No
     assert (flag.target, flag.corpus_id, flag.category) == ("candidate", "c_0005",
                                                             "not_single_edit")
     assert window.flags.note.text() == ""                     # cleared once saved
+
+
+def test_changing_depth_keeps_the_selected_candidate(qtbot, make_window, tiny_dir: Path) -> None:
+    window = open_and_wait(qtbot, make_window(), tiny_dir, query="lowest_set_bit")
+    window.candidates.select_corpus_id("c_0004")
+    window.candidates.depth_box.setValue(5)
+    assert len(window.candidates.model.rows) == 5
+    assert window.ins.corpus_id == "c_0004"
+    assert window.candidates.current_corpus_id() == "c_0004"
+    qtbot.waitUntil(lambda: not window.ins.badge_slot.busy, timeout=60000)
