@@ -229,3 +229,20 @@ def test_fuzzed_flag_files_load_or_fail_naming_file_and_line(tmp_path: Path, tex
         assert store.flags() == []   # all or nothing
     else:
         assert added == len(store.flags())
+
+
+def test_exported_ids_feed_evaluate_exclude_queries(tmp_path: Path, tiny_dir: Path) -> None:
+    """The flagged-ids export is exactly what `execretrieval evaluate --exclude-queries` reads."""
+    from execretrieval import load_benchmark
+    from execretrieval.cli import main as cli
+
+    bench = load_benchmark(tiny_dir)
+    store = AnnotationStore(bench.fingerprint, tmp_path / "a.sqlite")
+    store.add(Flag("q_0003", "ambiguous_query"))
+    ids = tmp_path / "exclude.txt"
+    store.export_query_ids(ids)
+    out = tmp_path / "report.json"
+    assert cli(["evaluate", str(tiny_dir), "--model", "bm25", "--bootstrap", "200",
+                "--exclude-queries", str(ids), "--out", str(out)]) == 0
+    model = json.loads(out.read_text())["models"]["bm25"]
+    assert model["excluded_queries"] == ["q_0003"] and model["queries"] == 3
