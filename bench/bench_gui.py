@@ -129,7 +129,13 @@ def switching(folder: Path, warm: list[str], cold: list[str]) -> dict[str, list[
     w.ins.query_ready.connect(lambda _q: loop.quit())
     w.open(folder, model="dense_a", query="q_0000")
     loop.exec()
-    times: dict[str, list[float]] = {"warm": [], "cold_shown": [], "cold_filled": []}
+    times: dict[str, list[float]] = {"warm": [], "cold_shown": [], "cold_filled": [],
+                                     "search": []}
+    for text in ("weighted", "task 1", "task 93", "zzz", ""):   # typing in the search box
+        t0 = time.perf_counter()
+        w.browser.search.setText(text)
+        app.processEvents()
+        times["search"].append(time.perf_counter() - t0)
     for qid in warm:
         t0 = time.perf_counter()
         w.browser.select_query(qid)          # what a click on the row does
@@ -194,6 +200,10 @@ def main() -> int:
           f"{'met' if statistics.median(times['warm']) < 0.1 else 'MISSED'}")
     print(f"query switch, never executed: shown {_ms(times['cold_shown'])}")
     print(f"                              badges filled {_ms(times['cold_filled'])}")
+    ratio = statistics.median(times["cold_filled"]) / statistics.median(times["cold_shown"])
+    print(f"  -> the window answers {ratio:.1f}x sooner than the naive way (waiting for the "
+          f"tests before showing anything)")
+    print(f"search box keystroke, 939 queries filtered and repainted: {_ms(times['search'])}")
     return 0
 
 
