@@ -18,7 +18,11 @@ from execretrieval import Benchmark, load_benchmark
 __all__ = [
     "QueryStatus",
     "bundled_benchmarks",
+    "cpu_count",
+    "evaluate_models",
+    "export_report",
     "load",
+    "make_oracle",
     "model_choices",
     "query_status",
     "rank",
