@@ -146,12 +146,16 @@ def from_npz(path: str | Path) -> EmbeddingSet:
         if key not in arrays:
             raise InputFormatError("missing", file=path, field=key)
     queries, corpus = arrays["queries"], arrays["corpus"]
-    for key, matrix, ids in (("queries", queries, arrays["query_ids"]),
-                             ("corpus", corpus, arrays["corpus_ids"])):
+    for key, matrix, ids_key in (("queries", queries, "query_ids"),
+                                 ("corpus", corpus, "corpus_ids")):
+        ids = arrays[ids_key]
         if matrix.ndim != 2 or not np.issubdtype(matrix.dtype, np.floating):
             raise InputFormatError(f"expected a 2-D float matrix, got {matrix.dtype} "
                                    f"{matrix.shape}", file=path, field=key)
-        if ids.ndim != 1 or len(ids) != matrix.shape[0]:
+        if ids.ndim != 1:
+            raise InputFormatError(f"expected a 1-D array of ids, got shape {ids.shape}",
+                                   file=path, field=ids_key)
+        if len(ids) != matrix.shape[0]:
             raise InputFormatError(f"{len(ids)} ids for {matrix.shape[0]} rows", file=path,
                                    field=key)
         if not np.isfinite(matrix).all():
@@ -169,14 +173,20 @@ def from_npz(path: str | Path) -> EmbeddingSet:
         if not isinstance(metadata, dict):
             raise InputFormatError("expected a JSON object", file=path, field="metadata")
 
-    def sha(key: str) -> tuple[str, ...] | None:
-        return tuple(str(x) for x in arrays[key]) if key in arrays else None
+    def sha(key: str, rows: int) -> tuple[str, ...] | None:
+        if key not in arrays:
+            return None
+        hashes = arrays[key]
+        if hashes.ndim != 1 or len(hashes) != rows:
+            raise InputFormatError(f"expected {rows} text hashes, got shape {hashes.shape}",
+                                   file=path, field=key)
+        return tuple(str(x) for x in hashes)
 
     return EmbeddingSet(
         query_ids=tuple(str(x) for x in arrays["query_ids"]),
         corpus_ids=tuple(str(x) for x in arrays["corpus_ids"]),
         queries=queries, corpus=corpus, metadata=MappingProxyType(metadata),
-        query_sha=sha("query_sha"), corpus_sha=sha("corpus_sha"),
+        query_sha=sha("query_sha", len(queries)), corpus_sha=sha("corpus_sha", len(corpus)),
     )
 
 
