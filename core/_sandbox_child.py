@@ -146,7 +146,7 @@ def _expose_interpreter(base: str) -> None:
             by_blocker.setdefault(blocker, set()).add(
                 prefix if path.startswith(prefix + "/") or path == prefix else path)
     for blocker, targets in by_blocker.items():
-        holds = []
+        holds: list[tuple[str, str]] = []
         for target in sorted(targets):
             hold = os.path.join(base, f".hold{len(holds)}")
             os.mkdir(hold)
@@ -324,7 +324,7 @@ def _run_suite(req: dict, config: dict, active: dict, count: int) -> dict | None
     os.unlink(respath)
     rd, wr = os.pipe()  # R holds wr: EOF on rd means R has ended
     started = time.monotonic()
-    if active["pid_namespace"]:
+    if active["pid_namespace"] and _OWN_PIDNS is not None:
         _enter_new_pid_namespace(_OWN_PIDNS)
     pid = os.fork()
     if pid == 0:

@@ -202,7 +202,8 @@ class Benchmark:
         """SHA-256 over the canonical JSON of every query and snippet (order-sensitive)."""
         if self._fingerprint is None:
             digest = hashlib.sha256()
-            for record in (*self.queries, *self.corpus):
+            records: tuple[Query | Snippet, ...] = (*self.queries, *self.corpus)
+            for record in records:
                 digest.update(json.dumps(record.to_dict(), sort_keys=True).encode("utf-8"))
                 digest.update(b"\n")
             self._fingerprint = digest.hexdigest()
