@@ -7,6 +7,8 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
+from .builder import BuildResult, BuildValidationError, build
+from .cache import MemoryCache, ResultCache
 from .dataset import (
     BUG_TYPES,
     DOMAINS,
@@ -30,8 +32,6 @@ from .errors import (
     OracleError,
     RetrieverError,
 )
-from .builder import BuildResult, BuildValidationError, build
-from .cache import MemoryCache, ResultCache
 from .execution import STATUSES, Limits, Oracle, SuiteResult, TestOutcome
 from .fileio import atomic_directory, atomic_write_bytes, atomic_write_text
 from .humaneval import import_humaneval

@@ -7,7 +7,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from execretrieval import (
     BenchmarkFormatError,
     BenchmarkNotFoundError,

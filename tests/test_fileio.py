@@ -6,7 +6,6 @@ import stat
 from pathlib import Path
 
 import pytest
-
 from execretrieval import atomic_directory, atomic_write_text
 
 

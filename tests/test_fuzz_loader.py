@@ -11,11 +11,10 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from conftest import DATA
 from execretrieval import BenchmarkError, BenchmarkFormatError, load_benchmark
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 TINY = DATA / "tiny"
 QUERY_LINES = (TINY / "queries.jsonl").read_text().splitlines()
