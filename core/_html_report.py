@@ -121,7 +121,7 @@ def lines_chart(chart: str, title: str, xs: Sequence[str],
     if x_label:
         parts.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 4}" font-size="11" '
                      f'text-anchor="middle">{escape(x_label)}</text>')
-    for s, (name, values) in enumerate(series.items()):
+    for s, (_name, values) in enumerate(series.items()):
         colour = PALETTE[s % len(PALETTE)]
         points = [(left + i * step, top + plot_h * (1 - float(v)))
                   for i, v in enumerate(values) if _finite(v)]

@@ -103,7 +103,8 @@ def _unshare(flags: int) -> bool:
 
 
 def _mount(src, target, fstype, flags, data) -> bool:
-    enc = lambda s: None if s is None else s.encode()
+    def enc(s):
+        return None if s is None else s.encode()
     return _LIBC.mount(enc(src), enc(target), enc(fstype), flags, enc(data)) == 0
 
 

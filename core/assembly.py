@@ -163,7 +163,7 @@ def _check_tasks(tasks: Sequence[SeedTask], oracle: Oracle, steps: _Steps,
         usable.append(task)
     results = steps.run(oracle, [(t.canonical, t.test_suite) for t in usable])
     passing = []
-    for task, result in zip(usable, results):
+    for task, result in zip(usable, results, strict=False):
         if result.passed:
             passing.append(task)
         else:

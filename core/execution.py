@@ -153,7 +153,8 @@ class Oracle:
             raise OracleError("this Oracle is closed")
         raw = self._runner.run_suite(code, tests, timeout, self.limits, cancel)
         result = SuiteResult(
-            outcomes=tuple(TestOutcome(t, s, d) for t, (s, d) in zip(tests, raw["outcomes"])),
+            outcomes=tuple(TestOutcome(t, s, d)
+                           for t, (s, d) in zip(tests, raw["outcomes"], strict=True)),
             output=raw.get("output", ""), duration=float(raw.get("duration", 0.0)))
         with self._lock:
             self.executed += 1

@@ -170,7 +170,8 @@ def _execute(benchmark: Benchmark, oracle: Oracle, progress: Progress | None,
     results: Sequence[SuiteResult] = oracle.run_many(jobs, progress=progress,
                                                      should_stop=should_stop)
     split = len(canonical)
-    return (list(zip(canonical, results[:split])), list(zip(distractors, results[split:])))
+    return (list(zip(canonical, results[:split], strict=True)),
+            list(zip(distractors, results[split:], strict=True)))
 
 
 def _first_problem(result: SuiteResult) -> str:

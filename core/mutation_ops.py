@@ -207,7 +207,7 @@ def _operator_sites(func: Func, src: SourceMap) -> Iterator[tuple[ast.AST, int, 
             pairs = [(node.target, node.value, _BINOP[type(node.op)] + "=")]
         elif isinstance(node, ast.BoolOp):
             word = "and" if isinstance(node.op, ast.And) else "or"
-            pairs = [(a, b, word) for a, b in zip(node.values, node.values[1:])]
+            pairs = [(a, b, word) for a, b in zip(node.values, node.values[1:], strict=False)]
         else:
             continue
         for left, right, symbol in pairs:
@@ -249,7 +249,7 @@ def wrong_comparison(src: SourceMap, func: Func) -> Iterator[Edit]:
         if not isinstance(node, ast.Compare):
             continue
         operands = [node.left, *node.comparators]
-        for op, left, right in zip(node.ops, operands, operands[1:]):
+        for op, left, right in zip(node.ops, operands, operands[1:], strict=False):
             symbol = _COMPARE.get(type(op))
             if symbol is None:
                 continue
