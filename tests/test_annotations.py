@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 from execretrieval.annotations import AnnotationStore, Flag, default_store_path, read_flags
 from execretrieval.errors import AnnotationError, InputFormatError
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 FP = "f" * 64
 
@@ -169,9 +171,6 @@ def test_jsonl_export_is_plain_json(tmp_path: Path) -> None:
 
 
 # fuzzing the import (issue 6 item 3) --------------------------------------------------
-
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 _VALUES = st.none() | st.booleans() | st.integers(-3, 3) | st.text(max_size=6) | st.sampled_from(
     ["other", "test_too_weak", "query", "test", "candidate", "q_1", "c_1", "2"])
