@@ -14,6 +14,7 @@ import json
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -162,6 +163,8 @@ class EmbeddingCache:
             self._memory = sqlite3.connect(":memory:", check_same_thread=False)
             self._init(self._memory)
         self._lock = threading.Lock()
+        self._checked = False  # quick_check once per process, not per query
+        self.moved_aside = False  # True once a corrupt file was set aside
 
     @classmethod
     def default(cls) -> EmbeddingCache:
@@ -177,12 +180,38 @@ class EmbeddingCache:
             return self._memory
         try:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(self.path, timeout=30)
-            conn.execute("PRAGMA journal_mode=WAL")
-            self._init(conn)
+            try:
+                return self._open_checked()
+            except sqlite3.DatabaseError:
+                # A cache is only a cache: a corrupt file is set aside (kept for
+                # inspection, never read again) and a fresh one is built.
+                self._move_aside()
+                return self._open_checked()
         except (OSError, sqlite3.Error) as exc:
             raise RetrieverError(f"{self.path}: embedding cache unusable: {exc}") from exc
+
+    def _open_checked(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, timeout=30)
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            if not self._checked:
+                check = conn.execute("PRAGMA quick_check").fetchone()
+                if not check or check[0] != "ok":
+                    raise sqlite3.DatabaseError(f"integrity check failed: {check}")
+            self._init(conn)
+        except BaseException:
+            conn.close()
+            raise
+        self._checked = True
         return conn
+
+    def _move_aside(self) -> None:
+        stamp = f"corrupt-{int(time.time())}-{os.getpid()}"
+        for suffix in ("", "-wal", "-shm"):
+            source = Path(self.path + suffix)
+            if source.exists():
+                os.replace(source, Path(f"{self.path}.{stamp}{suffix}"))
+        self.moved_aside = True
 
     @staticmethod
     def key(identity: str, text: str) -> str:
