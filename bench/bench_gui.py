@@ -64,7 +64,7 @@ def build(folder: Path) -> None:
                                   f"(task {i}).", name, DOMAINS[i % len(DOMAINS)],
                              tuple(tests), (cid,)))
         corpus.append(Snippet(cid, qid, "canonical", None, "", code))
-        for m, (bug, old, new, desc) in enumerate(MUTANTS):
+        for bug, old, new, desc in MUTANTS:
             if len(corpus) - len(queries) >= n_distractors:
                 break
             corpus.append(Snippet(f"c_{len(corpus):05d}", qid, "distractor", bug, desc,

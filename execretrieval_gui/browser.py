@@ -103,6 +103,7 @@ class QueryBrowser(QWidget):
         layout.addWidget(self.table, 1)
 
         self.search.textChanged.connect(self._on_filters_changed)
+        self.search.returnPressed.connect(self._on_search_return_pressed)
         for box in (self.domain_box, self.bug_box, self.outcome_box, self.discordant_box):
             box.currentIndexChanged.connect(self._on_filters_changed)
         self.flagged_box.toggled.connect(self._on_filters_changed)
@@ -203,6 +204,12 @@ class QueryBrowser(QWidget):
             only_ids=self._only_ids,
         ))
         self._update_count()
+
+    def _on_search_return_pressed(self) -> None:
+        """Enter in the search box: go to the list (first match unless one is current)."""
+        self.table.setFocus()
+        if not self.table.currentIndex().isValid() and self.proxy.rowCount():
+            self.table.setCurrentIndex(self.proxy.index(0, 0))
 
     def _on_only_clear_clicked(self) -> None:
         self.show_only(None)

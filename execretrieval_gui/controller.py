@@ -284,7 +284,8 @@ class Inspector(QObject):
                 part = missing[start:start + chunk]
                 found = oracle.run_many([(s.code, tests) for s in part],
                                         should_stop=should_stop)
-                emit_partial([(s.corpus_id, res) for s, res in zip(part, found)])
+                emit_partial([(s.corpus_id, res)
+                              for s, res in zip(part, found, strict=True)])
                 progress(start + len(part), len(missing))
 
         self.badge_slot.start(
@@ -346,7 +347,7 @@ class Inspector(QObject):
         codes = [bench.snippet(c).code for c in cids]
 
         def work(progress: Any, should_stop: Any) -> None:
-            for i, (cid, code) in enumerate(zip(cids, codes)):
+            for i, (cid, code) in enumerate(zip(cids, codes, strict=True)):
                 [result] = oracle.run_many([(code, tests)], should_stop=should_stop)
                 emit_partial((cid, result))
                 progress(i + 1, len(cids))

@@ -102,7 +102,8 @@ def diff_rows(old: str, new: str) -> list[DiffRow]:
     sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
     for tag, i1, i2, j1, j2 in sm.get_opcodes():
         if tag == "equal":
-            rows += [DiffRow("equal", i, j) for i, j in zip(range(i1, i2), range(j1, j2))]
+            rows += [DiffRow("equal", i, j)
+                     for i, j in zip(range(i1, i2), range(j1, j2), strict=True)]
         elif tag == "delete":
             rows += [DiffRow("delete", i, None, ((0, len(a[i])),)) for i in range(i1, i2)]
         elif tag == "insert":

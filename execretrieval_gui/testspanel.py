@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
@@ -141,6 +143,7 @@ class TestsPanel(QWidget):
         self._spin_timer.timeout.connect(self._on_spin_timer_timeout)
         self._original_code = ""
         self._original_tests: tuple[str, ...] = ()
+        self._original_result: object = None
 
         self.outcome_table.selectionModel().currentRowChanged.connect(
             self._on_outcome_current_changed)
@@ -155,6 +158,7 @@ class TestsPanel(QWidget):
     def show_candidate(self, label: str, code: str, tests: tuple[str, ...], result: object) -> None:
         """The selected candidate's outcomes; the scratch editors start from it."""
         self.heading.setText(label)
+        self._original_result = result
         self.outcomes.set_tests(tests, result)
         self.outcome_table.resizeColumnToContents(1)
         if self.outcome_table.columnWidth(1) > 230:
@@ -164,13 +168,20 @@ class TestsPanel(QWidget):
             self._on_scratch_reset_clicked()
 
     def show_result(self, result: object) -> None:
-        self.outcomes.set_tests(self.outcomes.tests, result, self.outcomes.compare)
+        """A new result for the selected candidate (filled in, or a live run)."""
+        self._original_result = result
+        self.outcomes.set_tests(self._original_tests, result, None)
 
     def show_scratch_result(self, result: object, tests: tuple[str, ...]) -> None:
-        if tests == self.outcomes.tests:
-            self.outcomes.set_tests(tests, self.outcomes.result, result)
-        else:  # edited tests: show the scratch run on its own
-            self.outcomes.set_tests(tests, result)
+        """The scratch run beside the original outcome of each test (matched by its text;
+        an edited or new test has no original)."""
+        original = self._original_result
+        if tests == self._original_tests:
+            self.outcomes.set_tests(tests, original, result)
+        else:
+            by_text = {o.test: o for o in getattr(original, "outcomes", ()) or ()}
+            aligned = SimpleNamespace(outcomes=[by_text.get(t) for t in tests])
+            self.outcomes.set_tests(tests, aligned, result)
         self.tabs.setCurrentIndex(0)
 
     def set_running(self, running: bool, text: str = "running") -> None:
@@ -194,9 +205,11 @@ class TestsPanel(QWidget):
         result = self.outcomes.result
         outcomes = list(getattr(result, "outcomes", ()) or ())
         if not (0 <= row < len(outcomes)):
-            row = next((i for i, o in enumerate(outcomes) if o.status != "pass"), -1)
-        if row < 0:
-            self.detail.setText("All tests pass." if outcomes else "")
+            row = next((i for i, o in enumerate(outcomes)
+                        if o is not None and o.status != "pass"), -1)
+        if row < 0 or outcomes[row] is None:
+            known = [o for o in outcomes if o is not None]
+            self.detail.setText("All tests pass." if known and row < 0 else "")
             return
         out = outcomes[row]
         detail = (out.detail or "").strip().splitlines()
@@ -218,5 +231,5 @@ class TestsPanel(QWidget):
     def _on_scratch_reset_clicked(self) -> None:
         self.scratch_code.setPlainText(self._original_code)
         self.scratch_tests.setPlainText("\n".join(self._original_tests))
-        if self.outcomes.compare is not None:
-            self.outcomes.set_tests(self.outcomes.tests, self.outcomes.result, None)
+        if self.outcomes.compare is not None or self.outcomes.tests != self._original_tests:
+            self.outcomes.set_tests(self._original_tests, self._original_result, None)

@@ -170,7 +170,7 @@ def test_leftover_work_fixture_fails_such_a_test(tmp_path: Path) -> None:
         from execretrieval_gui.workers import Task
 
         def test_leaks(qtbot):
-            Task(lambda p, s: time.sleep(0.5)).start()
+            Task(lambda p, s: time.sleep(3)).start()
     """))
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",

@@ -138,8 +138,10 @@ def test_flag_survives_closing_and_reopening(qtbot, make_window, tiny_dir: Path)
 def test_filters_select_the_right_queries(qtbot, make_window, tiny_dir: Path) -> None:
     window = open_and_wait(qtbot, make_window(), tiny_dir, model="minilm")
     browser, status = window.browser, window.ins.status_a
-    names = lambda: sorted(browser.proxy.index(r, 0).data(Qt.ItemDataRole.UserRole + 1).query_id
-                           for r in range(browser.proxy.rowCount()))
+    def names() -> list[str]:
+        return sorted(browser.proxy.index(r, 0).data(Qt.ItemDataRole.UserRole + 1).query_id
+                      for r in range(browser.proxy.rowCount()))
+
     browser.search.setText("leap")
     assert names() == ["q_0002"]
     browser.search.setText("VOWEL")          # case-insensitive, matches the query text too
@@ -150,9 +152,11 @@ def test_filters_select_the_right_queries(qtbot, make_window, tiny_dir: Path) ->
     browser.domain_box.setCurrentIndex(0)
     browser.outcome_box.setCurrentIndex(browser.outcome_box.findData("deceived"))
     bench = window.ins.benchmark
-    assert names() == sorted(q.query_id for q, d in zip(bench.queries, status.deceived) if d)
+    assert names() == sorted(q.query_id for q, d in
+                             zip(bench.queries, status.deceived, strict=True) if d)
     browser.outcome_box.setCurrentIndex(browser.outcome_box.findData("top1_wrong"))
-    assert names() == sorted(q.query_id for q, ok in zip(bench.queries, status.top1_correct)
+    assert names() == sorted(q.query_id for q, ok in
+                             zip(bench.queries, status.top1_correct, strict=True)
                              if not ok)
     browser.outcome_box.setCurrentIndex(0)
     bug = bench.bug_types[0]
@@ -176,10 +180,10 @@ def test_discordant_filter_with_a_second_model(qtbot, make_window, tiny_dir: Pat
                       for r in range(browser.proxy.rowCount()))
 
     browser.discordant_box.setCurrentIndex(browser.discordant_box.findData("a_only"))
-    assert shown() == sorted(q for q, x, y in zip(ids, a, b) if x and not y)
+    assert shown() == sorted(q for q, x, y in zip(ids, a, b, strict=True) if x and not y)
     assert shown() == ["q_0001", "q_0002"]
     browser.discordant_box.setCurrentIndex(browser.discordant_box.findData("b_only"))
-    assert shown() == sorted(q for q, x, y in zip(ids, a, b) if y and not x)
+    assert shown() == sorted(q for q, x, y in zip(ids, a, b, strict=True) if y and not x)
 
 
 def test_switching_model_keeps_the_selected_query(qtbot, make_window, tiny_dir: Path) -> None:
@@ -289,3 +293,27 @@ def test_changing_depth_keeps_the_selected_candidate(qtbot, make_window, tiny_di
     assert window.ins.corpus_id == "c_0004"
     assert window.candidates.current_corpus_id() == "c_0004"
     qtbot.waitUntil(lambda: not window.ins.badge_slot.busy, timeout=60000)
+
+
+def test_scratch_edit_of_a_test_is_compared_by_its_text(qtbot, make_window,
+                                                        tiny_dir: Path) -> None:
+    window = open_and_wait(qtbot, make_window(), tiny_dir, query="lowest_set_bit")
+    window.candidates.select_corpus_id("c_0002")             # fails everything but t1
+    tests = window.tests.scratch_tests.toPlainText().splitlines()
+    tests[1] = "assert lowest_set_bit(1) in (1, 2)"           # a looser version of t2
+    window.tests.scratch_tests.setPlainText("\n".join(tests))
+    with qtbot.waitSignal(window.ins.run_slot.busy_changed, timeout=60000,
+                          check_params_cb=lambda busy: not busy):
+        qtbot.mouseClick(window.tests.scratch_run, Qt.MouseButton.LeftButton)
+    model = window.tests.outcomes
+    assert model.columnCount() == 5
+    assert model.index(1, 2).data() == "…"                    # the edited test: no original
+    assert "pass" in model.index(1, 4).data()                 # the scratch run passes it
+    assert "fail" in model.index(2, 2).data() and "fail" in model.index(2, 4).data()
+    # a second scratch run still compares with the candidate's own outcomes; Reset restores
+    with qtbot.waitSignal(window.ins.run_slot.busy_changed, timeout=60000,
+                          check_params_cb=lambda busy: not busy):
+        qtbot.mouseClick(window.tests.scratch_run, Qt.MouseButton.LeftButton)
+    assert "fail" in model.index(2, 2).data()
+    qtbot.mouseClick(window.tests.scratch_reset, Qt.MouseButton.LeftButton)
+    assert model.columnCount() == 4 and model.tests[1] == "assert lowest_set_bit(1) == 1"
