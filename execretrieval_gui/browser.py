@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from execretrieval import Benchmark
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -17,6 +16,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from execretrieval import Benchmark
 
 from .engine import QueryStatus
 from .filters import DISCORDANT, OUTCOMES, QueryFilter, QueryFilterProxy

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from execretrieval import Query, Snippet
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -17,6 +16,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from execretrieval import Query, Snippet
 
 from . import diffing
 from .models import OBJECT_ROLE, CandidatesModel

@@ -10,9 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from PySide6.QtCore import QObject, Signal
+
 from execretrieval import Benchmark
 from execretrieval.annotations import AnnotationStore, Flag
-from PySide6.QtCore import QObject, Signal
 
 from . import engine
 from .models import CandidateRow, role_of

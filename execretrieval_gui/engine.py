@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
 from execretrieval import Benchmark, load_benchmark
 
 __all__ = [

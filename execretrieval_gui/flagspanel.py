@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from execretrieval.annotations import CATEGORIES, Flag
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -16,6 +15,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from execretrieval.annotations import CATEGORIES, Flag
 
 from .models import OBJECT_ROLE
 from .suite_models import FlagsModel

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from execretrieval import Benchmark
 from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QShowEvent
 from PySide6.QtWidgets import (
@@ -19,6 +18,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from execretrieval import Benchmark
 
 from . import (
     dialogs,

@@ -9,9 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from execretrieval import Benchmark, Query, Snippet
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
+
+from execretrieval import Benchmark, Query, Snippet
 
 from . import qtcompat  # noqa: F401  (before anything else touches Qt)
 from .engine import QueryStatus

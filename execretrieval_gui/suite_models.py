@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from execretrieval.annotations import Flag
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
+
+from execretrieval.annotations import Flag
 
 from .models import FAIL_BG, OBJECT_ROLE, PASS_BG, PENDING_BG
 

@@ -13,10 +13,11 @@ import time
 from pathlib import Path
 
 import pytest
-from execretrieval.annotations import AnnotationStore, Flag, default_store_path, read_flags
-from execretrieval.errors import AnnotationError, InputFormatError
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from execretrieval.annotations import AnnotationStore, Flag, default_store_path, read_flags
+from execretrieval.errors import AnnotationError, InputFormatError
 
 FP = "f" * 64
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from _gui_fixtures import make_window, no_leftover_work, open_and_wait, settings_file  # noqa: F401
+
 from execretrieval.annotations import Flag
 
 

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 from _gui_fixtures import no_leftover_work  # noqa: F401
+
 from execretrieval import load_benchmark
 from execretrieval.annotations import Flag
 from execretrieval.execution import SuiteResult, TestOutcome
 from execretrieval.retrieval import rank
 from execretrieval.statistics import MetricCI
-
 from execretrieval_gui.engine import query_status
 from execretrieval_gui.filters import QueryFilter, QueryFilterProxy
 from execretrieval_gui.metric_models import DiscordantModel, MetricsModel

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 from _gui_fixtures import make_window, no_leftover_work, open_and_wait, settings_file  # noqa: F401
-from execretrieval import load_benchmark
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
+
+from execretrieval import load_benchmark
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:shiboken6.*")
 
