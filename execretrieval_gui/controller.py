@@ -237,11 +237,19 @@ class Inspector(QObject):
         canon_score = float(ranking.scores[qi, bench.corpus_index(canon.corpus_id)]) \
             if canon is not None else float("nan")
         rows = []
-        for r, j in enumerate(ranking.top(qi, self.depth)):
-            snippet = bench.corpus[int(j)]
-            score = float(ranking.scores[qi, int(j)])
-            rows.append(CandidateRow(r + 1, int(j), snippet, score, score - canon_score,
-                                     role_of(query, snippet), self._known(snippet, query)))
+        top = [int(j) for j in ranking.top(qi, self.depth)]
+        # The query's own snippets ranked below the cut follow the top-k, by rank.
+        own = sorted((ranking.rank_of(qi, bench.corpus_index(s.corpus_id)),
+                      bench.corpus_index(s.corpus_id))
+                     for s in bench.snippets_for(query_id))
+        below = [j for rank, j in own if rank > len(top)]
+        for j in top + below:
+            snippet = bench.corpus[j]
+            score = float(ranking.scores[qi, j])
+            rank = ranking.rank_of(qi, j) if j in below else top.index(j) + 1
+            rows.append(CandidateRow(rank, j, snippet, score, score - canon_score,
+                                     role_of(query, snippet), self._known(snippet, query),
+                                     below_cut=j in below))
         canon_rank = ranking.rank_of(qi, bench.corpus_index(canon.corpus_id)) if canon else 0
         self.w.candidates.show_query(query, ranking.model, canon_rank)
         self.w.candidates.model.set_rows(rows, len(query.test_suite))

@@ -58,7 +58,7 @@ class MainWindow(QMainWindow):
         self.centre_split.setObjectName("centreSplitter")
         self.centre_split.addWidget(self.candidates)
         self.centre_split.addWidget(self.diff)
-        self.centre_split.setSizes([300, 440])
+        self.centre_split.setSizes([400, 340])
         self.tabs = QTabWidget()
         self.tabs.setObjectName("centreTabs")
         self.tabs.addTab(self.centre_split, "Inspect")
@@ -157,7 +157,7 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.query_dock, self.tests_dock], [330, 370],
                          Qt.Orientation.Horizontal)
         self.resizeDocks([self.tests_dock, self.flags_dock], [500, 230], Qt.Orientation.Vertical)
-        self.centre_split.setSizes([290, 450])
+        self.centre_split.setSizes([400, 340])
 
     def showEvent(self, event: QShowEvent) -> None:  # Qt override
         super().showEvent(event)

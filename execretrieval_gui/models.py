@@ -147,6 +147,7 @@ class CandidateRow:
     role: str                 # 'canonical' | 'own distractor' | 'other query'
     outcome: Any = None       # SuiteResult once known
     pending: bool = False     # being computed in the background
+    below_cut: bool = False   # the query's own snippet, ranked below the top-k
 
 
 def role_of(query: Query, snippet: Snippet) -> str:
@@ -156,7 +157,11 @@ def role_of(query: Query, snippet: Snippet) -> str:
 
 
 class CandidatesModel(QAbstractTableModel):
-    """The top-k ranked snippets of one query."""
+    """The top-k ranked snippets of one query, then its own snippets ranked below the cut.
+
+    The canonical and its mutants are always listed, so the user sees how far the correct
+    answer fell; rows below the cut carry ``below_cut`` and a grey rank cell.
+    """
 
     COLUMNS = ("Rank", "Score", "Δ canon.", "Role", "Bug type", "Tests")
     RANK, SCORE, DELTA, ROLE, BUG, BADGE = range(6)
@@ -223,6 +228,8 @@ class CandidatesModel(QAbstractTableModel):
             if col == self.BADGE:
                 return self._badge(row)
         if role == Qt.ItemDataRole.BackgroundRole:
+            if col == self.RANK and row.below_cut:
+                return QBrush(QColor("#ececec"))
             if col == self.BADGE:
                 if row.outcome is None:
                     return QBrush(PENDING_BG)
@@ -239,6 +246,8 @@ class CandidatesModel(QAbstractTableModel):
                 return int(Qt.AlignmentFlag.AlignCenter)
         if role == Qt.ItemDataRole.ToolTipRole:
             tip = f"{row.snippet.corpus_id} ({row.snippet.query_id})"
+            if row.below_cut:
+                tip += f"\nbelow the top-k cut: shown because it is this query's own {row.role}"
             if row.snippet.bug_description:
                 tip += f"\n{row.snippet.bug_description}"
             return tip

@@ -318,3 +318,21 @@ def test_scratch_edit_of_a_test_is_compared_by_its_text(qtbot, make_window,
     assert "fail" in model.index(2, 2).data()
     qtbot.mouseClick(window.tests.scratch_reset, Qt.MouseButton.LeftButton)
     assert model.columnCount() == 4 and model.tests[1] == "assert lowest_set_bit(1) == 1"
+
+
+def test_own_snippets_below_the_cut_stay_listed(qtbot, make_window, tiny_dir: Path) -> None:
+    window = open_and_wait(qtbot, make_window(), tiny_dir, query="lowest_set_bit")
+    window.candidates.depth_box.setValue(1)
+    rows = window.candidates.model.rows
+    bench = load_benchmark(tiny_dir)
+    own = {s.corpus_id for s in bench.snippets_for("q_0001")}
+    assert not rows[0].below_cut and rows[0].rank == 1
+    below = rows[1:]
+    assert {r.snippet.corpus_id for r in rows} >= own
+    assert all(r.below_cut and r.snippet.query_id == "q_0001" for r in below)
+    ranks = [r.rank for r in below]
+    assert ranks == sorted(ranks) and ranks[0] > 1
+    ranking = window.ins.ranking_a
+    for row in below:
+        assert row.rank == ranking.rank_of(0, row.corpus_index)
+    qtbot.waitUntil(lambda: not window.ins.badge_slot.busy, timeout=60000)
