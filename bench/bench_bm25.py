@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
+
 from execretrieval.bm25 import BM25, tokenize
 
 N_QUERIES, N_SNIPPETS, SEED = 939, 4694, 0

@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
+
 from execretrieval.analysis import pair_edit_spans
 from execretrieval.dataset import BUG_TYPES, DOMAINS, Benchmark, Query, Snippet
 from execretrieval.metrics import evaluate

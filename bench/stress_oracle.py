@@ -23,6 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_oracle import make_suites
+
 from execretrieval import Oracle, ResultCache
 from execretrieval.sandbox import _UID_BASE
 

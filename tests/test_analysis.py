@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 from _rankdata import small_benchmark
+
 from execretrieval.analysis import (
     deception_by_bug_type,
     deception_per_query,
@@ -144,8 +145,9 @@ def test_density_ablation_equals_the_brute_force_definition(seed):
 
 
 def test_spearman_matches_scipy():
-    from execretrieval.analysis import spearman
     from scipy.stats import spearmanr
+
+    from execretrieval.analysis import spearman
 
     rng = np.random.default_rng(3)
     x = rng.integers(0, 5, 40).astype(float)

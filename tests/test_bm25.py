@@ -5,10 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from _rankdata import code_like_texts
-from execretrieval.bm25 import BM25, bm25_scores, tokenize
-from execretrieval.tfidf import tfidf_scores
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from execretrieval.bm25 import BM25, bm25_scores, tokenize
+from execretrieval.tfidf import tfidf_scores
 
 rank_bm25 = pytest.importorskip("rank_bm25")
 

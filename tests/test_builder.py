@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from execretrieval import CancelledError, InputFormatError, load_benchmark
 from execretrieval.builder import build
 from execretrieval.cli import main

@@ -8,6 +8,7 @@ import threading
 from pathlib import Path
 
 import pytest
+
 from execretrieval import MemoryCache, ResultCache, SuiteResult, TestOutcome
 from execretrieval.cache import cache_key, default_cache_path
 

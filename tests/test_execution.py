@@ -7,6 +7,7 @@ import threading
 import time
 
 import pytest
+
 from execretrieval import CancelledError, Limits, MemoryCache, Oracle, ResultCache, SuiteResult
 from execretrieval.execution import STATUSES, TestOutcome
 
@@ -128,7 +129,7 @@ def test_run_many_keeps_order_and_reports_progress(oracle):
     results = oracle.run_many(jobs, progress=lambda done, total: seen.append((done, total)))
     assert [r.passed for r in results] == [bool(i % 3) for i in range(12)]
     assert seen[-1] == (12, 12)
-    assert all(a <= b for (a, _), (b, _) in zip(seen, seen[1:]))
+    assert all(a <= b for (a, _), (b, _) in zip(seen, seen[1:], strict=False))
 
 
 def test_run_many_can_be_cancelled_promptly():

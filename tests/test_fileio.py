@@ -6,6 +6,7 @@ import stat
 from pathlib import Path
 
 import pytest
+
 from execretrieval import atomic_directory, atomic_write_text
 
 

@@ -11,10 +11,11 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from conftest import DATA
-from execretrieval import BenchmarkError, BenchmarkFormatError, load_benchmark
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from conftest import DATA
+from execretrieval import BenchmarkError, BenchmarkFormatError, load_benchmark
 
 TINY = DATA / "tiny"
 QUERY_LINES = (TINY / "queries.jsonl").read_text().splitlines()

@@ -12,13 +12,14 @@ import zipfile
 from pathlib import Path
 
 import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from conftest import DATA
 from execretrieval import InputFormatError, load_benchmark
 from execretrieval.embeddings import from_npz
 from execretrieval.errors import ExecRetrievalError
 from execretrieval.trec import from_run
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 BENCH = load_benchmark(DATA / "tiny")
 QIDS = [q.query_id for q in BENCH.queries]

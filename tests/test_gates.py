@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+
 from execretrieval.cache import MemoryCache
 from execretrieval.execution import Oracle
 from execretrieval.gates import GATE_NAMES, validate_folder

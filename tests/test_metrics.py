@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 from _rankdata import small_benchmark
+
 from execretrieval.metrics import (
     evaluate,
     exec_at_k,

@@ -6,6 +6,7 @@ import ast
 from dataclasses import dataclass
 
 import pytest
+
 from execretrieval import BuildError
 from execretrieval.mutation import Edit, Mutant, generate_mutants
 from execretrieval.mutation_select import keep_reason, sample_candidates, select_distractors

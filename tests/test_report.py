@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from _rankdata import CanonicalOracle, small_benchmark
+
 from execretrieval import cli
 from execretrieval.dataset import load_benchmark
 from execretrieval.report import EvaluationReport, evaluate_models, write_report

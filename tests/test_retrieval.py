@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from _rankdata import small_benchmark
+
 from execretrieval import retrieval
 from execretrieval.dataset import load_benchmark
 from execretrieval.embeddings import EmbeddingSet, from_npz, text_sha, to_npz

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
 from execretrieval import Oracle, ResultCache, SuiteResult, TestOutcome
 from execretrieval.sandbox import _UID_BASE
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from _rankdata import small_benchmark
+
 from execretrieval.metrics import evaluate
 from execretrieval.retrieval import Ranking
 from execretrieval.statistics import (

@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from _rankdata import small_benchmark
+
 from execretrieval.dataset import load_benchmark
 from execretrieval.errors import InputFormatError, ModelNotFoundError
 from execretrieval.retrieval import Ranking, rank
