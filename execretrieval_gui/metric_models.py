@@ -6,7 +6,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
-from .models import OBJECT_ROLE
+from .models import OBJECT_ROLE, ListTableModel
 
 __all__ = ["DiscordantModel", "MetricsModel"]
 
@@ -66,7 +66,7 @@ class MetricsModel(QAbstractTableModel):
         return None
 
 
-class DiscordantModel(QAbstractTableModel):
+class DiscordantModel(ListTableModel):
     """The queries on which two models disagree at rank 1 (clickable into the browser)."""
 
     COLUMNS = ("Query", "Function", "Right")
@@ -75,28 +75,10 @@ class DiscordantModel(QAbstractTableModel):
         super().__init__(parent)
         self.rows: list[tuple[str, str, str]] = []   # (query_id, function_name, winner)
 
-    def set_rows(self, rows: list[tuple[str, str, str]]) -> None:
-        self.beginResetModel()
-        self.rows = list(rows)
-        self.endResetModel()
-
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if (role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal
-                and 0 <= section < len(self.COLUMNS)):
-            return self.COLUMNS[section]
-        return None
-
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not (0 <= index.row() < len(self.rows)):
+        row = self.row_at(index)
+        if row is None:
             return None
-        row = self.rows[index.row()]
         if role == OBJECT_ROLE:
             return row[0]
         if role == Qt.ItemDataRole.DisplayRole and 0 <= index.column() < 3:

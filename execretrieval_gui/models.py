@@ -26,6 +26,7 @@ __all__ = [
     "SORT_ROLE",
     "CandidateRow",
     "CandidatesModel",
+    "ListTableModel",
     "QueryTableModel",
 ]
 
@@ -35,6 +36,43 @@ OUTCOME_ROLE = Qt.ItemDataRole.UserRole + 3   # SuiteResult | None
 
 PASS_BG, FAIL_BG, PENDING_BG = QColor("#cdeccf"), QColor("#f6cccc"), QColor("#ececec")
 _Index = QModelIndex | QPersistentModelIndex
+
+
+class ListTableModel(QAbstractTableModel):
+    """A table over a Python list: one row per item, fixed ``COLUMNS`` as headers.
+
+    Subclasses format cells in ``data()``; ``row_at(index)`` gives the item or None.
+    """
+
+    COLUMNS: tuple[str, ...] = ()
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.rows: list[Any] = []
+
+    def set_rows(self, rows: Any) -> None:
+        self.beginResetModel()
+        self.rows = list(rows)
+        self.endResetModel()
+
+    def row_at(self, index: _Index) -> Any:
+        if not index.isValid() or not (0 <= index.row() < len(self.rows)):
+            return None
+        return self.rows[index.row()]
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if (role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal
+                and 0 <= section < len(self.COLUMNS)):
+            return self.COLUMNS[section]
+        return None
+
 
 
 class QueryTableModel(QAbstractTableModel):
@@ -156,7 +194,7 @@ def role_of(query: Query, snippet: Snippet) -> str:
     return "canonical" if snippet.is_canonical else "own distractor"
 
 
-class CandidatesModel(QAbstractTableModel):
+class CandidatesModel(ListTableModel):
     """The top-k ranked snippets of one query, then its own snippets ranked below the cut.
 
     The canonical and its mutants are always listed, so the user sees how far the correct
@@ -172,9 +210,8 @@ class CandidatesModel(QAbstractTableModel):
         self.n_tests = 0
 
     def set_rows(self, rows: list[CandidateRow], n_tests: int = 0) -> None:
-        self.beginResetModel()
-        self.rows, self.n_tests = list(rows), n_tests
-        self.endResetModel()
+        self.n_tests = n_tests
+        super().set_rows(rows)
 
     def set_outcome(self, corpus_id: str, outcome: Any) -> None:
         for i, row in enumerate(self.rows):
@@ -191,23 +228,10 @@ class CandidatesModel(QAbstractTableModel):
     def row_of(self, corpus_id: str) -> int:
         return next((i for i, r in enumerate(self.rows) if r.snippet.corpus_id == corpus_id), -1)
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if (role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal
-                and 0 <= section < len(self.COLUMNS)):
-            return self.COLUMNS[section]
-        return None
-
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not (0 <= index.row() < len(self.rows)):
+        row, col = self.row_at(index), index.column()
+        if row is None:
             return None
-        row, col = self.rows[index.row()], index.column()
         if role == OBJECT_ROLE:
             return row
         if role == OUTCOME_ROLE:

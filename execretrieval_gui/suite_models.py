@@ -9,7 +9,7 @@ from PySide6.QtGui import QBrush, QColor
 
 from execretrieval.annotations import Flag
 
-from .models import FAIL_BG, OBJECT_ROLE, PASS_BG, PENDING_BG
+from .models import FAIL_BG, OBJECT_ROLE, PASS_BG, PENDING_BG, ListTableModel
 
 __all__ = ["STATUS_BG", "FlagsModel", "MatrixModel", "OutcomeModel", "status_symbol"]
 
@@ -155,37 +155,27 @@ class MatrixModel(QAbstractTableModel):
         return None
 
 
-class FlagsModel(QAbstractTableModel):
+class FlagsModel(ListTableModel):
     """The flags of the selected query."""
 
     COLUMNS = ("On", "Category", "Note", "When")
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
-        self.items: list[Flag] = []
+        self.rows: list[Flag] = []
+
+    @property
+    def items(self) -> list[Flag]:
+        """The flags shown, in row order."""
+        return self.rows
 
     def set_flags(self, flags: list[Flag]) -> None:
-        self.beginResetModel()
-        self.items = list(flags)
-        self.endResetModel()
-
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.items)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if (role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal
-                and 0 <= section < len(self.COLUMNS)):
-            return self.COLUMNS[section]
-        return None
+        self.set_rows(flags)
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not (0 <= index.row() < len(self.items)):
+        flag, col = self.row_at(index), index.column()
+        if flag is None:
             return None
-        flag, col = self.items[index.row()], index.column()
         if role == OBJECT_ROLE:
             return flag
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
