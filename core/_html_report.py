@@ -32,6 +32,22 @@ code,pre{background:#f5f5f5;padding:1px 4px;border-radius:3px}pre{padding:8px;ov
 """
 
 
+
+def _frame(chart: str, title: str, width: int, height: int, left: int, top: int,
+           plot_h: int, *, right: int) -> list[str]:
+    """The opening of a chart: the <svg> element, its title and the 0..1 grid lines."""
+    parts = [f'<svg class="chart" data-chart="{chart}" xmlns="http://www.w3.org/2000/svg" '
+             f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img" '
+             f'aria-label="{escape(title)}">',
+             f'<text x="{left}" y="18" font-size="14" font-weight="bold">{escape(title)}'
+             "</text>"]
+    for tick in (0.0, 0.25, 0.5, 0.75, 1.0):
+        y = top + plot_h * (1 - tick)
+        parts.append(f'<line x1="{left}" x2="{width - right}" y1="{y:.1f}" y2="{y:.1f}" '
+                     f'stroke="#e5e5e5"/><text x="{left - 6}" y="{y + 4:.1f}" font-size="11" '
+                     f'text-anchor="end">{tick:.2f}</text>')
+    return parts
+
 def _num(value: Any, digits: int = 3) -> str:
     if value is None or (isinstance(value, float) and not math.isfinite(value)):
         return "–"
@@ -57,16 +73,7 @@ def grouped_bars(chart: str, title: str, categories: Sequence[str],
     n_series = max(1, len(series))
     group_w = plot_w / max(1, len(categories))
     bar_w = max(2.0, group_w * 0.8 / n_series)
-    parts = [f'<svg class="chart" data-chart="{chart}" xmlns="http://www.w3.org/2000/svg" '
-             f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img" '
-             f'aria-label="{escape(title)}">',
-             f'<text x="{left}" y="18" font-size="14" font-weight="bold">{escape(title)}'
-             "</text>"]
-    for tick in (0.0, 0.25, 0.5, 0.75, 1.0):
-        y = top + plot_h * (1 - tick)
-        parts.append(f'<line x1="{left}" x2="{width - 10}" y1="{y:.1f}" y2="{y:.1f}" '
-                     f'stroke="#e5e5e5"/><text x="{left - 6}" y="{y + 4:.1f}" font-size="11" '
-                     f'text-anchor="end">{tick:.2f}</text>')
+    parts = _frame(chart, title, width, height, left, top, plot_h, right=10)
     for c, category in enumerate(categories):
         x0 = left + c * group_w + group_w * 0.1
         for s, (name, values) in enumerate(series.items()):
@@ -105,16 +112,7 @@ def lines_chart(chart: str, title: str, xs: Sequence[str],
     width, height, left, bottom, top = 600, 280, 50, 40, 30
     plot_w, plot_h = width - left - 20, height - bottom - top
     step = plot_w / max(1, len(xs) - 1)
-    parts = [f'<svg class="chart" data-chart="{chart}" xmlns="http://www.w3.org/2000/svg" '
-             f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img" '
-             f'aria-label="{escape(title)}">',
-             f'<text x="{left}" y="18" font-size="14" font-weight="bold">{escape(title)}'
-             "</text>"]
-    for tick in (0.0, 0.25, 0.5, 0.75, 1.0):
-        y = top + plot_h * (1 - tick)
-        parts.append(f'<line x1="{left}" x2="{width - 20}" y1="{y:.1f}" y2="{y:.1f}" '
-                     f'stroke="#e5e5e5"/><text x="{left - 6}" y="{y + 4:.1f}" font-size="11" '
-                     f'text-anchor="end">{tick:.2f}</text>')
+    parts = _frame(chart, title, width, height, left, top, plot_h, right=20)
     for i, x in enumerate(xs):
         parts.append(f'<text x="{left + i * step:.1f}" y="{top + plot_h + 16}" font-size="11"'
                      f' text-anchor="middle">{escape(x)}</text>')
