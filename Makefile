@@ -15,7 +15,7 @@ BENCHMARK ?= data/builtin
 MODEL ?= bm25
 QUERY ?= lowest_set_bit
 
-.PHONY: help install system-deps run test bench stress screenshot lint clean
+.PHONY: help install system-deps run test bench stress screenshot check-data lint clean
 
 help:
 	@echo "make run         install (first time) and open the inspector on $(BENCHMARK)"
@@ -23,6 +23,7 @@ help:
 	@echo "make bench       performance benchmarks (ratios against the naive way)"
 	@echo "make stress      oracle load test with hostile candidates"
 	@echo "make screenshot  render docs/screenshot.png ($(BENCHMARK), $(MODEL), $(QUERY))"
+	@echo "make check-data  rebuild data/builtin from its seed (cold cache) and diff: no byte may change"
 
 system-deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
@@ -68,6 +69,15 @@ screenshot: $(STAMP)
 	mkdir -p docs
 	QT_QPA_PLATFORM=offscreen $(BIN)/execretrieval-gui $(BENCHMARK) --model $(MODEL) \
 		--query $(QUERY) --screenshot docs/screenshot.png
+
+# Rebuilding the bundled benchmark must reproduce it byte for byte (about 2 minutes).
+check-data: $(STAMP)
+	@tmp=$$(mktemp -d); \
+	cp -r data/builtin $$tmp/builtin; \
+	EXECRETRIEVAL_CACHE_DIR=$$tmp/cache $(BIN)/execretrieval build data/builtin/seed.jsonl \
+		--out $$tmp/builtin --name builtin --license MIT && \
+	diff -r data/builtin $$tmp/builtin && echo "data/builtin: rebuilt byte-identical"; \
+	status=$$?; rm -rf $$tmp; exit $$status
 
 lint: $(STAMP)
 	$(BIN)/ruff check core execretrieval_gui tests
