@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
+from PySide6.QtGui import QFont, QFontMetricsF
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
@@ -11,6 +12,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QRadioButton,
     QSpinBox,
+    QStyle,
     QTableView,
     QTextBrowser,
     QVBoxLayout,
@@ -139,7 +141,26 @@ class DiffView(QWidget):
         self.canonical: Snippet | None = None
         self.candidate: Snippet | None = None
         self.marked: tuple[list[str], list[str]] = ([], [])
+        self.wrap = self._wrap_width()
+        self.browser.installEventFilter(self)
         self.side_button.toggled.connect(self._on_mode_toggled)
+
+    def _wrap_width(self) -> int:
+        """Characters that fit in one half of the side-by-side table, scroll bar or not."""
+        char = QFontMetricsF(QFont("DejaVu Sans Mono", 8)).horizontalAdvance("M") or 7.0
+        scroll = self.browser.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        # two line-number columns (26 px), the 6 px gutter, document margins, cell padding
+        usable = self.browser.width() - 2 * self.browser.frameWidth() - scroll - 2 * 26 - 6 - 18
+        return max(16, int(usable / 2 / char))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        if watched is self.browser and event.type() == QEvent.Type.Resize:
+            wrap = self._wrap_width()
+            if wrap != self.wrap:
+                self.wrap = wrap
+                if not self.unified and self.candidate is not None:
+                    self._render()
+        return super().eventFilter(watched, event)
 
     @property
     def unified(self) -> bool:
@@ -186,13 +207,12 @@ class DiffView(QWidget):
                                  f"{canon.corpus_id} · right: candidate</span>"
                                  if not self.unified else desc)
         self.marked = diffing.marked_fragments(canon.code, cand.code)
-        wrap = QTextBrowser.LineWrapMode.NoWrap if self.unified else \
-            QTextBrowser.LineWrapMode.WidgetWidth
-        self.browser.setLineWrapMode(wrap)
+        self.browser.setLineWrapMode(QTextBrowser.LineWrapMode.NoWrap if self.unified else
+                                     QTextBrowser.LineWrapMode.WidgetWidth)
         if self.unified:
             self.browser.setHtml(diffing.render_unified(canon.code, cand.code))
-        else:
-            self.browser.setHtml(diffing.render_side_by_side(canon.code, cand.code))
+        else:   # rows wrapped to the half's width: both sides stay aligned line for line
+            self.browser.setHtml(diffing.render_side_by_side(canon.code, cand.code, self.wrap))
 
     def _on_mode_toggled(self, _checked: bool) -> None:
         self._render()

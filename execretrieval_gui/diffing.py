@@ -212,8 +212,8 @@ _TABLE_SIDE = _TABLE.replace("monospace;", "monospace;font-size:8pt;")
 _NO = ('<td width="26" align="right" style="color:#8a8a8a;background-color:{bg}">'
        '{no}&nbsp;</td>')
 _CODE = '<td width="95%" style="background-color:{bg};white-space:pre">{html}</td>'
-# side by side, long lines wrap inside their half instead of pushing the candidate away
-_HALF = '<td width="48%" style="background-color:{bg};white-space:pre-wrap">{html}</td>'
+# side by side: one text line per row (render_side_by_side wraps long lines itself)
+_HALF = '<td width="48%" style="background-color:{bg};white-space:pre">{html}</td>'
 
 
 def render_plain(code: str) -> str:
@@ -224,23 +224,72 @@ def render_plain(code: str) -> str:
     return _TABLE + "".join(rows) + "</table>"
 
 
-def render_side_by_side(old: str, new: str) -> str:
-    """Canonical (left) against candidate (right), changed characters marked."""
+def _chunks(line: str, wrap: int | None) -> list[tuple[int, int, int]]:
+    """``(start, end, indent)`` pieces of one line no wider than ``wrap`` characters.
+
+    A continuation piece is indented past the line's own indentation, and breaks after a
+    space, comma or opening bracket where there is one, so wrapped code still reads as code.
+    """
+    if wrap is None or len(line) <= wrap:
+        return [(0, len(line), 0)]
+    indent = min(len(line) - len(line.lstrip()), wrap // 3) + 2
+    pieces: list[tuple[int, int, int]] = []
+    start, width, lead = 0, wrap, 0
+    while len(line) - start > width:
+        end = start + width
+        soft = max(line.rfind(c, start + width // 4, end) for c in " ,([")
+        end = soft + 1 if soft > start else end
+        pieces.append((start, end, lead))
+        start, width, lead = end, max(wrap - indent, 8), indent
+    pieces.append((start, len(line), lead))
+    return pieces
+
+
+def _slice(runs: tuple[tuple[str, str], ...], marks: tuple[Span, ...], start: int,
+           end: int) -> tuple[tuple[tuple[str, str], ...], tuple[Span, ...]]:
+    """The runs and marks of characters ``start:end`` of a line, shifted to start at 0."""
+    out: list[tuple[str, str]] = []
+    pos = 0
+    for css, text in runs:
+        a, b = max(start, pos), min(end, pos + len(text))
+        if a < b:
+            out.append((css, text[a - pos:b - pos]))
+        pos += len(text)
+    cut = tuple((max(s, start) - start, min(e, end) - start) for s, e in marks
+                if s < end and e > start)
+    return tuple(out), cut
+
+
+def render_side_by_side(old: str, new: str, wrap: int | None = None) -> str:
+    """Canonical (left) against candidate (right), changed characters marked.
+
+    With ``wrap``, a line longer than that many characters continues on the next rows (a
+    ``↪`` where its number would be) and the other side's row stays blank there, so both
+    halves keep one text line per row and never wrap raggedly on their own.
+    """
     a, b = _lines(old), _lines(new)
+    a_text, b_text = old.splitlines() or [""], new.splitlines() or [""]
     out = [_TABLE_SIDE]
     for row in diff_rows(old, new):
-        cells = []
-        for no, runs, marks, line_bg, mark_bg in (
-            (row.old_no, a, row.old_marks, _DEL_LINE, _DEL_MARK),
-            (row.new_no, b, row.new_marks, _INS_LINE, _INS_MARK),
+        halves = []
+        for no, runs, text, marks, line_bg, mark_bg in (
+            (row.old_no, a, a_text, row.old_marks, _DEL_LINE, _DEL_MARK),
+            (row.new_no, b, b_text, row.new_marks, _INS_LINE, _INS_MARK),
         ):
             bg = "#ffffff" if row.kind == "equal" else (line_bg if no is not None else "#f3f3f3")
-            if no is None:
-                cells.append(_NO.format(bg=bg, no="") + _HALF.format(bg=bg, html="&nbsp;"))
-            else:
-                cells.append(_NO.format(bg=bg, no=no + 1)
-                             + _HALF.format(bg=bg, html=_line_html(runs[no], marks, mark_bg)))
-        out.append(f'<tr>{cells[0]}<td width="6"></td>{cells[1]}</tr>')
+            cells = []
+            if no is not None:
+                for k, (s, e, lead) in enumerate(_chunks(text[no], wrap)):
+                    piece, cut = _slice(runs[no], marks, s, e)
+                    code = "&nbsp;" * lead + _line_html(piece, cut, mark_bg)
+                    cells.append(_NO.format(bg=bg, no=no + 1 if k == 0 else "&#8618;")
+                                 + _HALF.format(bg=bg, html=code))
+            halves.append((cells, bg))
+        depth = max(len(cells) for cells, _bg in halves) or 1
+        filled = [cells + [_NO.format(bg=bg, no="") + _HALF.format(bg=bg, html="&nbsp;")]
+                  * (depth - len(cells)) for cells, bg in halves]
+        out += [f'<tr>{left}<td width="6"></td>{right}</tr>'
+                for left, right in zip(*filled, strict=True)]
     out.append("</table>")
     return "".join(out)
 

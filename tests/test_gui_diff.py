@@ -43,3 +43,67 @@ def test_rendering_escapes_and_highlights() -> None:
     assert ">-</td>" in unified and ">+</td>" in unified
     plain = render_plain('s = """a\nb"""\n')
     assert "text-decoration" not in plain and "color:#" in plain   # highlighted, unmarked
+
+
+def _side_rows(html: str) -> list[list[str]]:
+    """Per table row, the plain text of its cells (tags and entities dropped)."""
+    import re
+    from html import unescape
+
+    cells = re.compile(r"<td[^>]*>(.*?)</td>")
+    return [[unescape(re.sub(r"<[^>]+>", "", cell)) for cell in cells.findall(tr)]
+            for tr in re.findall(r"<tr>(.*?)</tr>", html)]
+
+
+def test_side_by_side_wraps_both_halves_alike() -> None:
+    long_call = "    total = combine(first_value, second_value, third_value, fourth)"
+    old = f"def f(first_value):\n{long_call}\n    return total\n"
+    new = old.replace("return total", "return total + 1")
+    rows = _side_rows(render_side_by_side(old, new, wrap=30))
+    # the unchanged long line continues on the same rows on both sides: no ragged blank
+    numbers = [(r[0].strip(), r[3].strip()) for r in rows]
+    assert numbers[:2] == [("1", "1"), ("2", "2")]
+    wrapped = [n for n in numbers if n == ("\u21aa", "\u21aa")]
+    assert len(wrapped) >= 2 and numbers[-1] == ("3", "3")
+    assert all(len(r[1].rstrip("\xa0")) <= 30 and len(r[4].rstrip("\xa0")) <= 30 for r in rows)
+    shown = "".join(r[1] for r in rows[1:-1])
+    assert "".join(shown.split()) == "".join(long_call.split())   # nothing lost or doubled
+    # the mark still lands on exactly the inserted characters
+    side = render_side_by_side(old, new, wrap=30)
+    import re
+    marked = re.findall(r'text-decoration:underline">([^<]*)<', side)
+    assert "".join(marked) == " + 1"
+    # no wrap asked: one row per line as before
+    assert len(_side_rows(render_side_by_side(old, new))) == 3
+
+
+def test_side_by_side_mark_split_across_continuation_rows() -> None:
+    old = "x = 1\n"
+    new = "x = 1 + another_very_long_name_that_does_not_fit\n"
+    html = render_side_by_side(old, new, wrap=20)
+    rows = _side_rows(html)
+    assert len(rows) >= 3 and rows[0][1].strip() == "x = 1"       # left side: one line
+    assert all(r[1] == "\xa0" for r in rows[1:])                   # then blank filler rows
+    assert html.count("background-color:#8fd19e;text-decoration:underline") >= 2
+
+
+def test_diff_view_rewraps_to_its_width(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from execretrieval import Snippet
+    from execretrieval_gui.candidates import DiffView
+
+    old = "def f(x):\n    return " + " + ".join(f"x{i}" for i in range(40)) + "\n"
+    canon = Snippet("c1", "q1", "canonical", None, "", old)
+    cand = Snippet("c2", "q1", "distractor", "off_by_one", "d", old.replace("x7 ", "x77 "))
+    view = DiffView()
+    qtbot.addWidget(view)
+    view.resize(500, 300)
+    view.show()
+    view.show_pair(canon, cand)
+    narrow = view.wrap
+    view.resize(1000, 300)
+    qtbot.waitUntil(lambda: view.wrap > narrow)
+    for width in (500, 1000):
+        view.resize(width, 300)
+        qtbot.wait(20)
+        assert view.browser.horizontalScrollBar().maximum() == 0, width  # nothing sticks out
+        assert "\u21aa" in view.browser.toPlainText()
