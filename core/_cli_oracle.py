@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
+from ._cli_args import seconds
 from .errors import InputFormatError
 
 __all__ = ["register"]
@@ -36,7 +36,7 @@ def _register_run_tests(subparsers: Any) -> None:
                         help="the Python code under test")
     parser.add_argument("--tests", required=True, metavar="TESTS.json", type=Path,
                         help="a JSON array of test strings (each usually one assert)")
-    parser.add_argument("--timeout", type=float, default=5.0, metavar="S",
+    parser.add_argument("--timeout", type=seconds, default=5.0, metavar="S",
                         help="time limit for the whole suite, in seconds (default 5)")
     parser.add_argument("--no-cache", action="store_true",
                         help="do not read or write the result cache")
@@ -78,9 +78,6 @@ def _reason(exc: BaseException) -> str:
 def _run_tests(args: argparse.Namespace) -> int:
     from .execution import Oracle
 
-    if not args.timeout > 0:
-        print("execretrieval run-tests: error: --timeout must be positive", file=sys.stderr)
-        return 2
     code, tests = _read_inputs(args.code, args.tests)
     kwargs: dict[str, Any] = {"timeout": args.timeout, "workers": 1}
     if args.no_cache:

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ._cli_args import non_negative_int, positive_int, seconds
 from .errors import InputFormatError
 
 
@@ -24,27 +25,17 @@ def _ks(text: str) -> tuple[int, ...]:
     return ks
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from exc
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
-
-
 def _oracle_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-cache", action="store_true",
                         help="execute everything, ignoring and not updating the result cache")
-    parser.add_argument("--timeout", type=float, default=5.0, metavar="S",
+    parser.add_argument("--timeout", type=seconds, default=5.0, metavar="S",
                         help="per-suite timeout in seconds (default 5)")
 
 
 def _stats_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--bootstrap", type=_positive, default=5000, metavar="N",
+    parser.add_argument("--bootstrap", type=positive_int, default=5000, metavar="N",
                         help="bootstrap replicates (default 5000)")
-    parser.add_argument("--seed", type=int, default=0, metavar="S",
+    parser.add_argument("--seed", type=non_negative_int, default=0, metavar="S",
                         help="bootstrap seed (default 0)")
     parser.add_argument("--exclude-queries", metavar="FILE",
                         help="leave out the query ids listed in FILE, one a line")
@@ -88,7 +79,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("directory", metavar="DIR", help="benchmark folder")
     p.add_argument("--model", required=True, metavar="NAME", help="model name or path")
     p.add_argument("--out", required=True, metavar="FILE", help="run file to write")
-    p.add_argument("--depth", type=_positive, default=100, metavar="N",
+    p.add_argument("--depth", type=positive_int, default=100, metavar="N",
                    help="snippets per query (default 100)")
     p.set_defaults(handler=_export_run)
 

@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Any
 
+from ._cli_args import seconds
 from .errors import BenchmarkNotFoundError
 from .gates import validate_folder
 from .progress import TerminalProgress
@@ -21,7 +22,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("directory", metavar="DIR", help="benchmark folder")
     parser.add_argument("--no-cache", action="store_true",
                         help="execute everything, ignoring and not updating the result cache")
-    parser.add_argument("--timeout", type=float, default=5.0, metavar="S",
+    parser.add_argument("--timeout", type=seconds, default=5.0, metavar="S",
                         help="per-suite timeout in seconds (default 5)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.set_defaults(handler=_run)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import atexit
 import functools
 import json
+import math
 import os
 import queue
 import sys
@@ -111,8 +112,8 @@ class Oracle:
     def __init__(self, *, timeout: float = 5.0, cache: Cache | None = _DEFAULT,
                  workers: int | None = None, limits: Limits = Limits(),
                  runner: SuiteRunner | None = None) -> None:
-        if not timeout > 0:
-            raise ValueError(f"timeout must be positive, not {timeout!r}")
+        if not (timeout > 0 and math.isfinite(timeout)):
+            raise ValueError(f"timeout must be positive and finite, not {timeout!r}")
         self.timeout = float(timeout)
         self.limits = limits
         self.workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
