@@ -134,6 +134,7 @@ class MainWindow(QMainWindow):
         self.tests.run_all_requested.connect(lambda: ins.run_selected(everything=True))
         self.tests.cancel_requested.connect(ins.cancel_run)
         self.tests.scratch_requested.connect(ins.run_scratch)
+        self.tests.matrix_row_chosen.connect(self._on_matrix_row_chosen)
         self.tests.outcome_table.doubleClicked.connect(
             lambda index: self.flags.select_target("test", index.row()))
         self.flags.flag_requested.connect(ins.add_flag)
@@ -292,6 +293,12 @@ class MainWindow(QMainWindow):
         row = table.currentIndex().row() + step
         if 0 <= row < self.candidates.model.rowCount():
             table.setCurrentIndex(self.candidates.model.index(row, 0))
+
+    def _on_matrix_row_chosen(self, row: int) -> None:
+        """A row of the top-k × tests matrix is that candidate: show it."""
+        rows = self.candidates.model.rows
+        if 0 <= row < len(rows):
+            self.candidates.select_corpus_id(rows[row].snippet.corpus_id)
 
     def _on_unified_toggled(self, checked: bool) -> None:
         self.diff.set_unified(checked)

@@ -41,6 +41,7 @@ class TestsPanel(QWidget):
     run_all_requested = Signal()             # every top-k candidate, live
     cancel_requested = Signal()
     scratch_requested = Signal(str, object)  # code, tuple of tests
+    matrix_row_chosen = Signal(int)          # a row of the top-k matrix = a candidate's row
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -92,6 +93,7 @@ class TestsPanel(QWidget):
             QHeaderView.ResizeMode.ResizeToContents)
         self.matrix_table.horizontalHeader().setMinimumSectionSize(26)
         self.matrix_table.verticalHeader().setDefaultSectionSize(22)
+        self.matrix_table.setToolTip("Click a row to show that candidate")
 
         self.scratch_code = QPlainTextEdit()
         self.scratch_code.setFont(_mono())
@@ -148,6 +150,9 @@ class TestsPanel(QWidget):
         self.outcome_table.selectionModel().currentRowChanged.connect(
             self._on_outcome_current_changed)
         self.outcomes.modelReset.connect(self._show_detail)
+        self.matrix_table.selectionModel().currentRowChanged.connect(
+            self._on_matrix_current_changed)
+        self.matrix_table.verticalHeader().sectionClicked.connect(self.matrix_row_chosen)
         self.run_button.clicked.connect(self.run_requested)
         self.run_all_button.clicked.connect(self.run_all_requested)
         self.cancel_button.clicked.connect(self.cancel_requested)
@@ -219,6 +224,10 @@ class TestsPanel(QWidget):
     # slots ----------------------------------------------------------------------------
     def _on_outcome_current_changed(self, current: object, _previous: object) -> None:
         self._show_detail(current.row() if current.isValid() else -1)  # type: ignore[attr-defined]
+
+    def _on_matrix_current_changed(self, current: object, _previous: object) -> None:
+        if current.isValid():  # type: ignore[attr-defined]
+            self.matrix_row_chosen.emit(current.row())  # type: ignore[attr-defined]
 
     def _on_spin_timer_timeout(self) -> None:
         self._spin_step = (self._spin_step + 1) % len(_SPIN)

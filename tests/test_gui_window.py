@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from _gui_fixtures import make_window, no_leftover_work, open_and_wait, settings_file  # noqa: F401
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QAction
 
 from execretrieval import load_benchmark
@@ -336,3 +336,23 @@ def test_own_snippets_below_the_cut_stay_listed(qtbot, make_window, tiny_dir: Pa
     for row in below:
         assert row.rank == ranking.rank_of(0, row.corpus_index)
     qtbot.waitUntil(lambda: not window.ins.badge_slot.busy, timeout=60000)
+
+
+def test_clicking_a_matrix_row_shows_that_candidate(qtbot, make_window, tiny_dir: Path) -> None:
+    window = open_and_wait(qtbot, make_window(), tiny_dir, query="lowest_set_bit")
+    window.tests.tabs.setCurrentWidget(window.tests.matrix_table)
+    table = window.tests.matrix_table
+    rows = window.candidates.model.rows
+    target = next(i for i, r in enumerate(rows) if r.snippet.corpus_id != window.ins.corpus_id)
+    cell = table.visualRect(window.tests.matrix.index(target, 1)).center()
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=cell)
+    wanted = rows[target].snippet.corpus_id
+    assert window.ins.corpus_id == wanted
+    assert window.candidates.current_corpus_id() == wanted
+    assert window.diff.candidate.corpus_id == wanted
+    assert table.currentIndex().row() == target      # the matrix was not reset under the click
+    # clicking a row header works too
+    header = table.verticalHeader()
+    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton,
+                     pos=QPoint(5, header.sectionViewportPosition(0) + 5))
+    assert window.ins.corpus_id == rows[0].snippet.corpus_id
