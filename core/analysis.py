@@ -161,7 +161,8 @@ def rank1_paired_miss_share(benchmark: Benchmark, ranking: Ranking, passes: np.n
     p = pairs(benchmark)
     mask = _included(benchmark, exclude) & ~np.asarray(passes[:, 0], dtype=bool)
     top1 = ranking.order[:, 0]
-    own = (p.owner[top1] == np.arange(len(top1))) & p.is_distractor[top1]
+    listed = ranking.retrieved[np.arange(len(top1)), top1]
+    own = (p.owner[top1] == np.arange(len(top1))) & p.is_distractor[top1] & listed
     return _mean(own[mask].astype(np.float64))
 
 
@@ -209,7 +210,8 @@ def density_ablation(benchmark: Benchmark, ranking: Ranking, passes: np.ndarray,
     depth = min(passes.shape[1], reach)
     hits[:, :depth] = passes[:, :depth]
     if depth < reach:  # below the executed depth: correct ids pass, nothing else does
-        hits[:, depth:] = p.relevant(order[:, depth:])
+        listed = np.take_along_axis(ranking.retrieved, order[:, depth:], axis=1)
+        hits[:, depth:] = p.relevant(order[:, depth:]) & listed
     # rank position (0-based) of each paired distractor, or reach if it is further down
     own_pos = np.full(p.distractor_matrix.shape, reach, dtype=np.int64)
     for r in range(reach):
@@ -293,7 +295,8 @@ def edit_span_vs_deception(benchmark: Benchmark, ranking: Ranking, *,
     p, above = _pair_above(benchmark, ranking)
     spans = pair_edit_spans(benchmark)
     keep = _included(benchmark, exclude)[p.pair_q]
-    margin = ranking.scores[p.pair_q, p.pair_d] - ranking.scores[p.pair_q, p.pair_c]
+    with np.errstate(invalid="ignore"):  # -inf - -inf: both unretrieved, NaN, left out
+        margin = ranking.scores[p.pair_q, p.pair_d] - ranking.scores[p.pair_q, p.pair_c]
     bins: list[dict[str, Any]] = []
     edges = (*SPAN_BINS, None)
     for low, high in itertools.pairwise(edges):

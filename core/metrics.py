@@ -58,9 +58,11 @@ def execution_matrix(benchmark: Benchmark, ranking: Ranking, oracle: _Oracle, *,
                      should_stop: ShouldStop | None = None) -> np.ndarray:
     """(Q x depth) bool: does the candidate at each rank pass its query's whole test suite?
 
-    Every (snippet, query) pair in the top ``depth`` is executed once through
+    Every retrieved (snippet, query) pair in the top ``depth`` is executed once through
     ``oracle.run_many`` (the oracle caches, so a warm re-run executes nothing), including
-    other queries' snippets, which normally fail with NameError.
+    other queries' snippets, which normally fail with NameError. A snippet the model did
+    not retrieve (``Ranking.retrieved``, e.g. past the end of a shallow TREC run) is not
+    executed and counts as not passing.
     """
     return execution_matrices(benchmark, [ranking], oracle, depth=depth, progress=progress,
                               should_stop=should_stop)[0]
@@ -77,10 +79,13 @@ def execution_matrices(benchmark: Benchmark, rankings: Sequence[Ranking], oracle
     for ranking in rankings:
         d = max(1, min(int(depth), ranking.order.shape[1]))
         top = ranking.order[:, :d]
-        slots = np.empty(top.shape, dtype=np.int64)
+        listed = np.take_along_axis(ranking.retrieved, top.astype(np.intp), axis=1)
+        slots = np.full(top.shape, -1, dtype=np.int64)
         for q in range(top.shape[0]):
             tests = benchmark.queries[q].test_suite
             for r in range(d):
+                if not listed[q, r]:
+                    continue
                 key = (int(top[q, r]), q)
                 slot = keys.get(key)
                 if slot is None:
@@ -89,9 +94,10 @@ def execution_matrices(benchmark: Benchmark, rankings: Sequence[Ranking], oracle
                 slots[q, r] = slot
         all_slots.append(slots)
     results = oracle.run_many(jobs, progress=progress, should_stop=should_stop) if jobs else []
-    outcome = np.array([bool(getattr(res, "passed", False)) for res in results], dtype=bool)
-    return [outcome[slots] if len(jobs) else np.zeros(slots.shape, dtype=bool)
-            for slots in all_slots]
+    # the extra last entry is what an unretrieved slot (-1) reads: never a pass
+    outcome = np.array([*(bool(getattr(res, "passed", False)) for res in results), False],
+                       dtype=bool)
+    return [outcome[slots] for slots in all_slots]
 
 
 def exec_at_k(passes: np.ndarray, k: int) -> np.ndarray:
@@ -105,8 +111,11 @@ def execp_at_k(passes: np.ndarray, k: int) -> np.ndarray:
 
 
 def relevance_matrix(benchmark: Benchmark, ranking: Ranking, depth: int) -> np.ndarray:
-    """(Q x depth) bool: is the candidate at each rank in the query's correct_corpus_ids?"""
-    return analysis.pairs(benchmark).relevant(ranking.order[:, :depth].astype(np.int64))
+    """(Q x depth) bool: is the candidate at each rank retrieved and in the query's
+    correct_corpus_ids?"""
+    top = ranking.order[:, :depth].astype(np.int64)
+    listed = np.take_along_axis(ranking.retrieved, top.astype(np.intp), axis=1)
+    return analysis.pairs(benchmark).relevant(top) & listed
 
 
 def ndcg_at_k(relevant: np.ndarray, n_relevant: np.ndarray, k: int) -> np.ndarray:

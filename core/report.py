@@ -193,11 +193,15 @@ def report_csv(report: EvaluationReport, benchmark: Benchmark | None = None) -> 
             if ranking is not None and bench is not None and deceived is not None:
                 qi = bench.query_index(qid)
                 query = bench.queries[qi]
-                top = bench.corpus[int(ranking.order[qi, 0])]
-                rank_c = ranking.rank_of(qi, int(canon[qi])) if canon[qi] >= 0 else ""
+                top_j = int(ranking.order[qi, 0])
+                top = bench.corpus[top_j]
+                c = int(canon[qi])
+                rank_c = ranking.rank_of(qi, c) if c >= 0 and ranking.retrieved[qi, c] else ""
                 flag = deceived[qi]
-                row += [query.function_name, query.domain, top.corpus_id, top.role,
-                        top.bug_type or "", rank_c, "" if math.isnan(flag) else int(flag)]
+                rank1 = [top.corpus_id, top.role, top.bug_type or ""] \
+                    if ranking.retrieved[qi, top_j] else ["", "", ""]
+                row += [query.function_name, query.domain, *rank1, rank_c,
+                        "" if math.isnan(flag) else int(flag)]
             else:
                 row += [""] * 7
             row += [_cell(ev.per_query[m][i]) for m in metric_keys]

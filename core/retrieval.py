@@ -90,6 +90,19 @@ class Ranking:
         return (int(self.scores.shape[0]), int(self.scores.shape[1]))
 
     @cached_property
+    def retrieved(self) -> np.ndarray:
+        """(Q x N) bool: did the model retrieve each snippet for each query at all?
+
+        Every snippet an in-process model scores is retrieved; a TREC run retrieves only the
+        snippets it lists (the others score -inf and fill the tail of ``order`` in corpus
+        order). Unretrieved snippets never count as hits (trec_eval semantics): they are
+        not executed, not relevant, and not anybody's rank-1 candidate.
+        """
+        out = np.asarray(self.scores > -np.inf)  # NaN compares False too
+        out.flags.writeable = False
+        return out
+
+    @cached_property
     def ranks(self) -> np.ndarray:
         """1-based rank of every snippet for every query: ``ranks[q, order[q, r]] = r + 1``."""
         q, n = self.order.shape

@@ -5,7 +5,9 @@ A run file has one line per retrieved snippet, whitespace-separated::
     qid Q0 docid rank score tag
 
 Reading a run builds a score matrix from the ``score`` column; snippets a query's run does
-not list score ``-inf`` (they rank after every listed one, in corpus order), and the
+not list score ``-inf`` (they rank after every listed one, in corpus order, and count as
+not retrieved: never a hit, see ``Ranking.retrieved``; a query the run leaves out scores
+0 on every metric), and the
 ``rank`` column is checked to be an integer but otherwise ignored, as trec_eval does.
 A qrels file has ``qid 0 docid 1`` for every id in a query's ``correct_corpus_ids``.
 """
@@ -45,6 +47,8 @@ def run_text(benchmark: Benchmark, ranking: Ranking, *, depth: int = 100,
     depth = max(1, min(int(depth), ranking.order.shape[1]))
     for qi, query in enumerate(benchmark.queries):
         for r, cj in enumerate(ranking.order[qi, :depth]):
+            if not ranking.retrieved[qi, cj]:
+                break  # the rest of the row was not retrieved either
             score = float(ranking.scores[qi, cj])
             lines.append(f"{query.query_id} Q0 {benchmark.corpus[cj].corpus_id} {r + 1} "
                          f"{score!r} {tag}\n")
@@ -118,8 +122,9 @@ def from_run(path: str | Path, benchmark: Benchmark) -> np.ndarray:
         except ValueError as exc:
             raise InputFormatError(f"score {score_s!r} is not a number", file=path,
                                    line=lineno, field="score") from exc
-        if math.isnan(score):
-            raise InputFormatError("score is NaN", file=path, line=lineno, field="score")
+        if not math.isfinite(score):
+            raise InputFormatError(f"score {score_s!r} is not a finite number", file=path,
+                                   line=lineno, field="score")
         key = (benchmark.query_index(qid), benchmark.corpus_index(docid))
         if key in seen:
             raise InputFormatError(f"{qid} {docid} already listed on line {seen[key]}",

@@ -6,10 +6,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from _rankdata import small_benchmark
+from _rankdata import CanonicalOracle, small_benchmark
 
 from execretrieval.dataset import load_benchmark
 from execretrieval.errors import InputFormatError, ModelNotFoundError
+from execretrieval.metrics import evaluate, execution_matrix
 from execretrieval.retrieval import Ranking, rank
 from execretrieval.trec import from_qrels, from_run, qrels_text, to_qrels, to_run
 
@@ -59,6 +60,7 @@ def test_unlisted_snippets_rank_after_listed_ones_in_corpus_order(tmp_path: Path
     ("q1 Q0 c1 x 0.5 t\n", r"bad\.trec:1: field 'rank'"),
     ("q1 Q0 c1 1 0.5 t\n\nq1 Q0 c1 2 0.4 t\n", r"bad\.trec:3: .*already listed on line 1"),
     ("", r"lists no results"),
+    ("q1 Q0 c1 1 -inf t\n", r"bad\.trec:1: field 'score': score '-inf' is not a finite"),
 ])
 def test_bad_run_files_name_file_and_line(tmp_path: Path, content: str, message: str) -> None:
     run = tmp_path / "bad.trec"
@@ -77,3 +79,37 @@ def test_qrels_list_every_correct_id(tmp_path: Path) -> None:
     assert qrels_text(bench) == "q1 0 c1 1\nq2 0 c2 1\nq3 0 c3 1\n"
     to_qrels(tmp_path / "qrels.txt", bench)
     assert from_qrels(tmp_path / "qrels.txt") == {"q1": {"c1"}, "q2": {"c2"}, "q3": {"c3"}}
+
+
+def _run_evaluation(tmp_path: Path, content: str):
+    bench = small_benchmark()
+    run = tmp_path / "partial.trec"
+    run.write_text(content)
+    ranking = rank(bench, str(run))
+    oracle = CanonicalOracle(bench)
+    passes = execution_matrix(bench, ranking, oracle, depth=5)
+    return bench, ranking, oracle, evaluate(bench, ranking, passes, ks=(1, 3, 5), n_boot=10)
+
+
+def test_a_query_the_run_leaves_out_scores_zero(tmp_path: Path) -> None:
+    # q1 is not in the run; its canonical c1 is first in corpus order, so the unlisted
+    # filler once put it at rank 1 and gave q1 a hit the outside system never made
+    bench, ranking, oracle, ev = _run_evaluation(
+        tmp_path, "q2 Q0 c2 1 2.0 sys\nq3 Q0 c3 1 2.0 sys\n")
+    for name in ("exec@1", "exec@5", "execp@5", "ndcg@5"):
+        assert ev.per_query[name][0] == 0.0, name
+    assert ev.metrics["exec@1"].mean == pytest.approx(2 / 3)
+    assert ev.density_ablation["0"] == pytest.approx(2 / 3)
+    assert not ranking.retrieved[0].any()
+    assert all(tests != bench.queries[0].test_suite for _, tests in oracle.jobs)
+
+
+def test_a_shallow_run_gets_no_credit_past_its_end(tmp_path: Path) -> None:
+    bench, ranking, oracle, ev = _run_evaluation(
+        tmp_path, "q1 Q0 d1a 1 2.0 sys\nq2 Q0 c2 1 2.0 sys\nq3 Q0 c3 1 2.0 sys\n")
+    assert ev.per_query["exec@5"][0] == 0.0  # c1 lies past the run's single line for q1
+    assert ev.per_query["ndcg@5"][0] == 0.0
+    assert len(oracle.jobs) == 3  # only listed snippets are executed
+    to_run(tmp_path / "again.trec", bench, ranking, depth=6)
+    assert len((tmp_path / "again.trec").read_text().splitlines()) == 3
+    assert "inf" not in (tmp_path / "again.trec").read_text()
