@@ -112,7 +112,9 @@ def _load(directory: str) -> Any:
 
 
 def read_exclusions(path: str | None, benchmark: Any) -> frozenset[str]:
-    """Query ids from a file, one a line ('#' comments and blank lines ignored)."""
+    """Query ids from a file, one a line ('#' comments and blank lines ignored).
+
+    An unknown id, or a list that leaves no query to measure, is bad input."""
     if path is None:
         return frozenset()
     file = Path(path)
@@ -128,6 +130,9 @@ def read_exclusions(path: str | None, benchmark: Any) -> frozenset[str]:
         if not benchmark.has_query(qid):
             raise InputFormatError(f"unknown query id {qid!r}", file=file, line=lineno)
         ids.add(qid)
+    if ids and len(ids) >= len(benchmark.queries):
+        raise InputFormatError(f"excludes all {len(benchmark.queries)} queries of the "
+                               "benchmark; nothing is left to measure", file=file)
     return frozenset(ids)
 
 

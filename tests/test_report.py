@@ -202,6 +202,32 @@ def test_evaluate_bad_input_exits_2(run_cli, tiny_dir: Path, tmp_path: Path, arg
     assert not (tmp_path / "r.json").exists()
 
 
+@pytest.mark.parametrize("command", [["evaluate", "--model", "bm25"],
+                                     ["compare", "--model", "bm25", "--model", "tfidf"]])
+def test_excluding_every_query_exits_2(run_cli, tiny_dir: Path, tmp_path: Path,
+                                       command: list[str]) -> None:
+    excluded = tmp_path / "all.txt"
+    excluded.write_text("q_0001\nq_0002\nq_0003\nq_0004\n")
+    out = tmp_path / "r.json"
+    extra = ["--out", out] if command[0] == "evaluate" else ["--json"]
+    code, stdout, err = run_cli(command[0], tiny_dir, *command[1:], "--exclude-queries",
+                                excluded, *extra)
+    assert code == 2 and "Traceback" not in err
+    assert f"{excluded}: excludes all 4 queries" in err
+    assert not out.exists() and stdout == ""
+
+
+def test_an_empty_exclusion_list_excludes_nothing(run_cli, tiny_dir: Path,
+                                                  tmp_path: Path) -> None:
+    excluded = tmp_path / "none.txt"
+    excluded.write_text("")
+    out = tmp_path / "r.json"
+    code, _, err = run_cli("evaluate", tiny_dir, "--model", "bm25", "--exclude-queries",
+                           excluded, "--bootstrap", "20", "--out", out)
+    assert code == 0, err
+    assert json.loads(out.read_text())["models"]["bm25"]["queries"] == 4
+
+
 def test_evaluate_missing_folder_exits_2(run_cli, tmp_path: Path) -> None:
     code, _, err = run_cli("evaluate", tmp_path / "nowhere", "--model", "bm25", "--out",
                            tmp_path / "r.json")
