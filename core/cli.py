@@ -2,13 +2,15 @@
 
 Each group of subcommands lives in its own ``_cli_*`` module exposing
 ``register(subparsers)``; every handler returns the process exit code. Exit codes follow
-one rule across commands: 0 success, 1 a check failed (a test, a gate), 2 bad input.
+one rule across commands: 0 success, 1 a check failed (a test, a gate), 2 bad input;
+130 interrupted, 141 output pipe closed by its reader.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -54,6 +56,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"execretrieval {args.command}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # whoever read our output stopped early (``... --json | head``): not worth a
+        # traceback; point stdout at /dev/null so the final flush at exit stays quiet
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 141  # 128 + SIGPIPE, what the shell reports for a writer killed by it
 
 
 if __name__ == "__main__":  # pragma: no cover

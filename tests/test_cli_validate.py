@@ -56,3 +56,15 @@ def test_unreadable_folder_exits_two(tmp_path: Path) -> None:
     done = _validate(str(tmp_path / "missing"))
     assert done.returncode == 2
     assert "missing" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_reader_closing_the_pipe_early_gets_no_traceback(tiny_dir: Path) -> None:
+    """``execretrieval validate DIR --json | head -1``: the pipe closes before we write."""
+    proc = subprocess.Popen([sys.executable, "-m", "execretrieval.cli", "validate",
+                             str(tiny_dir), "--json"], cwd=REPO, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=300) == 141
+    assert "Traceback" not in err and "BrokenPipeError" not in err
