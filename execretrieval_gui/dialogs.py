@@ -43,6 +43,7 @@ class ExportDialog(QDialog):
         for label, ext in REPORT_FORMATS.items():
             self.format_box.addItem(label, ext)
         self.path = QLineEdit(str(Path.cwd() / "execretrieval-report.html"))
+        self.path.setMinimumWidth(self.path.fontMetrics().horizontalAdvance("x" * 60))
         browse = QToolButton(text="…")
         self.exclude = QCheckBox("Leave flagged queries out")
         row = QHBoxLayout()
@@ -93,12 +94,14 @@ def _need_store(parent: QWidget, store: Any) -> bool:
 def export_flags(parent: QWidget, store: Any) -> None:
     if not _need_store(parent, store):
         return
-    path, _ = QFileDialog.getSaveFileName(parent, "Export flags", "flags.csv",
-                                          "CSV (*.csv);;JSON Lines (*.jsonl)")
+    path, chosen = QFileDialog.getSaveFileName(parent, "Export flags", "flags.csv",
+                                               "CSV (*.csv);;JSON Lines (*.jsonl)")
     if not path:
         return
+    if not path.lower().endswith((".csv", ".jsonl")):   # a bare name: the chosen type says
+        path += ".jsonl" if "jsonl" in (chosen or "") else ".csv"
     try:
-        n = (store.export_jsonl if path.endswith(".jsonl") else store.export_csv)(path)
+        n = (store.export_jsonl if path.lower().endswith(".jsonl") else store.export_csv)(path)
     except Exception as exc:  # noqa: BLE001
         show_error(parent, "Cannot export flags", str(exc))
         return

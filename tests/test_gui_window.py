@@ -356,3 +356,30 @@ def test_clicking_a_matrix_row_shows_that_candidate(qtbot, make_window, tiny_dir
     qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton,
                      pos=QPoint(5, header.sectionViewportPosition(0) + 5))
     assert window.ins.corpus_id == rows[0].snippet.corpus_id
+
+
+@pytest.mark.parametrize(("typed", "chosen", "written"), [
+    ("flags", "JSON Lines (*.jsonl)", "flags.jsonl"),
+    ("flags", "CSV (*.csv)", "flags.csv"),
+    ("flags.JSONL", "CSV (*.csv)", "flags.JSONL"),
+])
+def test_exporting_flags_follows_the_chosen_type(qtbot, make_window, tiny_dir: Path,
+                                                tmp_path: Path, monkeypatch,
+                                                typed: str, chosen: str, written: str) -> None:
+    import json
+
+    from PySide6.QtWidgets import QFileDialog
+
+    window = open_and_wait(qtbot, make_window(), tiny_dir, query="is_leap_year")
+    window.flags.note.setText("mutant passes 1900")
+    qtbot.mouseClick(window.flags.add_button, Qt.MouseButton.LeftButton)
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda *a, **k: (str(tmp_path / typed), chosen)))
+    window._on_export_flags_triggered()
+    assert [p.name for p in tmp_path.iterdir() if p.name.lower().startswith("flags")] == [written]
+    text = (tmp_path / written).read_text()
+    if written.lower().endswith(".jsonl"):
+        assert json.loads(text.splitlines()[0])["note"] == "mutant passes 1900"
+    else:
+        assert text.startswith("flag_id,") and "mutant passes 1900" in text
+    assert written in window.statusBar().currentMessage()
