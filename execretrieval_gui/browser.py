@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -105,6 +106,9 @@ class QueryBrowser(QWidget):
 
         self.search.textChanged.connect(self._on_filters_changed)
         self.search.returnPressed.connect(self._on_search_return_pressed)
+        down = QShortcut(QKeySequence(Qt.Key.Key_Down), self.search, None, None,
+                         Qt.ShortcutContext.WidgetShortcut)
+        down.activated.connect(self._on_search_return_pressed)   # Down, like Enter: to the list
         for box in (self.domain_box, self.bug_box, self.outcome_box, self.discordant_box):
             box.currentIndexChanged.connect(self._on_filters_changed)
         self.flagged_box.toggled.connect(self._on_filters_changed)
@@ -207,7 +211,8 @@ class QueryBrowser(QWidget):
         self._update_count()
 
     def _on_search_return_pressed(self) -> None:
-        """Enter in the search box: go to the list (first match unless one is current)."""
+        """Enter or Down in the search box: go to the list (first match unless one is
+        current)."""
         self.table.setFocus()
         if not self.table.currentIndex().isValid() and self.proxy.rowCount():
             self.table.setCurrentIndex(self.proxy.index(0, 0))

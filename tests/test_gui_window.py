@@ -383,3 +383,17 @@ def test_exporting_flags_follows_the_chosen_type(qtbot, make_window, tiny_dir: P
     else:
         assert text.startswith("flag_id,") and "mutant passes 1900" in text
     assert written in window.statusBar().currentMessage()
+
+
+def test_down_from_the_search_box_goes_to_the_matches(qtbot, make_window,
+                                                     tiny_dir: Path) -> None:
+    window = open_and_wait(qtbot, make_window(), tiny_dir, query="lowest_set_bit")
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    window._on_search_triggered()                   # View > Search queries (Ctrl+F)
+    qtbot.keyClicks(window.browser.search, "leap")
+    assert window.browser.proxy.rowCount() == 1
+    with qtbot.waitSignal(window.ins.query_ready, timeout=60000):
+        qtbot.keyClick(window.browser.search, Qt.Key.Key_Down)
+    assert window.browser.table.hasFocus()
+    assert window.ins.query_id == "q_0002"          # is_leap_year, the only match
