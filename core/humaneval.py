@@ -2,9 +2,10 @@
 
 Each problem becomes a task (design §5, issue 3 item 4):
 
-* query: the entry point's docstring prose, with its examples removed: ``>>>`` lines and
-  the output lines under them, example calls written as ``name(...) == ...`` or
-  ``name(...) ➞ ...``, and headers such as "For example:" left empty by that;
+* query: the entry point's docstring prose, with its examples removed (see
+  :func:`query_from_docstring`): ``>>>`` lines and their output, example sections,
+  worked "Input: / Output:" examples, and example calls in any of HumanEval's notations
+  (``f(x) == y``, ``f(x) ➞ y``, ``f(x) => y``, "For lst = ... the output should be ...");
 * canonical: ``prompt + canonical_solution`` (helpers from the prompt included; only the
   entry point is ever mutated);
 * tests: the body of ``check(candidate)`` with ``candidate`` renamed to the entry point.
@@ -78,8 +79,22 @@ _DOMAIN_KEYWORDS: dict[str, tuple[str, ...]] = {
                           "lowercase"),
     "validation": ("valid", "check if", "checks if", "whether", "return true"),
 }
-_EXAMPLE_HEADER = re.compile(r"^\s*(for\s+)?exam[bp]les?\s*\d*\s*:?\s*$|^\s*example\s*\d*:",
-                             re.IGNORECASE)
+# "Example:", "Examples", "For example:", "Example 2:", "for examble:", "[input/output] samples:"
+_EXAMPLE_HEADER = re.compile(r"^\s*(for\s+)?exam[bp]les?\s*\d*\s*:?\s*$|^\s*example\s*\d*\s*:"
+                             r"|^\s*\[input/output\]\s*samples?\s*:?\s*$", re.IGNORECASE)
+# "Note:", "Constraints:", "Variables:": a new section of prose, which ends an example one
+_PROSE_HEADER = re.compile(r"^\s*[A-Z][A-Za-z ]{1,30}:\s*$")
+# a sentence that only introduces what follows: "It must be implemented like this:"
+_INTRODUCTION = re.compile(r"(like this|as follows|the following|below|samples?|examples?)\s*:$",
+                           re.IGNORECASE)
+# the labelled parts of a worked example; what follows them, up to a blank line, goes too
+_EXAMPLE_LABEL = re.compile(r"^\s*(input|output|explanation)\s*:", re.IGNORECASE)
+# an example call: "f(1) == 2", "* f(1) => 2", "for f(1) == 2", "assert f(1) => 2"
+_CALL = re.compile(r"^\s*(\*\s*|for\s+|assert\s+)?[A-Za-z_]\w*\(")
+# a worked value: "arr = [1, 2]", "grid : [[0]]", "return []", "-> sort arr", "], 1) == [...",
+# "= 2 + 3 + 3 = 8", "# a comment", "For lst = [1] the output should be 1"
+_CODE = re.compile(r"^\s*([\[\]#=]|->|=>|return\s*[\[=]|operator\[|[a-z_][\w\[\]]*\s*[=:]\s*"
+                   r"[-\[\d'\"(])|^\s*[Ff]or\s+\w+\s*=")
 
 
 def load_problems(path: str | Path | None = None) -> list[dict[str, Any]]:
@@ -120,24 +135,61 @@ def license_notice() -> str:
 
 
 def query_from_docstring(docstring: str, function_name: str) -> str:
-    """The prose of a docstring: examples removed, whitespace collapsed into one line."""
-    kept: list[str] = []
-    in_example = False
-    call = re.compile(rf"^\s*{re.escape(function_name)}\s*\(")
-    for line in docstring.splitlines():
+    """The prose of a docstring, whitespace collapsed into one line, examples removed.
+
+    Removed: ``>>>`` lines and the output under them; example sections (from a header such
+    as "Examples:" or "For example:" up to a prose header such as "Note:") except the prose
+    sentences inside them; worked examples ("Input: / Output: / Explanation:" up to a
+    blank line); example calls and worked values anywhere after the last prose line. Calls
+    before prose stay: they define the function ("fib4(n) -> fib4(n-1) + ..."). A line
+    left ending in ":" because what it introduced was removed ends in "." instead (or goes,
+    if nothing follows it). ``function_name`` is accepted for compatibility; example calls
+    are recognised whatever function they name (HumanEval's sometimes use an old name).
+    """
+    del function_name
+    lines = docstring.splitlines()
+    # kind of each line: "prose", "blank", or "drop"
+    kinds: list[str] = []
+    in_section = in_doctest = in_worked = in_definition = False
+    for line in lines:
         stripped = line.strip()
-        if stripped.startswith(">>>"):
-            in_example = True
+        if not stripped:
+            in_doctest = in_worked = in_definition = False
+            kinds.append("blank")
+        elif stripped.startswith(">>>") or in_doctest:
+            in_doctest = True
+            kinds.append("drop")
+        elif _EXAMPLE_HEADER.match(line):
+            in_section, in_worked, in_definition = True, False, False
+            kinds.append("drop")
+        elif _EXAMPLE_LABEL.match(line) or in_worked:
+            in_worked = True
+            kinds.append("drop")
+        elif _PROSE_HEADER.match(line):
+            in_section = in_definition = False
+            kinds.append("prose")
+        elif in_section and (_CALL.match(line) or _CODE.match(line)):
+            kinds.append("drop")
+        elif _CALL.match(line) or stripped.startswith("#"):
+            # "defined as follows:" then "fib4(0) -> 0" lines: a definition, kept;
+            # anywhere else a call line is an example
+            kinds.append("prose" if in_definition else "drop")
+        else:
+            in_definition = stripped.endswith(":")
+            kinds.append("prose")
+    kept: list[str] = []
+    for i, (line, kind) in enumerate(zip(lines, kinds, strict=True)):
+        if kind != "prose":
             continue
-        if in_example and stripped:
-            continue  # the output shown under a >>> line
-        in_example = False
-        if call.match(line):
-            continue
-        kept.append(line)
-    while kept and (not kept[-1].strip() or _EXAMPLE_HEADER.match(kept[-1])):
-        kept.pop()
-    kept = [line for line in kept if not _EXAMPLE_HEADER.match(line)]
+        following = next((k for k in kinds[i + 1:] if k != "blank"), None)
+        text = line.strip()
+        if text.endswith(":") and following in ("drop", None):
+            if _PROSE_HEADER.match(line) or _INTRODUCTION.search(text):
+                continue  # "It must be implemented like this:" introduced only examples
+            text = text[:-1].rstrip() + "."  # "If the array is empty, return []:"
+        elif _PROSE_HEADER.match(line) and following != "prose":
+            continue  # a "Note:" header whose content was all examples
+        kept.append(text)
     return " ".join(" ".join(kept).split())
 
 

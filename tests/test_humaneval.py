@@ -28,6 +28,48 @@ def test_query_is_the_docstring_prose_without_examples() -> None:
     assert query_from_docstring(doc, "total") == "Sum the list. Ignore None."
 
 
+def test_query_drops_every_example_notation_and_keeps_definitions() -> None:
+    doc = ("The Fib4 sequence is defined as follows:\nfib4(0) -> 0\n"
+           "fib4(n) -> fib4(n-1) + fib4(n-2).\nPlease compute fib4(n).\n"
+           "For example:\nfib4(2) -> 0\nfib4(3) = fib4(2) + fib4(1)\n       = 0 + 0 = 0\n"
+           "Return the list of the first n + 1 numbers.\n"
+           "Example 1:\n    Input: arr = [1, 2], k = 1\n    Output: [2]\n"
+           "    Explanation: 2 is the largest\n                 of them.\n\n"
+           "Note:\n    1. 1 <= k <= len(arr)\n\n"
+           "Examples:\nFor lst = [1,2] the output should be 3\n"
+           "f([1, 2], 5) \u279e False\n# 1+2 is fine, but unbalanced.\n"
+           "* eat(5, 6) -> [11, 4]\n  arr = [2, 1]\n        -> sort arr -> [1, 2]\n"
+           "  return [\"One\", \"Two\"]\n\nIf the array is empty, return []:\n  arr = []\n")
+    assert query_from_docstring(doc, "fib4") == (
+        "The Fib4 sequence is defined as follows: fib4(0) -> 0 "
+        "fib4(n) -> fib4(n-1) + fib4(n-2). Please compute fib4(n). "
+        "Return the list of the first n + 1 numbers. Note: 1. 1 <= k <= len(arr) "
+        "If the array is empty, return [].")
+
+
+def test_query_drops_a_trailing_introduction_of_removed_examples() -> None:
+    doc = ("Sort by the number of ones.\n\nIt must be implemented like this:\n"
+           ">>> sort_array([1, 5]) == [1, 5]\n")
+    assert query_from_docstring(doc, "sort_array") == "Sort by the number of ones."
+    doc = ("Return YES or NO.\n\n[input/output] samples:\nintersection((1, 2), (2, 3)) "
+           "==> \"NO\"\n")
+    assert query_from_docstring(doc, "intersection") == "Return YES or NO."
+    doc = "Words with prime lengths. Note: keep (order) of words.\nB (=decimal 11) counts.\n"
+    assert query_from_docstring(doc, "f") == doc.replace("\n", " ").strip()
+
+
+def test_packaged_queries_hold_no_example_leftovers() -> None:
+    tasks, _ = humaneval_tasks(load_problems())
+    for task in tasks:
+        for junk in (">>>", "==>", "=>", "\u279e", "Input:", "Output:", "For lst =",
+                     "For num ="):
+            assert junk not in task.query, (task.origin, junk, task.query)
+        assert not task.query.endswith(":"), task.origin
+    queries = {t.function_name: t.query for t in tasks}
+    assert "fib4(n) -> fib4(n-1) + fib4(n-2) + fib4(n-3) + fib4(n-4)." in queries["fib4"]
+    assert "tri(1) = 3" in queries["tri"] and "= 2 + 3 + 3 = 8" not in queries["tri"]
+
+
 def test_check_body_becomes_one_test_per_assert_loops_whole() -> None:
     check = ("METADATA = {}\n\n\ndef check(candidate):\n    import math\n"
              "    assert candidate(1) == 2\n    assert True\n"
