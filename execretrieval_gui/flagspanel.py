@@ -44,16 +44,19 @@ class FlagsPanel(QWidget):
         self.note.setObjectName("flagNote")
         self.note.setPlaceholderText("Note (what you saw)")
         self.add_button = QPushButton("Flag")
-        self.add_button.setToolTip("Save this flag (Ctrl+D)")
+        self.add_button.setToolTip("Save this flag (or Enter in the note; Ctrl+D goes to the note)")
         self.remove_button = QPushButton("Remove")
         self.table = QTableView()
         self.table.setModel(self.model)
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.horizontalHeader().setStretchLastSection(True)
-        for col, width in ((0, 110), (1, 190), (2, 160)):
-            self.table.horizontalHeader().resizeSection(col, width)
+        self.table.setWordWrap(False)
+        header = self.table.horizontalHeader()
+        for col, width in ((0, 116), (1, 140)):
+            header.resizeSection(col, width)
+        header.setSectionResizeMode(2, header.ResizeMode.Stretch)   # the note: what's left
+        self.table.setColumnHidden(3, True)   # when: in every cell's tooltip instead
         self.store_label = QLabel()
         self.store_label.setObjectName("storeLabel")
         self.store_label.setWordWrap(True)

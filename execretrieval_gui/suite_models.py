@@ -178,7 +178,10 @@ class FlagsModel(ListTableModel):
             return None
         if role == OBJECT_ROLE:
             return flag
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+        if role == Qt.ItemDataRole.ToolTipRole:   # the whole flag, whichever column is hidden
+            when = flag.created[:16].replace("T", " ")
+            return f"{flag.describe_target()} · {flag.category_label} · {when}\n{flag.note}"
+        if role == Qt.ItemDataRole.DisplayRole:
             if col == 0:
                 return flag.describe_target()
             if col == 1:

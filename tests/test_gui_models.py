@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from _gui_fixtures import no_leftover_work  # noqa: F401
+from PySide6.QtCore import Qt
 
 from execretrieval import load_benchmark
 from execretrieval.annotations import Flag
@@ -85,6 +86,9 @@ def test_outcome_matrix_and_flag_models(qtmodeltester, tiny) -> None:  # type: i
     flags = FlagsModel()
     flags.set_flags([Flag("q_0001", "other", note="x", created="2026-01-01T00:00:00")])
     qtmodeltester.check(flags)
+    # the panel hides the time column: every cell's tooltip carries the whole flag
+    tip = flags.index(0, 0).data(Qt.ItemDataRole.ToolTipRole)
+    assert "2026-01-01 00:00" in tip and tip.endswith("\nx")
 
 
 def test_metrics_models(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
