@@ -150,6 +150,7 @@ class TestsPanel(QWidget):
         self.outcome_table.selectionModel().currentRowChanged.connect(
             self._on_outcome_current_changed)
         self.outcomes.modelReset.connect(self._show_detail)
+        self.outcomes.modelReset.connect(self._on_outcomes_model_reset)
         self.matrix_table.selectionModel().currentRowChanged.connect(
             self._on_matrix_current_changed)
         self.matrix_table.verticalHeader().sectionClicked.connect(self.matrix_row_chosen)
@@ -228,6 +229,17 @@ class TestsPanel(QWidget):
     def _on_matrix_current_changed(self, current: object, _previous: object) -> None:
         if current.isValid():  # type: ignore[attr-defined]
             self.matrix_row_chosen.emit(current.row())  # type: ignore[attr-defined]
+
+    def _on_outcomes_model_reset(self) -> None:
+        """Comparing with a scratch run: its column goes in view beside the original outcome
+        (the detail column steps aside; the detail still shows below and in tooltips)."""
+        table = self.outcome_table
+        comparing = self.outcomes.compare is not None
+        table.setColumnHidden(3, comparing)
+        if comparing:
+            table.setColumnWidth(4, 80)
+            spare = table.viewport().width() - table.columnWidth(0) - table.columnWidth(2) - 80
+            table.setColumnWidth(1, max(120, min(230, spare)))
 
     def _on_spin_timer_timeout(self) -> None:
         self._spin_step = (self._spin_step + 1) % len(_SPIN)

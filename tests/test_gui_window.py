@@ -310,6 +310,9 @@ def test_scratch_edit_of_a_test_is_compared_by_its_text(qtbot, make_window,
     assert model.columnCount() == 5
     assert model.index(1, 2).data() == "…"                    # the edited test: no original
     assert "pass" in model.index(1, 4).data()                 # the scratch run passes it
+    table = window.tests.outcome_table                        # and its column is in view
+    assert not table.isColumnHidden(4) and table.isColumnHidden(3)
+    assert table.columnViewportPosition(4) + table.columnWidth(4) <= table.viewport().width()
     assert "fail" in model.index(2, 2).data() and "fail" in model.index(2, 4).data()
     # a second scratch run still compares with the candidate's own outcomes; Reset restores
     with qtbot.waitSignal(window.ins.run_slot.busy_changed, timeout=60000,
@@ -318,6 +321,7 @@ def test_scratch_edit_of_a_test_is_compared_by_its_text(qtbot, make_window,
     assert "fail" in model.index(2, 2).data()
     qtbot.mouseClick(window.tests.scratch_reset, Qt.MouseButton.LeftButton)
     assert model.columnCount() == 4 and model.tests[1] == "assert lowest_set_bit(1) == 1"
+    assert not table.isColumnHidden(3)                        # the detail column is back
 
 
 def test_own_snippets_below_the_cut_stay_listed(qtbot, make_window, tiny_dir: Path) -> None:
