@@ -207,19 +207,23 @@ class TestsPanel(QWidget):
         self._spin_text = text
 
     def _show_detail(self, row: int = -1) -> None:
-        """The selected test's detail, else the first test that did not pass."""
-        result = self.outcomes.result
+        """The selected test's detail, else the first test that did not pass — of the
+        scratch run while one is compared (the original's detail is in the tooltips)."""
+        scratch = self.outcomes.compare is not None
+        result = self.outcomes.compare if scratch else self.outcomes.result
         outcomes = list(getattr(result, "outcomes", ()) or ())
         if not (0 <= row < len(outcomes)):
             row = next((i for i, o in enumerate(outcomes)
                         if o is not None and o.status != "pass"), -1)
         if row < 0 or outcomes[row] is None:
             known = [o for o in outcomes if o is not None]
-            self.detail.setText("All tests pass." if known and row < 0 else "")
+            passes = "The scratch run passes every test." if scratch else "All tests pass."
+            self.detail.setText(passes if known and row < 0 else "")
             return
         out = outcomes[row]
         detail = (out.detail or "").strip().splitlines()
-        self.detail.setText(f"t{row + 1} {out.status}: {detail[-1] if detail else ''}"[:300])
+        self.detail.setText(f"{'scratch run: ' if scratch else ''}t{row + 1} {out.status}: "
+                            f"{detail[-1] if detail else ''}"[:300])
         self.detail.setToolTip(out.detail or "")
 
     # slots ----------------------------------------------------------------------------

@@ -312,6 +312,7 @@ def test_scratch_edit_of_a_test_is_compared_by_its_text(qtbot, make_window,
     assert "pass" in model.index(1, 4).data()                 # the scratch run passes it
     table = window.tests.outcome_table                        # and its column is in view
     assert not table.isColumnHidden(4) and table.isColumnHidden(3)
+    assert window.tests.detail.text().startswith("scratch run: t3 fail")   # not the original's
     assert table.columnViewportPosition(4) + table.columnWidth(4) <= table.viewport().width()
     assert "fail" in model.index(2, 2).data() and "fail" in model.index(2, 4).data()
     # a second scratch run still compares with the candidate's own outcomes; Reset restores
