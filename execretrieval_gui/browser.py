@@ -79,7 +79,7 @@ class QueryBrowser(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(QueryTableModel.NAME, QHeaderView.ResizeMode.Stretch)
-        for col, width in ((0, 22), (2, 84), (3, 28), (4, 46), (5, 36)):
+        for col, width in ((0, 22), (2, 80), (3, 28), (4, 52), (5, 36)):
             header.resizeSection(col, width)
         self.count_label = QLabel()
         self.count_label.setObjectName("countLabel")
