@@ -420,8 +420,9 @@ class Inspector(QObject):
         home = str(Path.home())
         if where.startswith(home + "/"):
             where = "~" + where[len(home):]
+        noun = "query" if len(flagged) == 1 else "queries"
         self.w.flags.store_label.setText(
-            f"{len(flagged)} flagged queries · {where}" if store is not None else
+            f"{len(flagged)} flagged {noun} · {where}" if store is not None else
             "no annotation store")
         self.w.flags.store_label.setToolTip(str(store.path) if store is not None else "")
 

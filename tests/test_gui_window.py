@@ -125,6 +125,7 @@ def test_flag_survives_closing_and_reopening(qtbot, make_window, tiny_dir: Path)
     qtbot.mouseClick(window.flags.add_button, Qt.MouseButton.LeftButton)
     assert window.flags.model.rowCount() == 1
     assert window.browser.model.flagged == {"q_0002"}
+    assert window.flags.store_label.text().startswith("1 flagged query · ")
     window.close()
 
     again = open_and_wait(qtbot, make_window(), tiny_dir, query="is_leap_year")
