@@ -12,6 +12,7 @@ from typing import Any
 
 from ._cli_args import non_negative_int, positive_int, seconds
 from .errors import InputFormatError
+from .fileio import utf8_error_line
 
 
 def _ks(text: str) -> tuple[int, ...]:
@@ -120,8 +121,12 @@ def read_exclusions(path: str | None, benchmark: Any) -> frozenset[str]:
     file = Path(path)
     try:
         lines = file.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputFormatError(f"cannot read the exclusion list ({exc})", file=file) from exc
+    except UnicodeDecodeError as exc:
+        raise InputFormatError(f"not valid UTF-8 ({exc.reason})", file=file,
+                               line=utf8_error_line(exc)) from exc
+    except OSError as exc:
+        raise InputFormatError(f"cannot read the exclusion list ({exc.strerror or exc})",
+                               file=file) from exc
     ids: set[str] = set()
     for lineno, line in enumerate(lines, start=1):
         qid = line.split("#", 1)[0].strip()

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import AnnotationError, InputFormatError
-from .fileio import atomic_write_text
+from .fileio import atomic_write_text, utf8_error_line
 
 __all__ = [
     "CATEGORIES",
@@ -289,7 +289,8 @@ def read_flags(path: str | Path) -> Iterator[Flag]:
     except FileNotFoundError as exc:
         raise InputFormatError("file not found", file=path) from exc
     except UnicodeDecodeError as exc:
-        raise InputFormatError(f"not valid UTF-8 ({exc.reason})", file=path) from exc
+        raise InputFormatError(f"not valid UTF-8 ({exc.reason})", file=path,
+                               line=utf8_error_line(exc)) from exc
     except OSError as exc:
         raise InputFormatError(f"cannot read ({exc.strerror})", file=path) from exc
     records: Iterable[tuple[int, Any]]

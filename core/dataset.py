@@ -18,7 +18,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .errors import BenchmarkFormatError, BenchmarkNotFoundError
-from .fileio import atomic_write_text
+from .fileio import atomic_write_text, utf8_error_line
 
 __all__ = [
     "BUG_TYPES",
@@ -228,7 +228,8 @@ def _read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     except FileNotFoundError as exc:
         raise BenchmarkNotFoundError(f"{path}: file not found") from exc
     except UnicodeDecodeError as exc:
-        raise BenchmarkFormatError(f"not valid UTF-8 ({exc.reason})", file=path) from exc
+        raise BenchmarkFormatError(f"not valid UTF-8 ({exc.reason})", file=path,
+                                   line=utf8_error_line(exc)) from exc
     except OSError as exc:
         raise BenchmarkNotFoundError(f"{path}: cannot read ({exc.strerror})") from exc
     for lineno, line in enumerate(text.splitlines(), start=1):
@@ -390,10 +391,12 @@ def load_benchmark(path: str | Path) -> Benchmark:
     if manifest_path.exists():
         try:
             manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            line = getattr(exc, "lineno", None)
+        except UnicodeDecodeError as exc:
+            raise BenchmarkFormatError(f"not valid UTF-8 ({exc.reason})", file=manifest_path,
+                                       line=utf8_error_line(exc)) from exc
+        except json.JSONDecodeError as exc:
             raise BenchmarkFormatError(f"invalid JSON: {exc}", file=manifest_path,
-                                       line=line) from exc
+                                       line=exc.lineno) from exc
         if not isinstance(manifest, dict):
             raise BenchmarkFormatError("expected a JSON object", file=manifest_path, line=1)
     name = str(manifest.get("name") or folder.resolve().name)

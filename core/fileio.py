@@ -9,7 +9,13 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-__all__ = ["atomic_directory", "atomic_write_bytes", "atomic_write_text"]
+__all__ = ["atomic_directory", "atomic_write_bytes", "atomic_write_text", "utf8_error_line"]
+
+
+def utf8_error_line(exc: UnicodeDecodeError) -> int:
+    """The 1-based line of the first byte that is not UTF-8, for an error raised while
+    decoding a whole file (``Path.read_text``, ``bytes.decode``)."""
+    return bytes(exc.object).count(b"\n", 0, exc.start) + 1
 
 
 def atomic_write_bytes(path: str | Path, data: bytes) -> None:

@@ -21,6 +21,7 @@ from typing import Any
 
 from .dataset import BUG_TYPES, DOMAINS
 from .errors import InputFormatError
+from .fileio import utf8_error_line
 
 __all__ = ["HandDistractor", "SeedTask", "read_seed", "seed_line"]
 
@@ -117,7 +118,8 @@ def read_seed(path: str | Path) -> tuple[list[SeedTask], bytes]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InputFormatError(f"not UTF-8: {exc.reason}", file=path) from exc
+        raise InputFormatError(f"not UTF-8: {exc.reason}", file=path,
+                               line=utf8_error_line(exc)) from exc
     tasks: list[SeedTask] = []
     for lineno, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip():

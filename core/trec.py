@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .errors import InputFormatError, ModelNotFoundError
-from .fileio import atomic_write_text
+from .fileio import atomic_write_text, utf8_error_line
 
 if TYPE_CHECKING:
     from .dataset import Benchmark
@@ -83,7 +83,8 @@ def _read_lines(path: Path) -> list[str]:
     except FileNotFoundError as exc:
         raise ModelNotFoundError(f"{path}: run file not found") from exc
     except UnicodeDecodeError as exc:
-        raise InputFormatError(f"not valid UTF-8 ({exc.reason})", file=path) from exc
+        raise InputFormatError(f"not valid UTF-8 ({exc.reason})", file=path,
+                               line=utf8_error_line(exc)) from exc
     except OSError as exc:
         raise InputFormatError(f"cannot read ({exc.strerror})", file=path) from exc
 
