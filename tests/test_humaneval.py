@@ -6,6 +6,8 @@ import gzip
 import json
 from pathlib import Path
 
+import pytest
+
 from execretrieval import load_benchmark
 from execretrieval.cli import main
 from execretrieval.humaneval import (
@@ -127,3 +129,21 @@ def test_import_writes_a_valid_folder_with_licence(tmp_path: Path, capsys) -> No
     assert manifest["license"].startswith("MIT")
     assert [d["origin"] for d in manifest["dropped"]] == ["HumanEval/999"]
     assert main(["validate", str(out)]) == 0
+
+
+def test_a_problems_file_with_a_bad_line_is_bad_input_naming_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cases = {"list.jsonl": (b'{"task_id": "X/0"}\n[1, 2]\n',
+                            "list.jsonl:2: expected a JSON object"),
+             "bytes.jsonl": (b'{"task_id": "X/0"}\n\xff\n', "bytes.jsonl:2: not valid UTF-8"),
+             "fake.jsonl.gz": (b"not gzip", "fake.jsonl.gz: cannot read"),
+             "unusable.jsonl": (b'{"task_id": "X/0"}\n',
+                                "no HumanEval problem could be used (X/0: missing field")}
+    for name, (data, message) in cases.items():
+        (tmp_path / name).write_bytes(data)
+        out = tmp_path / "out"
+        assert main(["import-humaneval", "--out", str(out), "--problems",
+                     str(tmp_path / name)]) == 2, name
+        err = capsys.readouterr().err
+        assert message in err and "Traceback" not in err, err
+        assert not out.exists()
