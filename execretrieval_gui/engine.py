@@ -162,8 +162,12 @@ def evaluate_models(benchmark: Benchmark, ranking_a: Any, ranking_b: Any, oracle
 def export_report(path: str | Path, benchmark: Benchmark, ranking_a: Any, ranking_b: Any,
                   oracle: Any, exclude: frozenset[str] = frozenset(),
                   progress: Progress | None = None, should_stop: StopHook | None = None,
-                  evaluations: tuple[Any, Any] | None = None) -> Path:
-    """Evaluate (unless ``evaluations`` are given) and write the report; format by suffix."""
+                  evaluations: tuple[Any, Any] | None = None,
+                  sources: tuple[str, ...] = ()) -> Path:
+    """Evaluate (unless ``evaluations`` are given) and write the report; format by suffix.
+
+    ``sources`` are the models as the user chose them (names or file paths), for the
+    report's command line: the ``execretrieval evaluate`` call that measures the same."""
     from execretrieval.environment import environment_fingerprint
     from execretrieval.report import EvaluationReport, write_report
 
@@ -175,9 +179,7 @@ def export_report(path: str | Path, benchmark: Benchmark, ranking_a: Any, rankin
     models = {ev_a.model: ev_a}
     if ev_b is not None:
         models[ev_b.model if ev_b.model not in models else f"{ev_b.model}#2"] = ev_b
-    command = "execretrieval-gui export " + " ".join(
-        [str(benchmark.path or benchmark.name), *models]
-        + (["--exclude-queries", f"<{len(exclude)} flagged>"] if exclude else []))
+    command = _evaluate_command(benchmark, sources or tuple(models), exclude, Path(path))
     report = EvaluationReport.create(
         benchmark, models, environment=environment_fingerprint(oracle), seed=ev_a.seed,
         command=command, settings={"ks": list(ev_a.ks), "bootstrap": ev_a.n_boot,
@@ -186,3 +188,18 @@ def export_report(path: str | Path, benchmark: Benchmark, ranking_a: Any, rankin
     if progress:
         progress(1, 1)
     return write_report(report, path, benchmark)
+
+
+def _evaluate_command(benchmark: Benchmark, sources: tuple[str, ...],
+                      exclude: frozenset[str], out: Path) -> str:
+    """The CLI call equivalent to a GUI export (there is no ``execretrieval-gui export``)."""
+    import shlex
+
+    args = ["execretrieval", "evaluate", str(benchmark.path or benchmark.name)]
+    for source in sources:
+        is_run = Path(source).suffix.lower() in (".trec", ".run", ".txt")
+        args += ["--run" if is_run else "--model", source]
+    if exclude:
+        args += ["--exclude-queries", f"<file of the {len(exclude)} flagged query ids>"]
+    args += ["--out", out.name]
+    return " ".join(shlex.quote(a) if not a.startswith("<") else a for a in args)

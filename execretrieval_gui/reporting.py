@@ -85,9 +85,12 @@ class Reporter(QObject):
         key = (bench.fingerprint, ra.model, rb.model if rb is not None else "", exclude)
         if self.last is not None and self.last[0] == key:
             evaluations = (self.last[1], self.last[2])   # measured already: just write
+        sources = tuple(m for m in (self.ins.model_a, self.ins.model_b if rb is not None else "")
+                        if m)
         self.export_slot.start(
             lambda progress, should_stop: engine.export_report(
-                path, bench, ra, rb, oracle, exclude, progress, should_stop, evaluations),
+                path, bench, ra, rb, oracle, exclude, progress, should_stop, evaluations,
+                sources),
             on_result=lambda written: self._on_export_result(str(written)),
             on_progress=lambda d, t: self.w.set_export_busy(True, d, t),
             on_error=lambda exc: self.ins._on_task_error("Export failed", exc),

@@ -113,3 +113,40 @@ def test_metrics_say_when_they_are_stale(qtbot, compared) -> None:  # type: igno
     with qtbot.waitSignal(window.ins.query_ready, timeout=60000):
         window.ins.set_model("tfidf")
     assert "press Compute" in window.metrics.models_label.text()
+
+
+def test_report_names_the_equivalent_cli_command(qtbot, make_window, tiny_dir: Path,
+                                                 tmp_path: Path) -> None:
+    """A GUI export says which `execretrieval evaluate` call measures the same (there is
+    no `execretrieval-gui export`), with a run file as --run and a model as --model."""
+    import shlex
+    import subprocess
+    import sys
+
+    run = tmp_path / "outside.trec"
+    run.write_text("q_0001 Q0 c_0003 1 9.0 outside\nq_0001 Q0 c_0001 2 8.0 outside\n")
+    window = open_and_wait(qtbot, make_window(), tiny_dir, model=str(run))
+    with qtbot.waitSignal(**_idle(window.ins.rank_b_slot)):
+        window.ins.set_model("minilm", "b")
+    out = tmp_path / "report.json"
+    with qtbot.waitSignal(window.reporter.exported, timeout=120000):
+        window.reporter.export(out, exclude_flagged=False)
+    data = json.loads(out.read_text())
+    command = data["command"]
+    assert shlex.split(command) == ["execretrieval", "evaluate", str(tiny_dir), "--run",
+                                    str(run), "--model", "minilm", "--out", "report.json"]
+    # and it does measure the same
+    again = tmp_path / "cli" / "report.json"
+    again.parent.mkdir()
+    argv = shlex.split(command)[1:-1] + [str(again)]
+    subprocess.run([sys.executable, "-c", "import sys; from execretrieval.cli import main; "
+                    "sys.exit(main())", *argv], check=True, capture_output=True)
+    cli = json.loads(again.read_text())
+    for name in ("outside", "minilm"):
+        assert cli["models"][name]["metrics"]["exec@1"] == \
+            data["models"][name]["metrics"]["exec@1"]
+    window.ins.add_flag(Flag("q_0003", "ambiguous_query", note="which end?"))
+    with qtbot.waitSignal(window.reporter.exported, timeout=120000):
+        window.reporter.export(out, exclude_flagged=True)
+    assert "--exclude-queries <file of the 1 flagged query ids>" in \
+        json.loads(out.read_text())["command"]
