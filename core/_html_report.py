@@ -153,6 +153,8 @@ def report_html(report: EvaluationReport) -> str:
            f"{escape(str(report.settings.get('bootstrap', '?')))} bootstrap replicates "
            "(95% percentile intervals over queries).</p>",
            f"<p>Command: <code>{escape(report.command)}</code></p>"]
+    if report.exclusion_note():
+        out.append(f"<p><strong>{escape(report.exclusion_note())}</strong></p>")
     if models:
         first = models[names[0]]
         metric_keys = list(first["metrics"])

@@ -75,6 +75,17 @@ class EvaluationReport:
                    command=command, models=dict(models), comparisons=tuple(comparisons),
                    settings=dict(settings or {}))
 
+    def exclusion_note(self, shown: int = 10) -> str:
+        """One sentence saying which queries were left out (``--exclude-queries``), or ""."""
+        excluded = list(self.settings.get("excluded_queries") or ())
+        if not excluded:
+            return ""
+        total = int(self.benchmark.get("queries", 0))
+        ids = ", ".join(excluded[:shown])
+        more = f" and {len(excluded) - shown} more" if len(excluded) > shown else ""
+        return (f"{total - len(excluded)} of {total} queries measured: {len(excluded)} "
+                f"excluded from every figure (--exclude-queries): {ids}{more}.")
+
     def to_dict(self) -> dict[str, Any]:
         """The report JSON (issue 4): benchmark, environment, seed, command, models, ..."""
         return _clean({
@@ -227,6 +238,8 @@ def report_markdown(report: EvaluationReport) -> str:
              f"- seed: {report.seed}; bootstrap replicates: "
              f"{report.settings.get('bootstrap', '?')}; 95% percentile intervals over queries",
              f"- command: `{report.command}`", ""]
+    if report.exclusion_note():
+        lines[-1:-1] = [f"- {report.exclusion_note()}"]
     models = data["models"]
     if models:
         metric_keys = list(next(iter(models.values()))["metrics"])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 from html.parser import HTMLParser
 from pathlib import Path
@@ -81,6 +82,18 @@ def test_csv_has_one_row_per_query_and_model(report_and_bench, tmp_path: Path) -
     assert float(first["exec@1"]) in (0.0, 1.0)
     evaluation = report.models["bm25"]
     assert [float(r["exec@10"]) for r in rows[:2]] == evaluation.per_query["exec@10"].tolist()
+
+
+def test_readable_reports_say_which_queries_were_excluded(report_and_bench,
+                                                          tmp_path: Path) -> None:
+    report, _ = report_and_bench
+    note = "2 of 3 queries measured: 1 excluded from every figure (--exclude-queries): q3."
+    assert report.exclusion_note() == note
+    assert f"- {note}" in write_report(report, tmp_path / "r.md").read_text()
+    assert note in write_report(report, tmp_path / "r.html").read_text()
+    plain = dataclasses.replace(report, settings={**report.settings, "excluded_queries": []})
+    assert plain.exclusion_note() == ""
+    assert "excluded" not in write_report(plain, tmp_path / "p.md").read_text()
 
 
 def test_markdown_report_tables(report_and_bench, tmp_path: Path) -> None:
