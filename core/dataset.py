@@ -348,7 +348,8 @@ def load_benchmark(path: str | Path) -> Benchmark:
     """
     folder = Path(path)
     if not folder.is_dir():
-        raise BenchmarkNotFoundError(f"{folder}: not a benchmark folder (no such directory)")
+        why = "a file, not a directory" if folder.exists() else "no such directory"
+        raise BenchmarkNotFoundError(f"{folder}: not a benchmark folder ({why})")
     queries_path, corpus_path = folder / "queries.jsonl", folder / "corpus.jsonl"
     for required in (queries_path, corpus_path):
         if not required.is_file():

@@ -125,6 +125,9 @@ def test_non_object_line(tiny_dir: Path, tmp_path: Path) -> None:
 def test_missing_folder_and_file(tmp_path: Path, tiny_dir: Path) -> None:
     with pytest.raises(BenchmarkNotFoundError, match="no such directory"):
         load_benchmark(tmp_path / "nope")
+    (tmp_path / "file.jsonl").write_text("{}\n")
+    with pytest.raises(BenchmarkNotFoundError, match=r"file\.jsonl: .*a file, not a directory"):
+        load_benchmark(tmp_path / "file.jsonl")
     folder = _copy_tiny(tiny_dir, tmp_path)
     (folder / "corpus.jsonl").unlink()
     with pytest.raises(BenchmarkNotFoundError, match="corpus.jsonl"):
