@@ -63,12 +63,21 @@ def _read_inputs(code_path: Path, tests_path: Path) -> tuple[str, list[str]]:
         raise InputFormatError(f"not valid JSON: {exc}", file=tests_path, line=line) from exc
     if not isinstance(tests, list):
         raise InputFormatError(f"expected a JSON array of test strings, found "
-                               f"{type(tests).__name__}", file=tests_path)
+                               f"{_json_type(tests)}", file=tests_path)
     for i, test in enumerate(tests):
         if not isinstance(test, str):
-            raise InputFormatError(f"test {i} is a {type(test).__name__}, not a string",
+            raise InputFormatError(f"test {i} is not a string (found {_json_type(test)})",
                                    file=tests_path, field=f"[{i}]")
     return code, tests
+
+
+def _json_type(value: object) -> str:
+    """The JSON name of a parsed value's type: object, array, string, number, ..."""
+    if value is None:
+        return "null"
+    names = {bool: "boolean", dict: "an object", list: "an array", str: "a string",
+             int: "a number", float: "a number"}
+    return names.get(type(value), type(value).__name__)
 
 
 def _reason(exc: BaseException) -> str:

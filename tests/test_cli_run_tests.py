@@ -72,3 +72,17 @@ def test_console_script_end_to_end(tmp_path):
                           timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["passed"] is True
+
+
+@pytest.mark.parametrize("tests_text, message", [
+    ('{"a": 1}', "expected a JSON array of test strings, found an object"),
+    ('"assert True"', "expected a JSON array of test strings, found a string"),
+    ("null", "expected a JSON array of test strings, found null"),
+    ('["assert True", 3]', "field '[1]': test 1 is not a string (found a number)"),
+    ('[["assert True"]]', "field '[0]': test 0 is not a string (found an array)"),
+])
+def test_non_array_tests_file_is_named_in_json_terms(tmp_path, capsys, tests_text, message):
+    code, tests = write(tmp_path, tests=tests_text)
+    assert main(["run-tests", "--code", code, "--tests", tests]) == 2
+    err = capsys.readouterr().err
+    assert f"{tests}: {message}" in err and "Traceback" not in err
