@@ -245,9 +245,9 @@ def _export_run(args: argparse.Namespace) -> int:
 
     benchmark = _load(args.directory)
     ranking = rank(benchmark, args.model)
-    to_run(args.out, benchmark, ranking, depth=args.depth)
-    _status(f"wrote {args.out} ({len(benchmark.queries)} queries, depth "
-            f"{min(args.depth, len(benchmark.corpus))})")
+    lines = to_run(args.out, benchmark, ranking, depth=args.depth)
+    _status(f"wrote {args.out}: {lines} lines for {len(benchmark.queries)} queries, at most "
+            f"{min(args.depth, len(benchmark.corpus))} each")
     return 0
 
 

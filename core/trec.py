@@ -61,9 +61,11 @@ def _safe_tag(tag: str) -> str:
 
 
 def to_run(path: str | Path, benchmark: Benchmark, ranking: Ranking, *, depth: int = 100,
-           tag: str | None = None) -> None:
-    """Write :func:`run_text` to ``path`` atomically."""
-    atomic_write_text(path, run_text(benchmark, ranking, depth=depth, tag=tag))
+           tag: str | None = None) -> int:
+    """Write :func:`run_text` to ``path`` atomically; return the number of lines."""
+    text = run_text(benchmark, ranking, depth=depth, tag=tag)
+    atomic_write_text(path, text)
+    return text.count("\n")
 
 
 def qrels_text(benchmark: Benchmark) -> str:

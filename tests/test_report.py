@@ -276,3 +276,14 @@ def test_export_run_depth(run_cli, tiny_dir: Path, tmp_path: Path) -> None:
     lines = (tmp_path / "r.trec").read_text().splitlines()
     assert code == 0 and len(lines) == 3 * len(load_benchmark(tiny_dir).queries)
     assert np.all([line.split()[5] == "tfidf" for line in lines])
+
+
+def test_export_run_reports_the_lines_it_wrote(run_cli, tiny_dir: Path, tmp_path: Path) -> None:
+    shallow = tmp_path / "shallow.trec"
+    assert run_cli("export-run", tiny_dir, "--model", "bm25", "--out", shallow,
+                   "--depth", "2")[0] == 0
+    again = tmp_path / "again.trec"
+    code, _, err = run_cli("export-run", tiny_dir, "--model", shallow, "--out", again)
+    assert code == 0
+    assert f"wrote {again}: 8 lines for 4 queries, at most 14 each" in err
+    assert len(again.read_text().splitlines()) == 8
