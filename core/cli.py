@@ -64,6 +64,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         except (OSError, ValueError):
             pass
         return 141  # 128 + SIGPIPE, what the shell reports for a writer killed by it
+    except OSError as exc:  # a file or folder that cannot be read or written
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"execretrieval {args.command}: error: {where}{exc.strerror or exc}",
+              file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":  # pragma: no cover

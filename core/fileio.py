@@ -18,9 +18,28 @@ def utf8_error_line(exc: UnicodeDecodeError) -> int:
     return bytes(exc.object).count(b"\n", 0, exc.start) + 1
 
 
+@contextlib.contextmanager
+def _naming(path: Path) -> Iterator[None]:
+    """Re-raise an OSError about a temporary or parent file as one about ``path`` itself,
+    so the user reads the name they gave, not '.name.x1y2.tmp'."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.filename == str(path) or exc.errno is None:
+            raise
+        raise OSError(exc.errno, exc.strerror, str(path)) from exc
+
+
 def atomic_write_bytes(path: str | Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a synced temporary file and an atomic rename."""
+    """Write ``data`` to ``path`` through a synced temporary file and an atomic rename.
+
+    An OSError names ``path`` (not the temporary file)."""
     path = Path(path)
+    with _naming(path):
+        _atomic_write_bytes(path, data)
+
+
+def _atomic_write_bytes(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -49,18 +68,22 @@ def atomic_directory(path: str | Path) -> Iterator[Path]:
     """Yield a fresh staging folder that replaces ``path`` only if the block succeeds.
 
     On any exception (including KeyboardInterrupt) the staging folder is removed and an
-    existing ``path`` is left untouched.
+    existing ``path`` is left untouched. An OSError making or placing the folder names
+    ``path``.
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".staging", dir=path.parent))
+    with _naming(path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".staging",
+                                        dir=path.parent))
     try:
         yield staging
         old = None
-        if path.exists():
-            old = path.with_name(f".{path.name}.old-{os.getpid()}")
-            os.replace(path, old)
-        os.replace(staging, path)
+        with _naming(path):
+            if path.exists():
+                old = path.with_name(f".{path.name}.old-{os.getpid()}")
+                os.replace(path, old)
+            os.replace(staging, path)
         if old is not None:
             shutil.rmtree(old, ignore_errors=True)
         _fsync_dir(path.parent)
