@@ -157,7 +157,8 @@ def _status(message: str) -> None:
 def _evaluate(args: argparse.Namespace) -> int:
     from .progress import TerminalProgress
     from .report import FORMATS, evaluate_models, write_report
-    from .retrieval import rank
+    from .retrieval import Ranking, rank
+    from .trec import from_run
 
     suffix = Path(args.out).suffix.lower()
     if suffix not in FORMATS:
@@ -178,9 +179,11 @@ def _evaluate(args: argparse.Namespace) -> int:
     command = shlex.join(["execretrieval", *sys.argv[1:]]) if sys.argv[1:] else \
         "execretrieval evaluate"
     rankings = []
-    for model in models:  # before any execution, so a bad model fails fast
+    for model in args.model:  # before any execution, so a bad model fails fast
         with TerminalProgress(f"scoring with {model}") as scoring:
             rankings.append(rank(benchmark, model, progress=scoring))
+    for run in args.run:  # a run file whatever its extension (.tsv, none, ...)
+        rankings.append(Ranking.from_scores(Path(run).stem or run, from_run(run, benchmark)))
     with _oracle(args) as oracle, TerminalProgress("executing") as progress:
         report = evaluate_models(benchmark, rankings, oracle, ks=args.k, n_boot=args.bootstrap,
                                  seed=args.seed, exclude=exclude, command=command,

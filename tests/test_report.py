@@ -287,3 +287,18 @@ def test_export_run_reports_the_lines_it_wrote(run_cli, tiny_dir: Path, tmp_path
     assert code == 0
     assert f"wrote {again}: 8 lines for 4 queries, at most 14 each" in err
     assert len(again.read_text().splitlines()) == 8
+
+
+@pytest.mark.parametrize("name", ["mine.tsv", "mine"])
+def test_evaluate_run_accepts_any_file_name(run_cli, tiny_dir: Path, tmp_path: Path,
+                                            name: str) -> None:
+    run = tmp_path / "exported.trec"
+    assert run_cli("export-run", tiny_dir, "--model", "bm25", "--out", run)[0] == 0
+    renamed = tmp_path / name
+    run.rename(renamed)
+    out = tmp_path / "r.json"
+    code, _, err = run_cli("evaluate", tiny_dir, "--model", "bm25", "--run", renamed,
+                           "--bootstrap", "20", "--out", out)
+    assert code == 0, err
+    models = json.loads(out.read_text())["models"]
+    assert models["mine"]["metrics"] == models["bm25"]["metrics"]
