@@ -128,18 +128,26 @@ def _mean(values: np.ndarray) -> float:
     return float(values.mean()) if values.size else NAN
 
 
-def _pair_above(benchmark: Benchmark, ranking: Ranking) -> tuple[Pairs, np.ndarray]:
+def _pair_above(benchmark: Benchmark, ranking: Ranking
+                ) -> tuple[Pairs, np.ndarray, np.ndarray]:
+    """Each pair's [distractor scores above its canonical], and whether that is known: a
+    pair neither of whose snippets the model retrieved (past the end of a TREC run) is
+    not known and left out of every deception share."""
     p = pairs(benchmark)
     s = ranking.scores
-    return p, s[p.pair_q, p.pair_d] > s[p.pair_q, p.pair_c]
+    r = ranking.retrieved
+    known = r[p.pair_q, p.pair_d] | r[p.pair_q, p.pair_c]
+    return p, s[p.pair_q, p.pair_d] > s[p.pair_q, p.pair_c], known
 
 
 def deception_per_query(benchmark: Benchmark, ranking: Ranking) -> np.ndarray:
     """(Q,) float: 1 if some paired distractor scores above the canonical, 0 if none, NaN if
-    the query has no canonical or no distractors."""
-    p, above = _pair_above(benchmark, ranking)
+    the query has no canonical or no distractors, or if none is above but the model
+    retrieved neither the canonical nor some distractor (a query a TREC run leaves out)."""
+    p, above, known = _pair_above(benchmark, ranking)
     out = np.full(len(benchmark.queries), NAN)
     out[np.unique(p.pair_q)] = 0.0
+    out[np.unique(p.pair_q[~known])] = NAN
     out[p.pair_q[above]] = 1.0
     return out
 
@@ -168,9 +176,10 @@ def rank1_paired_miss_share(benchmark: Benchmark, ranking: Ranking, passes: np.n
 
 def deception_by_bug_type(benchmark: Benchmark, ranking: Ranking, *,
                           exclude: Collection[str] = frozenset()) -> dict[str, float]:
-    """Per bug type: share of paired distractors scoring strictly above their canonical."""
-    p, above = _pair_above(benchmark, ranking)
-    keep = _included(benchmark, exclude)[p.pair_q]
+    """Per bug type: share of paired distractors scoring strictly above their canonical
+    (pairs the model retrieved neither snippet of are left out)."""
+    p, above, known = _pair_above(benchmark, ranking)
+    keep = _included(benchmark, exclude)[p.pair_q] & known
     bugs = np.array(p.bug_type, dtype=object)
     return {bug: _mean(above[keep & (bugs == bug)].astype(np.float64))
             for bug in sorted(set(p.bug_type))}
@@ -292,9 +301,10 @@ def edit_span_vs_deception(benchmark: Benchmark, ranking: Ranking, *,
                            exclude: Collection[str] = frozenset()) -> dict[str, Any]:
     """Deception against edit size: share of paired distractors above their canonical per
     span bin, and Spearman's rho between span and margin ``s(q, d) - s(q, canonical)``."""
-    p, above = _pair_above(benchmark, ranking)
+    p, above, known = _pair_above(benchmark, ranking)
     spans = pair_edit_spans(benchmark)
-    keep = _included(benchmark, exclude)[p.pair_q]
+    included = _included(benchmark, exclude)[p.pair_q]
+    keep = included & known
     with np.errstate(invalid="ignore"):  # -inf - -inf: both unretrieved, NaN, left out
         margin = ranking.scores[p.pair_q, p.pair_d] - ranking.scores[p.pair_q, p.pair_c]
     bins: list[dict[str, Any]] = []
@@ -309,7 +319,7 @@ def edit_span_vs_deception(benchmark: Benchmark, ranking: Ranking, *,
     if finite.sum() > 2 and np.ptp(spans[finite]) > 0 and np.ptp(margin[finite]) > 0:
         rho = spearman(spans[finite], margin[finite])
     return {"bins": bins, "spearman_span_margin": rho,
-            "mean_span": _mean(spans[keep].astype(np.float64))}
+            "mean_span": _mean(spans[included].astype(np.float64))}
 
 
 def summary(benchmark: Benchmark, ranking: Ranking, passes: np.ndarray, *,

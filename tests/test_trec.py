@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from _rankdata import CanonicalOracle, small_benchmark
 
+from execretrieval.analysis import deception_per_query
 from execretrieval.dataset import load_benchmark
 from execretrieval.errors import InputFormatError, ModelNotFoundError
 from execretrieval.metrics import evaluate, execution_matrix
@@ -113,3 +114,17 @@ def test_a_shallow_run_gets_no_credit_past_its_end(tmp_path: Path) -> None:
     to_run(tmp_path / "again.trec", bench, ranking, depth=6)
     assert len((tmp_path / "again.trec").read_text().splitlines()) == 3
     assert "inf" not in (tmp_path / "again.trec").read_text()
+
+
+def test_deception_is_not_judged_on_pairs_the_run_never_ranked(tmp_path: Path) -> None:
+    # q1: only its distractor d1a is listed, so the canonical is below it: deceived.
+    # q2: left out of the run: neither c2 nor d2a is ranked, so deception is unknown
+    # and q2 is left out of the rate rather than counted as 'not deceived'.
+    bench, ranking, _, ev = _run_evaluation(
+        tmp_path, "q1 Q0 d1a 1 2.0 sys\nq3 Q0 c3 1 2.0 sys\n")
+    per_query = deception_per_query(bench, ranking)
+    assert per_query[0] == 1.0 and np.isnan(per_query[1]) and np.isnan(per_query[2])
+    assert ev.deception_rate == 1.0
+    assert ev.deception_by_bug_type["off_by_one"] == 1.0
+    assert np.isnan(ev.deception_by_bug_type["swap_arguments"])  # q2's pair, unranked
+    assert np.isnan(ev.deception_by_bug_type["wrong_operator"])  # d1b unranked, c1 too
