@@ -81,7 +81,10 @@ def register(subparsers: Any) -> None:
     p.add_argument("--model", required=True, metavar="NAME", help="model name or path")
     p.add_argument("--out", required=True, metavar="FILE", help="run file to write")
     p.add_argument("--depth", type=positive_int, default=100, metavar="N",
-                   help="snippets per query (default 100)")
+                   help="snippets per query (default 100); exec@k and nDCG@k need only "
+                        "k, but the deception analyses judge a canonical/mutant pair only "
+                        "if the run ranks one of them, so give the corpus size to "
+                        "reproduce them exactly")
     p.set_defaults(handler=_export_run)
 
     p = subparsers.add_parser("export-qrels", help="write the benchmark's TREC qrels")
