@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import codeop
+import re
+import warnings
 from types import SimpleNamespace
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -22,9 +25,50 @@ from PySide6.QtWidgets import (
 
 from .suite_models import MatrixModel, OutcomeModel
 
-__all__ = ["TestsPanel"]
+__all__ = ["TestsPanel", "split_tests"]
 
 _SPIN = "◐◓◑◒"
+
+
+_CONTINUES = re.compile(r"\s|(elif|else|except|finally)\b|[)\]}]")
+
+
+def _incomplete(source: str) -> bool:
+    """Does ``source`` need more lines (an open bracket or string, a block header)?"""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return codeop.compile_command(source + "\n\n", symbol="exec") is None
+    except (SyntaxError, ValueError, OverflowError):
+        return False   # broken, not unfinished: running it will say so
+
+
+def split_tests(text: str, known: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The scratch editor's tests: one a line, except that an indented line, a closing
+    bracket, an ``else``/``except``… or any line of an unfinished statement continues the
+    test above — so a multi-line test (``with pytest.raises(…):`` and its body) stays one.
+    Lines that spell out one of the ``known`` tests exactly are that test, whatever its
+    shape (a whole script of statements, say)."""
+    lines = text.splitlines()
+    whole = sorted({tuple(t.splitlines()) for t in known if "\n" in t}, key=len, reverse=True)
+    tests: list[str] = []
+    fresh = False   # the last test is a known one, taken whole: nothing continues it
+    i = 0
+    while i < len(lines):
+        match = next((w for w in whole if tuple(lines[i:i + len(w)]) == w), None)
+        line = lines[i]
+        if match is not None:
+            tests.append("\n".join(match))
+            fresh, i = True, i + len(match)
+            continue
+        if tests and not fresh and (_incomplete(tests[-1])
+                                    or (line.strip() and _CONTINUES.match(line))):
+            tests[-1] += "\n" + line
+        elif line.strip():
+            tests.append(line)
+            fresh = False
+        i += 1
+    return tuple(t.rstrip() for t in tests)
 
 
 def _mono() -> QFont:
@@ -100,7 +144,7 @@ class TestsPanel(QWidget):
         self.scratch_code.setPlaceholderText("The candidate's code — edit freely")
         self.scratch_tests = QPlainTextEdit()
         self.scratch_tests.setFont(_mono())
-        self.scratch_tests.setPlaceholderText("One test a line")
+        self.scratch_tests.setPlaceholderText("One test a line (indented lines continue it)")
         self.scratch_run = QPushButton("Run scratch")
         self.scratch_run.setToolTip("Run the edited code against the edited tests and compare "
                                     "with the original outcomes. Nothing is saved.")
@@ -250,7 +294,7 @@ class TestsPanel(QWidget):
         self.spinner.setText(f"{_SPIN[self._spin_step]} {self._spin_text}")
 
     def _on_scratch_run_clicked(self) -> None:
-        tests = tuple(t for t in self.scratch_tests.toPlainText().splitlines() if t.strip())
+        tests = split_tests(self.scratch_tests.toPlainText(), self._original_tests)
         self.scratch_requested.emit(self.scratch_code.toPlainText(), tests)
 
     def _on_scratch_reset_clicked(self) -> None:

@@ -403,3 +403,44 @@ def test_down_from_the_search_box_goes_to_the_matches(qtbot, make_window,
         qtbot.keyClick(window.browser.search, Qt.Key.Key_Down)
     assert window.browser.table.hasFocus()
     assert window.ins.query_id == "q_0002"          # is_leap_year, the only match
+
+
+def test_scratch_keeps_multi_line_tests_whole(qtbot, make_window, tiny_dir: Path) -> None:
+    window = open_and_wait(qtbot, make_window(), tiny_dir, query="lowest_set_bit")
+    window.candidates.select_corpus_id("c_0001")              # the canonical: all pass
+    original = window.tests.outcomes.tests
+    extra = "with pytest.raises(TypeError):\n    lowest_set_bit('x')"
+    window.tests.scratch_tests.setPlainText("\n".join(original) + "\n" + extra + "\n")
+    with qtbot.waitSignal(window.ins.run_slot.busy_changed, timeout=60000,
+                          check_params_cb=lambda busy: not busy):
+        qtbot.mouseClick(window.tests.scratch_run, Qt.MouseButton.LeftButton)
+    model = window.tests.outcomes
+    assert model.tests == (*original, extra)                 # one test, not two broken ones
+    assert "pass" in model.index(len(original), 4).data()
+    assert all("pass" in model.index(i, 2).data() for i in range(len(original)))
+
+
+@pytest.mark.parametrize(("text", "tests"), [
+    ("assert f(1) == 1\n\nassert f(2) == 2\n", ("assert f(1) == 1", "assert f(2) == 2")),
+    ("with pytest.raises(ValueError):\n    f(-1)\nassert f(0) == 0",
+     ("with pytest.raises(ValueError):\n    f(-1)", "assert f(0) == 0")),
+    ("assert f([1,\n2]) == 3\nassert g()", ("assert f([1,\n2]) == 3", "assert g()")),
+    ("try:\n    f()\nexcept ValueError:\n    pass",
+     ("try:\n    f()\nexcept ValueError:\n    pass",)),
+])
+def test_split_scratch_tests(text: str, tests: tuple[str, ...]) -> None:
+    from execretrieval_gui.testspanel import split_tests
+
+    assert split_tests(text) == tests
+
+
+def test_split_scratch_tests_round_trips_every_bundled_suite() -> None:
+    from execretrieval_gui.testspanel import split_tests
+
+    for name in ("builtin", "humaneval"):
+        bench = load_benchmark(Path(__file__).parent.parent / "data" / name)
+        for query in bench.queries:
+            suite = tuple(query.test_suite)
+            assert split_tests("\n".join(suite), suite) == suite, query.query_id
+            edited = ("assert True", *suite[1:])   # an edit elsewhere leaves them whole
+            assert split_tests("\n".join(edited), suite) == edited, query.query_id
