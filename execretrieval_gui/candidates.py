@@ -151,7 +151,7 @@ class DiffView(QWidget):
         scroll = self.browser.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
         # two line-number columns (26 px), the 6 px gutter, document margins, cell padding
         usable = self.browser.width() - 2 * self.browser.frameWidth() - scroll - 2 * 26 - 6 - 18
-        return max(16, int(usable / 2 / char) + 1)
+        return max(16, int(usable / 2 / char))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
         if watched is self.browser and event.type() == QEvent.Type.Resize:

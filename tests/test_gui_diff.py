@@ -91,7 +91,9 @@ def test_diff_view_rewraps_to_its_width(qtbot) -> None:  # type: ignore[no-untyp
     from execretrieval import Snippet
     from execretrieval_gui.candidates import DiffView
 
-    old = "def f(x):\n    return " + " + ".join(f"x{i}" for i in range(40)) + "\n"
+    body = "".join(f"    y{i} = g(x, [{i}.0, 2.8, 3.0, 4.0, 5.0, 2.0], 0.3)  # {i}\n"
+                   for i in range(30))             # enough rows for a vertical scroll bar
+    old = f"def f(x):\n{body}    return " + " + ".join(f"x{i}" for i in range(40)) + "\n"
     canon = Snippet("c1", "q1", "canonical", None, "", old)
     cand = Snippet("c2", "q1", "distractor", "off_by_one", "d", old.replace("x7 ", "x77 "))
     view = DiffView()
@@ -102,8 +104,9 @@ def test_diff_view_rewraps_to_its_width(qtbot) -> None:  # type: ignore[no-untyp
     narrow = view.wrap
     view.resize(1000, 300)
     qtbot.waitUntil(lambda: view.wrap > narrow)
-    for width in (500, 1000):
+    for width in (420, 500, 560, 640, 777, 1000, 1300):
         view.resize(width, 300)
         qtbot.wait(20)
+        assert view.browser.verticalScrollBar().isVisible()
         assert view.browser.horizontalScrollBar().maximum() == 0, width  # nothing sticks out
         assert "\u21aa" in view.browser.toPlainText()
