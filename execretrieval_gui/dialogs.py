@@ -84,6 +84,10 @@ def ask_export(parent: QWidget) -> tuple[str, bool] | None:
     return str(path), dialog.exclude.isChecked()
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def _need_store(parent: QWidget, store: Any) -> bool:
     if store is None:
         show_error(parent, "No annotation store", "Open a benchmark first.")
@@ -105,7 +109,8 @@ def export_flags(parent: QWidget, store: Any) -> None:
     except Exception as exc:  # noqa: BLE001
         show_error(parent, "Cannot export flags", str(exc))
         return
-    parent.statusBar().showMessage(f"{n} flags written to {path}", 8000)  # type: ignore[attr-defined]
+    parent.statusBar().showMessage(  # type: ignore[attr-defined]
+        f"{_count(n, 'flag')} written to {path}", 8000)
 
 
 def export_flag_ids(parent: QWidget, store: Any) -> None:
@@ -121,7 +126,8 @@ def export_flag_ids(parent: QWidget, store: Any) -> None:
         show_error(parent, "Cannot export query ids", str(exc))
         return
     parent.statusBar().showMessage(  # type: ignore[attr-defined]
-        f"{n} query ids written to {path} (use with evaluate --exclude-queries)", 8000)
+        f"{_count(n, 'query id')} written to {path} (use with evaluate --exclude-queries)",
+        8000)
 
 
 def import_flags(parent: QWidget, store: Any) -> bool:
@@ -136,7 +142,8 @@ def import_flags(parent: QWidget, store: Any) -> bool:
     except Exception as exc:  # noqa: BLE001
         show_error(parent, "Cannot import flags", str(exc))
         return False
-    parent.statusBar().showMessage(f"{n} new flags imported from {path}", 8000)  # type: ignore[attr-defined]
+    parent.statusBar().showMessage(  # type: ignore[attr-defined]
+        f"{_count(n, 'new flag')} imported from {path}", 8000)
     return True
 
 
