@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,3 +28,19 @@ def _private_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
 def tiny_dir() -> Path:
     """The tiny benchmark shipped in data/tiny."""
     return DATA / "tiny"
+
+
+def copy_tiny(tiny_dir: Path, tmp_path: Path) -> Path:
+    """A private, editable copy of data/tiny."""
+    target = tmp_path / "bench"
+    shutil.copytree(tiny_dir, target)
+    return target
+
+
+def edit_jsonl_line(path: Path, line_no: int, change: Callable[[dict[str, Any]], Any]) -> None:
+    """Apply ``change`` to the JSON object on line ``line_no`` (1-based) of a JSONL file."""
+    lines = path.read_text().splitlines()
+    obj = json.loads(lines[line_no - 1])
+    change(obj)
+    lines[line_no - 1] = json.dumps(obj)
+    path.write_text("\n".join(lines) + "\n")

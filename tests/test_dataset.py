@@ -3,31 +3,17 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
+from conftest import copy_tiny, edit_jsonl_line
 from execretrieval import (
     BenchmarkFormatError,
     BenchmarkNotFoundError,
     load_benchmark,
     write_benchmark,
 )
-
-
-def _copy_tiny(tiny_dir: Path, tmp_path: Path) -> Path:
-    target = tmp_path / "bench"
-    shutil.copytree(tiny_dir, target)
-    return target
-
-
-def _rewrite(path: Path, line_no: int, change) -> None:
-    lines = path.read_text().splitlines()
-    obj = json.loads(lines[line_no - 1])
-    change(obj)
-    lines[line_no - 1] = json.dumps(obj)
-    path.write_text("\n".join(lines) + "\n")
 
 
 def test_tiny_loads_with_lookups(tiny_dir: Path) -> None:
@@ -46,9 +32,9 @@ def test_tiny_loads_with_lookups(tiny_dir: Path) -> None:
 
 
 def test_fingerprint_follows_content(tiny_dir: Path, tmp_path: Path) -> None:
-    folder = _copy_tiny(tiny_dir, tmp_path)
+    folder = copy_tiny(tiny_dir, tmp_path)
     before = load_benchmark(folder).fingerprint
-    _rewrite(folder / "corpus.jsonl", 2, lambda o: o.update(code=o["code"] + "\n"))
+    edit_jsonl_line(folder / "corpus.jsonl", 2, lambda o: o.update(code=o["code"] + "\n"))
     assert load_benchmark(folder).fingerprint != before
 
 
@@ -63,8 +49,8 @@ def test_round_trip_is_byte_identical(tiny_dir: Path, tmp_path: Path) -> None:
 
 
 def test_unknown_extra_fields_are_kept(tiny_dir: Path, tmp_path: Path) -> None:
-    folder = _copy_tiny(tiny_dir, tmp_path)
-    _rewrite(folder / "queries.jsonl", 1, lambda o: o.update(difficulty="hard"))
+    folder = copy_tiny(tiny_dir, tmp_path)
+    edit_jsonl_line(folder / "queries.jsonl", 1, lambda o: o.update(difficulty="hard"))
     bench = load_benchmark(folder)
     assert bench.queries[0].extra["difficulty"] == "hard"
 
@@ -92,8 +78,8 @@ def test_unknown_extra_fields_are_kept(tiny_dir: Path, tmp_path: Path) -> None:
 )
 def test_malformed_record_names_file_line_field(tiny_dir, tmp_path, filename, line, change,
                                                 field, words) -> None:
-    folder = _copy_tiny(tiny_dir, tmp_path)
-    _rewrite(folder / filename, line, change)
+    folder = copy_tiny(tiny_dir, tmp_path)
+    edit_jsonl_line(folder / filename, line, change)
     with pytest.raises(BenchmarkFormatError) as info:
         load_benchmark(folder)
     err = info.value
@@ -105,7 +91,7 @@ def test_malformed_record_names_file_line_field(tiny_dir, tmp_path, filename, li
 
 
 def test_bad_json_names_file_and_line(tiny_dir: Path, tmp_path: Path) -> None:
-    folder = _copy_tiny(tiny_dir, tmp_path)
+    folder = copy_tiny(tiny_dir, tmp_path)
     path = folder / "corpus.jsonl"
     lines = path.read_text().splitlines()
     lines[2] = lines[2][:-5]
@@ -115,7 +101,7 @@ def test_bad_json_names_file_and_line(tiny_dir: Path, tmp_path: Path) -> None:
 
 
 def test_non_object_line(tiny_dir: Path, tmp_path: Path) -> None:
-    folder = _copy_tiny(tiny_dir, tmp_path)
+    folder = copy_tiny(tiny_dir, tmp_path)
     with (folder / "queries.jsonl").open("a") as handle:
         handle.write("[1, 2]\n")
     with pytest.raises(BenchmarkFormatError, match=r"queries\.jsonl:5: expected a JSON object"):
@@ -128,14 +114,14 @@ def test_missing_folder_and_file(tmp_path: Path, tiny_dir: Path) -> None:
     (tmp_path / "file.jsonl").write_text("{}\n")
     with pytest.raises(BenchmarkNotFoundError, match=r"file\.jsonl: .*a file, not a directory"):
         load_benchmark(tmp_path / "file.jsonl")
-    folder = _copy_tiny(tiny_dir, tmp_path)
+    folder = copy_tiny(tiny_dir, tmp_path)
     (folder / "corpus.jsonl").unlink()
     with pytest.raises(BenchmarkNotFoundError, match="corpus.jsonl"):
         load_benchmark(folder)
 
 
 def test_blank_lines_are_skipped_and_line_numbers_stay_true(tiny_dir, tmp_path) -> None:
-    folder = _copy_tiny(tiny_dir, tmp_path)
+    folder = copy_tiny(tiny_dir, tmp_path)
     path = folder / "queries.jsonl"
     lines = path.read_text().splitlines()
     lines.insert(1, "")

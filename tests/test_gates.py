@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
+from conftest import copy_tiny, edit_jsonl_line
 from execretrieval.cache import MemoryCache
 from execretrieval.execution import Oracle
 from execretrieval.gates import GATE_NAMES, validate_folder
@@ -17,20 +17,6 @@ from execretrieval.gates import GATE_NAMES, validate_folder
 def oracle():
     with Oracle(timeout=3.0, cache=MemoryCache()) as oracle:
         yield oracle
-
-
-def _copy(tiny_dir: Path, tmp_path: Path) -> Path:
-    target = tmp_path / "bench"
-    shutil.copytree(tiny_dir, target)
-    return target
-
-
-def _edit(path: Path, line_no: int, change) -> None:
-    lines = path.read_text().splitlines()
-    obj = json.loads(lines[line_no - 1])
-    change(obj)
-    lines[line_no - 1] = json.dumps(obj)
-    path.write_text("\n".join(lines) + "\n")
 
 
 def _append(path: Path, obj: dict) -> None:
@@ -49,8 +35,8 @@ def test_clean_benchmark_passes_every_gate(tiny_dir: Path, oracle) -> None:
 
 
 def test_schema_gate_catches_malformed_file(tiny_dir, tmp_path, oracle) -> None:
-    folder = _copy(tiny_dir, tmp_path)
-    _edit(folder / "corpus.jsonl", 2, lambda o: o.update(role="mutant"))
+    folder = copy_tiny(tiny_dir, tmp_path)
+    edit_jsonl_line(folder / "corpus.jsonl", 2, lambda o: o.update(role="mutant"))
     report = validate_folder(folder, oracle)
     schema = report.gate("schema")
     assert not schema.passed and "corpus.jsonl:2" in schema.failures[0].reason
@@ -59,10 +45,10 @@ def test_schema_gate_catches_malformed_file(tiny_dir, tmp_path, oracle) -> None:
 
 
 def test_ast_gate_catches_missing_function_and_unrelated_test(tiny_dir, tmp_path, oracle):
-    folder = _copy(tiny_dir, tmp_path)
-    _edit(folder / "corpus.jsonl", 14,
+    folder = copy_tiny(tiny_dir, tmp_path)
+    edit_jsonl_line(folder / "corpus.jsonl", 14,
           lambda o: o.update(code=o["code"].replace("def count_vowels", "def count_vowel")))
-    _edit(folder / "queries.jsonl", 2,
+    edit_jsonl_line(folder / "queries.jsonl", 2,
           lambda o: o.update(test_suite=[*o["test_suite"], "assert 1 + 1 == 2"]))
     report = validate_folder(folder, oracle)
     failures = report.gate("ast_semantics").failures
@@ -72,8 +58,8 @@ def test_ast_gate_catches_missing_function_and_unrelated_test(tiny_dir, tmp_path
 
 
 def test_canonical_gate_catches_a_broken_canonical(tiny_dir, tmp_path, oracle) -> None:
-    folder = _copy(tiny_dir, tmp_path)
-    _edit(folder / "corpus.jsonl", 6,
+    folder = copy_tiny(tiny_dir, tmp_path)
+    edit_jsonl_line(folder / "corpus.jsonl", 6,
           lambda o: o.update(code=o["code"].replace("% 4 == 0", "% 4 == 1")))
     report = validate_folder(folder, oracle)
     assert _failed(report) == {"canonical_execution"}
@@ -82,12 +68,12 @@ def test_canonical_gate_catches_a_broken_canonical(tiny_dir, tmp_path, oracle) -
 
 
 def test_distractor_gate_catches_passing_and_all_crashing_mutants(tiny_dir, tmp_path, oracle):
-    folder = _copy(tiny_dir, tmp_path)
+    folder = copy_tiny(tiny_dir, tmp_path)
     canonical = json.loads((folder / "corpus.jsonl").read_text().splitlines()[12])["code"]
     # c_0014 becomes a copy of the canonical (passes everything: not a distractor) ...
-    _edit(folder / "corpus.jsonl", 14, lambda o: o.update(code=canonical))
+    edit_jsonl_line(folder / "corpus.jsonl", 14, lambda o: o.update(code=canonical))
     # ... and c_0012 raises on every call.
-    _edit(folder / "corpus.jsonl", 12, lambda o: o.update(
+    edit_jsonl_line(folder / "corpus.jsonl", 12, lambda o: o.update(
         code="def insertion_index(items, target):\n    raise RuntimeError('boom')\n"))
     report = validate_folder(folder, oracle)
     assert _failed(report) == {"distractor_execution"}
@@ -98,7 +84,7 @@ def test_distractor_gate_catches_passing_and_all_crashing_mutants(tiny_dir, tmp_
 
 
 def test_integrity_gate_catches_orphans_and_shared_names(tiny_dir, tmp_path, oracle) -> None:
-    folder = _copy(tiny_dir, tmp_path)
+    folder = copy_tiny(tiny_dir, tmp_path)
     queries = (folder / "queries.jsonl").read_text().splitlines()
     extra_query = json.loads(queries[3])
     extra_query.update(query_id="q_0005", correct_corpus_ids=["c_0013"])
