@@ -201,17 +201,39 @@ class CandidatesModel(ListTableModel):
     answer fell; rows below the cut carry ``below_cut`` and a grey rank cell.
     """
 
-    COLUMNS = ("Rank", "Score", "Δ canon.", "Role", "Bug type", "Tests")
-    RANK, SCORE, DELTA, ROLE, BUG, BADGE = range(6)
+    COLUMNS = ("Rank", "Score", "Δ canon.", "Role", "Bug type", "Tests", "B rank")
+    RANK, SCORE, DELTA, ROLE, BUG, BADGE, B_RANK = range(7)
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self.rows: list[CandidateRow] = []
         self.n_tests = 0
+        # each row's 1-based rank under model B (None: B's run leaves it out); None: no B
+        self.b_ranks: list[int | None] | None = None
+        self.b_model = ""
 
     def set_rows(self, rows: list[CandidateRow], n_tests: int = 0) -> None:
         self.n_tests = n_tests
+        self.b_ranks = None
         super().set_rows(rows)
+
+    def set_b_ranks(self, ranks: list[int | None] | None, model: str = "") -> None:
+        """Show the listed rows' ranks under model B (``None``: no model B)."""
+        if ranks is not None and len(ranks) != len(self.rows):
+            raise ValueError(f"{len(ranks)} B ranks for {len(self.rows)} candidates")
+        self.b_ranks, self.b_model = ranks, model if ranks is not None else ""
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, self.B_RANK, self.B_RANK)
+        if self.rows:
+            self.dataChanged.emit(self.index(0, self.B_RANK),
+                                  self.index(len(self.rows) - 1, self.B_RANK))
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if (role == Qt.ItemDataRole.ToolTipRole and section == self.B_RANK
+                and orientation == Qt.Orientation.Horizontal):
+            return (f"Rank under model B ({self.b_model})" if self.b_model
+                    else "Rank under model B (choose one under Compare)")
+        return super().headerData(section, orientation, role)
 
     def set_outcome(self, corpus_id: str, outcome: Any) -> None:
         for i, row in enumerate(self.rows):
@@ -251,6 +273,11 @@ class CandidatesModel(ListTableModel):
                 return "(its canonical)" if row.role == "other query" else ""
             if col == self.BADGE:
                 return self._badge(row)
+            if col == self.B_RANK:
+                if self.b_ranks is None:
+                    return ""
+                b_rank = self.b_ranks[index.row()]
+                return "—" if b_rank is None else str(b_rank)
         if role == Qt.ItemDataRole.BackgroundRole:
             if col == self.RANK and row.below_cut:
                 return QBrush(QColor("#ececec"))
@@ -264,7 +291,7 @@ class CandidatesModel(ListTableModel):
                 and row.role != "canonical":
             return QBrush(QColor("#b45f06"))
         if role == Qt.ItemDataRole.TextAlignmentRole:
-            if col in (self.RANK, self.SCORE, self.DELTA):
+            if col in (self.RANK, self.SCORE, self.DELTA, self.B_RANK):
                 return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             if col == self.BADGE:
                 return int(Qt.AlignmentFlag.AlignCenter)
@@ -274,6 +301,10 @@ class CandidatesModel(ListTableModel):
                 tip += f"\nbelow the top-k cut: shown because it is this query's own {row.role}"
             if row.snippet.bug_description:
                 tip += f"\n{row.snippet.bug_description}"
+            if col == self.B_RANK and self.b_ranks is not None:
+                tip += (f"\nmodel B ({self.b_model}): " + (
+                    "not in its run" if self.b_ranks[index.row()] is None
+                    else f"rank {self.b_ranks[index.row()]}"))
             return tip
         return None
 

@@ -68,6 +68,15 @@ def test_candidates_model(qtmodeltester, tiny) -> None:  # type: ignore[no-untyp
     qtmodeltester.check(model)
     assert model.index(1, CandidatesModel.BADGE).data() == "FAIL 3/8"
     assert model.index(0, CandidatesModel.BADGE).data() == "running…"
+    assert model.index(0, CandidatesModel.B_RANK).data() == ""      # no model B
+    model.set_b_ranks([r + 1 for r in range(len(rows) - 1)] + [None], "minilm")
+    qtmodeltester.check(model)
+    assert model.index(2, CandidatesModel.B_RANK).data() == "3"
+    assert model.index(len(rows) - 1, CandidatesModel.B_RANK).data() == "—"   # not in B's run
+    model.set_rows(rows, len(query.test_suite))                     # a new query: no stale ranks
+    assert model.index(2, CandidatesModel.B_RANK).data() == ""
+    with pytest.raises(ValueError, match="B ranks"):
+        model.set_b_ranks([1], "minilm")
 
 
 def test_outcome_matrix_and_flag_models(qtmodeltester, tiny) -> None:  # type: ignore[no-untyped-def]
