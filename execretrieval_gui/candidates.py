@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
 from PySide6.QtGui import QFont, QFontMetricsF
 from PySide6.QtWidgets import (
@@ -19,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from execretrieval import Query, Snippet
+from execretrieval import Benchmark, Query, Snippet
 
 from . import diffing
 from .models import OBJECT_ROLE, CandidatesModel
@@ -54,9 +57,10 @@ class CandidatesPanel(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.setWordWrap(False)
         header = self.table.horizontalHeader()
-        for col, width in ((0, 40), (1, 64), (2, 70), (3, 124), (4, 150), (5, 78)):
+        for col, width in ((0, 40), (1, 64), (2, 70), (3, 124), (4, 150), (5, 78), (6, 56)):
             header.resizeSection(col, width)
         header.setSectionResizeMode(CandidatesModel.BUG, QHeaderView.ResizeMode.Stretch)
+        self.table.setColumnHidden(CandidatesModel.B_RANK, True)   # until a model B is chosen
 
         top = QHBoxLayout()
         top.addWidget(self.title, 1)
@@ -83,6 +87,21 @@ class CandidatesPanel(QWidget):
             f"<b>{query.function_name}</b> <span style='color:#666'>({query.query_id} · "
             f"{query.domain}{' · ' + model_label if model_label else ''})</span>{where}<br>"
             f"{_escape(query.query)}")
+
+    def show_b_ranks(self, benchmark: Benchmark | None, query_id: str | None,
+                     ranking_b: Any) -> None:
+        """Give each listed candidate its rank under model B; no B hides the column.
+
+        A snippet a TREC run leaves out (score -inf) has no rank of its own: shown as '—'.
+        """
+        ranks: list[int | None] | None = None
+        if ranking_b is not None and benchmark is not None and query_id is not None:
+            qi = benchmark.query_index(query_id)
+            ranks = [ranking_b.rank_of(qi, r.corpus_index)
+                     if math.isfinite(ranking_b.scores[qi, r.corpus_index]) else None
+                     for r in self.model.rows]
+        self.model.set_b_ranks(ranks, ranking_b.model if ranking_b is not None else "")
+        self.table.setColumnHidden(CandidatesModel.B_RANK, ranks is None)
 
     def select_corpus_id(self, corpus_id: str) -> None:
         row = self.model.row_of(corpus_id)

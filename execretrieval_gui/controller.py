@@ -158,6 +158,7 @@ class Inspector(QObject):
             self.rank_b_slot.cancel()
             self.model_b, self.ranking_b, self.status_b = "", None, None
             self.w.browser.set_status(self.status_a, None)
+            self.w.candidates.show_b_ranks(None, None, None)
             self.w.model_label.setText(f"model {self.model_label()}")
             self.w.metrics.set_models(*self.model_labels())
             return
@@ -191,9 +192,13 @@ class Inspector(QObject):
             self.model_b, self.ranking_b, self.status_b = model, ranking, status
         self.w.browser.set_status(self.status_a, self.status_b)
         self.w.metrics.set_models(*self.model_labels())
+        picker = self.w.picker   # the picker tells the truth, however the model was chosen
+        picker.show_model(model, picker.model_box if which == "a" else picker.model_b_box)
         self.message.emit(f"Ranked with {ranking.model}"
                           + (" (comparison model B)" if which == "b" else ""))
         self.w.model_label.setText(f"model {self.model_label()}")
+        if which == "b":
+            self.w.candidates.show_b_ranks(self.benchmark, self.query_id, self.ranking_b)
         if which == "a":
             self.ranking_ready.emit(model)
             target = self.pending_query or self.query_id
@@ -253,6 +258,7 @@ class Inspector(QObject):
         canon_rank = ranking.rank_of(qi, bench.corpus_index(canon.corpus_id)) if canon else 0
         self.w.candidates.show_query(query, ranking.model, canon_rank)
         self.w.candidates.model.set_rows(rows, len(query.test_suite))
+        self.w.candidates.show_b_ranks(bench, query_id, self.ranking_b)
         self.w.tests.matrix.set_rows([f"{r.rank} {r.snippet.corpus_id}" for r in rows],
                                      [r.outcome for r in rows], len(query.test_suite))
         self.refresh_flags()

@@ -35,6 +35,7 @@ def build_menus(w: MainWindow) -> None:
     _action(w, f, "&Open benchmark folder…", w.picker.ask_benchmark_folder,
             QKeySequence.StandardKey.Open)
     _action(w, f, "Load &model file (.npz / TREC run)…", w.picker.ask_model_file, "Ctrl+M")
+    _action(w, f, "Load &comparison model file (model B)…", w.picker.ask_model_b_file)
     f.addSeparator()
     _action(w, f, "&Export report…", w._on_export_triggered, "Ctrl+E",
             "JSON, CSV, Markdown or HTML, with or without flagged queries")

@@ -1,4 +1,7 @@
-"""Benchmark and model picker: bundled benchmarks first, any engine model, files from disk."""
+"""Benchmark and model picker: bundled benchmarks first, any engine model, files from disk.
+
+Model B (Compare) is chosen from the same names and files as model A, less model A itself.
+"""
 
 from __future__ import annotations
 
@@ -40,7 +43,11 @@ class Picker(QWidget):
         self.model_file_button = QToolButton(text="…")
         self.model_file_button.setToolTip("Load an embeddings .npz or a TREC run file (Ctrl+M)")
         self.model_b_box = QComboBox()
+        self.model_b_box.setObjectName("modelBBox")
         self.model_b_box.setToolTip("Second model, for discordant filters and the comparison")
+        self.model_b_file_button = QToolButton(text="…")
+        self.model_b_file_button.setToolTip(
+            "Load an embeddings .npz or a TREC run file as the comparison model B")
         self.progress = QProgressBar()
         self.progress.setMaximumHeight(12)
         self.progress.setTextVisible(False)
@@ -60,16 +67,21 @@ class Picker(QWidget):
         grid.addWidget(self.model_box, 1, 1)
         grid.addWidget(self.model_file_button, 1, 2)
         grid.addWidget(QLabel("Compare"), 2, 0)
-        grid.addWidget(self.model_b_box, 2, 1, 1, 2)
+        grid.addWidget(self.model_b_box, 2, 1)
+        grid.addWidget(self.model_b_file_button, 2, 2)
         grid.addWidget(self.progress, 3, 0, 1, 3)
         grid.setColumnStretch(1, 1)
 
         self._quiet = False
+        # every model B can be (label, name or path), model A's among them but not offered
+        self._b_choices: list[tuple[str, str]] = []
         self.benchmark_box.activated.connect(self._on_benchmark_box_activated)
         self.open_button.clicked.connect(self.ask_benchmark_folder)
         self.model_box.activated.connect(self._on_model_box_activated)
         self.model_b_box.activated.connect(self._on_model_b_box_activated)
         self.model_file_button.clicked.connect(self.ask_model_file)
+        self.model_b_file_button.clicked.connect(self.ask_model_b_file)
+        self.model_box.currentIndexChanged.connect(self._on_model_box_current_changed)
 
     # filling --------------------------------------------------------------------------
     def set_benchmarks(self, folders: list[Path], current: Path | None = None) -> None:
@@ -92,24 +104,39 @@ class Picker(QWidget):
         self.benchmark_box.setCurrentIndex(self.benchmark_box.count() - 1)
 
     def set_models(self, names: list[str], current: str | None = None) -> None:
+        self._quiet = True   # a new benchmark: no model B to drop
+        self._b_choices = [(name, name) for name in names]
         self.model_box.clear()
-        self.model_b_box.clear()
-        self.model_b_box.addItem(NO_MODEL, "")
         for name in names:
             self.model_box.addItem(name, name)
-            self.model_b_box.addItem(name, name)
+        self._refill_b("")
         if current:
             self.show_model(current)
+        self._quiet = False
 
     def show_model(self, model: str, box: QComboBox | None = None) -> None:
+        """Select ``model`` in ``box`` (model A's by default), adding a file by its name."""
         box = box or self.model_box
+        if model and all(name != model for _, name in self._b_choices):
+            self._b_choices.append((Path(model).name if ("/" in model) else model, model))
+        if box is self.model_b_box:
+            self._refill_b(model)
+            return
         i = box.findData(model)
         if i < 0:
             box.addItem(Path(model).name if ("/" in model) else model, model)
             i = box.count() - 1
-            if box is self.model_box:
-                self.model_b_box.addItem(box.itemText(i), model)
         box.setCurrentIndex(i)
+
+    def _refill_b(self, current: str) -> None:
+        """The Compare list: none, then every model but model A; ``current`` selected."""
+        a = self.model_box.currentData()
+        self.model_b_box.clear()
+        self.model_b_box.addItem(NO_MODEL, "")
+        for label, name in self._b_choices:
+            if name != a:
+                self.model_b_box.addItem(label, name)
+        self.model_b_box.setCurrentIndex(max(0, self.model_b_box.findData(current)))
 
     def set_busy(self, busy: bool, done: int = 0, total: int = 0) -> None:
         self.progress.setVisible(busy)
@@ -131,6 +158,18 @@ class Picker(QWidget):
             self.show_model(path)
             self.model_chosen.emit(path)
 
+    def ask_model_b_file(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Load a comparison model's rankings", "",
+            "Embeddings or TREC run (*.npz *.trec *.run *.txt);;All files (*)")
+        if path:
+            self.load_model_b_file(path)
+
+    def load_model_b_file(self, path: str) -> None:
+        """Offer ``path`` in the Compare list, select it and ask for it as model B."""
+        self.show_model(path, self.model_b_box)
+        self.model_b_chosen.emit(path)
+
     # slots ----------------------------------------------------------------------------
     def _on_benchmark_box_activated(self, index: int) -> None:
         if not self._quiet and index >= 0:
@@ -139,6 +178,13 @@ class Picker(QWidget):
     def _on_model_box_activated(self, index: int) -> None:
         if index >= 0:
             self.model_chosen.emit(str(self.model_box.itemData(index)))
+
+    def _on_model_box_current_changed(self, _index: int) -> None:
+        """Model A leaves the Compare list; a model B that became model A is dropped."""
+        b = str(self.model_b_box.currentData() or "")
+        self._refill_b(b)
+        if b and self.model_b_box.currentData() != b and not self._quiet:
+            self.model_b_chosen.emit("")
 
     def _on_model_b_box_activated(self, index: int) -> None:
         if index >= 0:
