@@ -9,8 +9,28 @@ from __future__ import annotations
 
 import argparse
 import math
+from typing import Any
 
-__all__ = ["non_negative_int", "positive_int", "seconds"]
+__all__ = ["add_oracle_options", "make_oracle", "non_negative_int", "positive_int", "seconds"]
+
+
+def add_oracle_options(parser: argparse.ArgumentParser, *,
+                       timeout_help: str = "per-suite timeout in seconds (default 5)",
+                       cache_help: str = "execute everything, ignoring and not updating the "
+                                         "result cache") -> None:
+    """The ``--no-cache`` and ``--timeout S`` options every executing command takes."""
+    parser.add_argument("--no-cache", action="store_true", help=cache_help)
+    parser.add_argument("--timeout", type=seconds, default=5.0, metavar="S", help=timeout_help)
+
+
+def make_oracle(args: argparse.Namespace, *, timeout: float | None = None,
+                **options: Any) -> Any:
+    """An Oracle for the command's ``--timeout`` (or ``timeout``) and ``--no-cache``."""
+    from .execution import Oracle
+
+    if args.no_cache:
+        options["cache"] = None
+    return Oracle(timeout=args.timeout if timeout is None else timeout, **options)
 
 
 def seconds(text: str) -> float:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from ._cli_args import non_negative_int, positive_int, seconds
+from ._cli_args import make_oracle, non_negative_int, positive_int, seconds
 from .errors import CancelledError
 
 
@@ -92,11 +92,8 @@ def _stop_on_interrupt() -> Iterator[Callable[[], bool]]:
 
 @contextmanager
 def _oracles(args: argparse.Namespace) -> Iterator[tuple[Any, Any]]:
-    from .execution import Oracle
-
-    extra: dict[str, Any] = {"cache": None} if args.no_cache else {}
-    with Oracle(timeout=args.timeout, **extra) as oracle, \
-            Oracle(timeout=args.mutant_timeout, **extra) as mutant_oracle:
+    with make_oracle(args) as oracle, \
+            make_oracle(args, timeout=args.mutant_timeout) as mutant_oracle:
         yield oracle, mutant_oracle
 
 

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ._cli_args import seconds
+from ._cli_args import add_oracle_options, make_oracle
 from .errors import InputFormatError
 
 __all__ = ["register"]
@@ -36,10 +36,9 @@ def _register_run_tests(subparsers: Any) -> None:
                         help="the Python code under test")
     parser.add_argument("--tests", required=True, metavar="TESTS.json", type=Path,
                         help="a JSON array of test strings (each usually one assert)")
-    parser.add_argument("--timeout", type=seconds, default=5.0, metavar="S",
-                        help="time limit for the whole suite, in seconds (default 5)")
-    parser.add_argument("--no-cache", action="store_true",
-                        help="do not read or write the result cache")
+    add_oracle_options(parser,
+                       timeout_help="time limit for the whole suite, in seconds (default 5)",
+                       cache_help="do not read or write the result cache")
     parser.add_argument("--json", action="store_true", help="print the outcome as JSON")
     parser.set_defaults(handler=_run_tests)
 
@@ -85,13 +84,8 @@ def _reason(exc: BaseException) -> str:
 
 
 def _run_tests(args: argparse.Namespace) -> int:
-    from .execution import Oracle
-
     code, tests = _read_inputs(args.code, args.tests)
-    kwargs: dict[str, Any] = {"timeout": args.timeout, "workers": 1}
-    if args.no_cache:
-        kwargs["cache"] = None
-    with Oracle(**kwargs) as oracle:
+    with make_oracle(args, workers=1) as oracle:
         result = oracle.run(code, tests)
     if args.json:
         print(json.dumps({"passed": result.passed,

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ._cli_args import non_negative_int, positive_int, seconds
+from ._cli_args import add_oracle_options, make_oracle, non_negative_int, positive_int
 from .errors import InputFormatError
 from .fileio import utf8_error_line
 
@@ -24,13 +24,6 @@ def _ks(text: str) -> tuple[int, ...]:
     if not ks or ks[0] < 1:
         raise argparse.ArgumentTypeError("k values must be positive integers")
     return ks
-
-
-def _oracle_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--no-cache", action="store_true",
-                        help="execute everything, ignoring and not updating the result cache")
-    parser.add_argument("--timeout", type=seconds, default=5.0, metavar="S",
-                        help="per-suite timeout in seconds (default 5)")
 
 
 def _stats_options(parser: argparse.ArgumentParser) -> None:
@@ -60,7 +53,7 @@ def register(subparsers: Any) -> None:
     _stats_options(p)
     p.add_argument("--out", required=True, metavar="FILE",
                    help="report file: .json, .csv, .md or .html")
-    _oracle_options(p)
+    add_oracle_options(p)
     p.set_defaults(handler=_evaluate)
 
     p = subparsers.add_parser(
@@ -73,7 +66,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--metric", default="exec@1", help="metric to compare (default exec@1)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     _stats_options(p)
-    _oracle_options(p)
+    add_oracle_options(p)
     p.set_defaults(handler=_compare)
 
     p = subparsers.add_parser("export-run", help="write a model's ranking as a TREC run")
@@ -144,15 +137,6 @@ def read_exclusions(path: str | None, benchmark: Any) -> frozenset[str]:
     return frozenset(ids)
 
 
-def _oracle(args: argparse.Namespace) -> Any:
-    from .execution import Oracle
-
-    kwargs: dict[str, Any] = {"timeout": args.timeout}
-    if args.no_cache:
-        kwargs["cache"] = None
-    return Oracle(**kwargs)
-
-
 def _status(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
@@ -187,7 +171,7 @@ def _evaluate(args: argparse.Namespace) -> int:
             rankings.append(rank(benchmark, model, progress=scoring))
     for run in args.run:  # a run file whatever its extension (.tsv, none, ...)
         rankings.append(Ranking.from_scores(Path(run).stem or run, from_run(run, benchmark)))
-    with _oracle(args) as oracle, TerminalProgress("executing") as progress:
+    with make_oracle(args) as oracle, TerminalProgress("executing") as progress:
         report = evaluate_models(benchmark, rankings, oracle, ks=args.k, n_boot=args.bootstrap,
                                  seed=args.seed, exclude=exclude, command=command,
                                  status=_status, progress=progress)
@@ -223,7 +207,7 @@ def _compare(args: argparse.Namespace) -> int:
         print(f"execretrieval compare: error: unknown metric {metric!r}; expected exec@k, "
               "execp@k or ndcg@k", file=sys.stderr)
         return 2
-    with _oracle(args) as oracle, TerminalProgress("executing") as progress:
+    with make_oracle(args) as oracle, TerminalProgress("executing") as progress:
         matrices = execution_matrices(benchmark, rankings, oracle, depth=max(k, 5),
                                       progress=progress)
     a, b = (evaluate(benchmark, r, m, ks=(k,), n_boot=args.bootstrap, seed=args.seed,

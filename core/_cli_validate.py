@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from ._cli_args import seconds
+from ._cli_args import add_oracle_options, make_oracle
 from .errors import BenchmarkNotFoundError
 from .gates import validate_folder
 from .progress import TerminalProgress
@@ -20,22 +20,14 @@ def register(subparsers: Any) -> None:
                     "execution, distractor execution, corpus integrity). Exit 0 if every "
                     "gate passes, 1 if any fails, 2 if the folder cannot be read.")
     parser.add_argument("directory", metavar="DIR", help="benchmark folder")
-    parser.add_argument("--no-cache", action="store_true",
-                        help="execute everything, ignoring and not updating the result cache")
-    parser.add_argument("--timeout", type=seconds, default=5.0, metavar="S",
-                        help="per-suite timeout in seconds (default 5)")
+    add_oracle_options(parser)
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.set_defaults(handler=_run)
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .execution import Oracle
-
     try:
-        kwargs: dict[str, Any] = {"timeout": args.timeout}
-        if args.no_cache:
-            kwargs["cache"] = None
-        with Oracle(**kwargs) as oracle, TerminalProgress("executing") as progress:
+        with make_oracle(args) as oracle, TerminalProgress("executing") as progress:
             report = validate_folder(args.directory, oracle, progress=progress)
     except BenchmarkNotFoundError as exc:
         print(f"execretrieval validate: error: {exc}", file=sys.stderr)
