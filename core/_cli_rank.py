@@ -12,7 +12,7 @@ from typing import Any
 
 from ._cli_args import add_oracle_options, make_oracle, non_negative_int, positive_int
 from .errors import InputFormatError
-from .fileio import utf8_error_line
+from .fileio import read_utf8
 
 
 def _ks(text: str) -> tuple[int, ...]:
@@ -116,10 +116,7 @@ def read_exclusions(path: str | None, benchmark: Any) -> frozenset[str]:
         return frozenset()
     file = Path(path)
     try:
-        lines = file.read_text(encoding="utf-8").splitlines()
-    except UnicodeDecodeError as exc:
-        raise InputFormatError(f"not valid UTF-8 ({exc.reason})", file=file,
-                               line=utf8_error_line(exc)) from exc
+        lines = read_utf8(file).splitlines()
     except OSError as exc:
         raise InputFormatError(f"cannot read the exclusion list ({exc.strerror or exc})",
                                file=file) from exc

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import AnnotationError, InputFormatError
-from .fileio import atomic_write_text, utf8_error_line
+from .fileio import atomic_write_text, read_utf8
 
 __all__ = [
     "CATEGORIES",
@@ -285,12 +285,9 @@ def read_flags(path: str | Path) -> Iterator[Flag]:
     """Parse a CSV or JSONL flag export; InputFormatError names file, line and field."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_utf8(path)
     except FileNotFoundError as exc:
         raise InputFormatError("file not found", file=path) from exc
-    except UnicodeDecodeError as exc:
-        raise InputFormatError(f"not valid UTF-8 ({exc.reason})", file=path,
-                               line=utf8_error_line(exc)) from exc
     except OSError as exc:
         raise InputFormatError(f"cannot read ({exc.strerror})", file=path) from exc
     records: Iterable[tuple[int, Any]]

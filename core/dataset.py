@@ -18,7 +18,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .errors import BenchmarkFormatError, BenchmarkNotFoundError
-from .fileio import atomic_write_text, utf8_error_line
+from .fileio import atomic_write_text, read_utf8
 
 __all__ = [
     "BUG_TYPES",
@@ -224,12 +224,9 @@ class Benchmark:
 
 def _read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_utf8(path, BenchmarkFormatError)
     except FileNotFoundError as exc:
         raise BenchmarkNotFoundError(f"{path}: file not found") from exc
-    except UnicodeDecodeError as exc:
-        raise BenchmarkFormatError(f"not valid UTF-8 ({exc.reason})", file=path,
-                                   line=utf8_error_line(exc)) from exc
     except OSError as exc:
         raise BenchmarkNotFoundError(f"{path}: cannot read ({exc.strerror})") from exc
     for lineno, line in enumerate(text.splitlines(), start=1):
@@ -391,10 +388,7 @@ def load_benchmark(path: str | Path) -> Benchmark:
     manifest_path = folder / "manifest.json"
     if manifest_path.exists():
         try:
-            manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-        except UnicodeDecodeError as exc:
-            raise BenchmarkFormatError(f"not valid UTF-8 ({exc.reason})", file=manifest_path,
-                                       line=utf8_error_line(exc)) from exc
+            manifest = json.loads(read_utf8(manifest_path, BenchmarkFormatError))
         except json.JSONDecodeError as exc:
             raise BenchmarkFormatError(f"invalid JSON: {exc}", file=manifest_path,
                                        line=exc.lineno) from exc

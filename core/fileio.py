@@ -1,4 +1,5 @@
-"""Crash-safe file writing: a reader sees the old file or the new one, never half of one."""
+"""File I/O: crash-safe writes (a reader sees the old file or the new one, never half of
+one) and UTF-8 reads whose errors name the file and line."""
 
 from __future__ import annotations
 
@@ -9,13 +10,27 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-__all__ = ["atomic_directory", "atomic_write_bytes", "atomic_write_text", "utf8_error_line"]
+from .errors import InputFormatError, _LocatedError
+
+__all__ = ["atomic_directory", "atomic_write_bytes", "atomic_write_text", "read_utf8",
+           "utf8_error_line"]
 
 
 def utf8_error_line(exc: UnicodeDecodeError) -> int:
     """The 1-based line of the first byte that is not UTF-8, for an error raised while
     decoding a whole file (``Path.read_text``, ``bytes.decode``)."""
     return bytes(exc.object).count(b"\n", 0, exc.start) + 1
+
+
+def read_utf8(path: Path, error: type[_LocatedError] = InputFormatError) -> str:
+    """The text of ``path``; a byte that is not UTF-8 raises ``error`` (a located project
+    error: ``file=``, ``line=``) naming the file and the line it sits on. OSErrors pass
+    through for the caller to word."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise error(f"not valid UTF-8 ({exc.reason})", file=path,
+                    line=utf8_error_line(exc)) from exc
 
 
 @contextlib.contextmanager

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .errors import InputFormatError, ModelNotFoundError
-from .fileio import atomic_write_text, utf8_error_line
+from .fileio import atomic_write_text, read_utf8
 
 if TYPE_CHECKING:
     from .dataset import Benchmark
@@ -81,12 +81,9 @@ def to_qrels(path: str | Path, benchmark: Benchmark) -> None:
 
 def _read_lines(path: Path) -> list[str]:
     try:
-        return path.read_text(encoding="utf-8").splitlines()
+        return read_utf8(path).splitlines()
     except FileNotFoundError as exc:
         raise ModelNotFoundError(f"{path}: run file not found") from exc
-    except UnicodeDecodeError as exc:
-        raise InputFormatError(f"not valid UTF-8 ({exc.reason})", file=path,
-                               line=utf8_error_line(exc)) from exc
     except OSError as exc:
         raise InputFormatError(f"cannot read ({exc.strerror})", file=path) from exc
 
