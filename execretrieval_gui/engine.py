@@ -97,30 +97,21 @@ class QueryStatus:
 
 
 def query_status(benchmark: Benchmark, ranking: Any) -> QueryStatus:
-    """Compute :class:`QueryStatus` for every query (vectorised; ~ms at paper scale)."""
-    n_q = len(benchmark.queries)
-    scores = np.asarray(ranking.scores)
+    """Compute :class:`QueryStatus` for every query (vectorised; ~ms at paper scale).
+
+    Built on the engine's pairing structure and per-query deception, so the browser and
+    the reports agree on what "deceived" means."""
+    from execretrieval.analysis import deception_per_query, pairs
+
+    p = pairs(benchmark)
     order = np.asarray(ranking.order)
-    top1 = order[:, 0] if order.shape[1] else np.zeros(n_q, dtype=np.int32)
-    canon = np.full(n_q, -1, dtype=np.int64)
-    correct_cols: list[set[int]] = []
-    deceived = np.zeros(n_q, dtype=bool)
-    for qi, query in enumerate(benchmark.queries):
-        snippet = benchmark.canonical_for(query.query_id)
-        if snippet is not None:
-            canon[qi] = benchmark.corpus_index(snippet.corpus_id)
-        correct_cols.append({benchmark.corpus_index(c) for c in query.correct_corpus_ids})
-        if canon[qi] >= 0:
-            cols = [benchmark.corpus_index(s.corpus_id)
-                    for s in benchmark.distractors_for(query.query_id)]
-            if cols:
-                deceived[qi] = bool(np.max(scores[qi, cols]) > scores[qi, canon[qi]])
-    top1_correct = np.array([int(top1[qi]) in correct_cols[qi] for qi in range(n_q)],
-                            dtype=bool)
-    ranks = np.zeros(n_q, dtype=np.int64)
-    has = canon >= 0
+    top1 = order[:, 0] if order.shape[1] else np.zeros(len(benchmark.queries), dtype=np.int32)
+    top1_correct = p.relevant(top1.astype(np.int64)[:, None])[:, 0]
+    deceived = deception_per_query(benchmark, ranking) == 1.0  # NaN (no pair) is not deceived
+    ranks = np.zeros(len(benchmark.queries), dtype=np.int64)
+    has = p.canonical >= 0
     if has.any():
-        ranks[has] = np.asarray(ranking.ranks)[np.nonzero(has)[0], canon[has]]
+        ranks[has] = np.asarray(ranking.ranks)[np.nonzero(has)[0], p.canonical[has]]
     return QueryStatus(str(ranking.model), top1_correct, ranks, deceived, top1)
 
 
