@@ -244,17 +244,16 @@ class Inspector(QObject):
         rows = []
         top = [int(j) for j in ranking.top(qi, self.depth)]
         # The query's own snippets ranked below the cut follow the top-k, by rank.
-        own = sorted((ranking.rank_of(qi, bench.corpus_index(s.corpus_id)),
-                      bench.corpus_index(s.corpus_id))
-                     for s in bench.snippets_for(query_id))
-        below = [j for rank, j in own if rank > len(top)]
+        own = (bench.corpus_index(s.corpus_id) for s in bench.snippets_for(query_id))
+        below = sorted((j for j in own if ranking.rank_of(qi, j) > len(top)),
+                       key=lambda j: ranking.rank_of(qi, j))
         for j in top + below:
             snippet = bench.corpus[j]
             score = float(ranking.scores[qi, j])
-            rank = ranking.rank_of(qi, j) if j in below else top.index(j) + 1
+            rank = ranking.rank_of(qi, j)
             rows.append(CandidateRow(rank, j, snippet, score, score - canon_score,
                                      role_of(query, snippet), self._known(snippet, query),
-                                     below_cut=j in below))
+                                     below_cut=rank > len(top)))
         canon_rank = ranking.rank_of(qi, bench.corpus_index(canon.corpus_id)) if canon else 0
         self.w.candidates.show_query(query, ranking.model, canon_rank)
         self.w.candidates.model.set_rows(rows, len(query.test_suite))
