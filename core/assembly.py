@@ -139,14 +139,6 @@ def _hand_problem(hand: HandDistractor, task: SeedTask) -> str | None:
     return None
 
 
-def _first_problem(result: Any) -> str:
-    for i, outcome in enumerate(result.outcomes, start=1):
-        if outcome.status != "pass":
-            detail = f": {outcome.detail}" if outcome.detail else ""
-            return f"test {i} {outcome.status}{detail}"
-    return "no test ran"
-
-
 def _check_tasks(tasks: Sequence[SeedTask], oracle: Oracle, steps: _Steps,
                  dropped: list[DroppedTask]) -> list[SeedTask]:
     """Tasks whose canonical parses, defines the function and passes every test."""
@@ -170,7 +162,7 @@ def _check_tasks(tasks: Sequence[SeedTask], oracle: Oracle, steps: _Steps,
             failed = sum(o.status != "pass" for o in result.outcomes)
             dropped.append(DroppedTask(task.origin, task.function_name,
                                        f"canonical fails {failed} of {len(result.outcomes)} "
-                                       f"tests; first: {_first_problem(result)}"))
+                                       f"tests; first: {result.first_problem()}"))
     return passing
 
 

@@ -68,6 +68,14 @@ class SuiteResult:
     def statuses(self) -> tuple[str, ...]:
         return tuple(o.status for o in self.outcomes)
 
+    def first_problem(self) -> str:
+        """The first test that did not pass, for messages: ``"test 3 fail: <detail>"``."""
+        for i, outcome in enumerate(self.outcomes, start=1):
+            if outcome.status != "pass":
+                detail = f": {outcome.detail}" if outcome.detail else ""
+                return f"test {i} {outcome.status}{detail}"
+        return "no tests ran"
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict; :meth:`from_dict` reverses it."""
         return {"outcomes": [asdict(o) for o in self.outcomes], "output": self.output,

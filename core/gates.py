@@ -174,21 +174,13 @@ def _execute(benchmark: Benchmark, oracle: Oracle, progress: Progress | None,
             list(zip(distractors, results[split:], strict=True)))
 
 
-def _first_problem(result: SuiteResult) -> str:
-    for i, outcome in enumerate(result.outcomes, start=1):
-        if outcome.status != "pass":
-            detail = f": {outcome.detail}" if outcome.detail else ""
-            return f"test {i} {outcome.status}{detail}"
-    return "no tests ran"
-
-
 def _canonical_failures(pairs):
     for snippet, result in pairs:
         if not result.passed:
             failed = sum(o.status != "pass" for o in result.outcomes)
             yield GateFailure(snippet.query_id, snippet.corpus_id,
                               f"correct snippet fails {failed} of {len(result.outcomes)} "
-                              f"tests; first: {_first_problem(result)}")
+                              f"tests; first: {result.first_problem()}")
 
 
 def _distractor_failures(pairs):
@@ -200,7 +192,7 @@ def _distractor_failures(pairs):
                               "are too weak)")
         elif statuses and all(s in ("error", "timeout") for s in statuses):
             yield GateFailure(snippet.query_id, snippet.corpus_id,
-                              f"distractor crashes on every test ({_first_problem(result)})")
+                              f"distractor crashes on every test ({result.first_problem()})")
 
 
 # gate 5 ------------------------------------------------------------------------------
