@@ -151,19 +151,20 @@ class Picker(QWidget):
             self.benchmark_chosen.emit(folder)
 
     def ask_model_file(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self, "Load a model's rankings", "",
-            "Embeddings or TREC run (*.npz *.trec *.run *.txt);;All files (*)")
+        path = self._ask_rankings_file("Load a model's rankings")
         if path:
             self.show_model(path)
             self.model_chosen.emit(path)
 
     def ask_model_b_file(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self, "Load a comparison model's rankings", "",
-            "Embeddings or TREC run (*.npz *.trec *.run *.txt);;All files (*)")
+        path = self._ask_rankings_file("Load a comparison model's rankings")
         if path:
             self.load_model_b_file(path)
+
+    def _ask_rankings_file(self, title: str) -> str:
+        path, _ = QFileDialog.getOpenFileName(
+            self, title, "", "Embeddings or TREC run (*.npz *.trec *.run *.txt);;All files (*)")
+        return path
 
     def load_model_b_file(self, path: str) -> None:
         """Offer ``path`` in the Compare list, select it and ask for it as model B."""
