@@ -199,9 +199,9 @@ def available_models(benchmark: Benchmark) -> list[str]:
     ``bm25`` and ``tfidf`` always; ``minilm`` when ``embeddings/minilm.npz`` is shipped or
     the ``dense`` extra is installed; then every other ``embeddings/<name>.npz``.
     """
-    names = [n for n in _REGISTRY if n not in ("minilm",)]
+    names = list(_REGISTRY)
     shipped = _shipped(benchmark)
-    if "minilm" in shipped or dense_extra_installed():
+    if "minilm" not in names and ("minilm" in shipped or dense_extra_installed()):
         names.append("minilm")
     names.extend(n for n in shipped if n not in names)
     return names
