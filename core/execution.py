@@ -124,6 +124,7 @@ class Oracle:
             raise ValueError(f"timeout must be positive and finite, not {timeout!r}")
         self.timeout = float(timeout)
         self.limits = limits
+        self._limits_key = json.dumps(asdict(limits), sort_keys=True)  # part of every key
         self.workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
         self.cache: Cache | None = ResultCache() if cache is _DEFAULT else cache
         self._runner: SuiteRunner = runner if runner is not None else ForkServerPool(self.workers)
@@ -137,7 +138,7 @@ class Oracle:
     def key(self, code: str, tests: Sequence[str], timeout: float | None = None) -> str:
         """The cache key of this suite under this Oracle's timeout and limits."""
         return cache_key(code, list(tests), self.timeout if timeout is None else timeout,
-                         extra=json.dumps(asdict(self.limits), sort_keys=True))
+                         extra=self._limits_key)
 
     def cached(self, code: str, tests: Sequence[str]) -> SuiteResult | None:
         """The cached result of this suite, or None; never executes anything."""
