@@ -33,6 +33,7 @@ __all__ = [
     "edit_span_vs_deception",
     "exec1_by_domain",
     "pairs",
+    "query_mask",
     "rank1_paired_miss_share",
 ]
 
@@ -118,7 +119,8 @@ def _padded(rows: Sequence[Sequence[int]]) -> np.ndarray:
     return out
 
 
-def _included(benchmark: Benchmark, exclude: Collection[str]) -> np.ndarray:
+def query_mask(benchmark: Benchmark, exclude: Collection[str]) -> np.ndarray:
+    """(Q,) bool: True for the queries measured, False for those in ``exclude``."""
     if not exclude:
         return np.ones(len(benchmark.queries), dtype=bool)
     return np.array([q.query_id not in exclude for q in benchmark.queries], dtype=bool)
@@ -158,7 +160,7 @@ def deception_rate(benchmark: Benchmark, ranking: Ranking, *,
 
     ``mean over eligible q of [max_{d in D(q)} s(q, d) > s(q, canonical(q))]``.
     """
-    values = deception_per_query(benchmark, ranking)[_included(benchmark, exclude)]
+    values = deception_per_query(benchmark, ranking)[query_mask(benchmark, exclude)]
     return _mean(values[~np.isnan(values)])
 
 
@@ -167,7 +169,7 @@ def rank1_paired_miss_share(benchmark: Benchmark, ranking: Ranking, passes: np.n
     """Of the queries whose rank-1 candidate fails, the share where it is the query's own
     distractor: ``#{q: not passes[q,0] and top1(q) in D(q)} / #{q: not passes[q,0]}``."""
     p = pairs(benchmark)
-    mask = _included(benchmark, exclude) & ~np.asarray(passes[:, 0], dtype=bool)
+    mask = query_mask(benchmark, exclude) & ~np.asarray(passes[:, 0], dtype=bool)
     top1 = ranking.order[:, 0]
     listed = ranking.retrieved[np.arange(len(top1)), top1]
     own = (p.owner[top1] == np.arange(len(top1))) & p.is_distractor[top1] & listed
@@ -179,7 +181,7 @@ def deception_by_bug_type(benchmark: Benchmark, ranking: Ranking, *,
     """Per bug type: share of paired distractors scoring strictly above their canonical
     (pairs the model retrieved neither snippet of are left out)."""
     p, above, known = _pair_above(benchmark, ranking)
-    keep = _included(benchmark, exclude)[p.pair_q] & known
+    keep = query_mask(benchmark, exclude)[p.pair_q] & known
     bugs = np.array(p.bug_type, dtype=object)
     return {bug: _mean(above[keep & (bugs == bug)].astype(np.float64))
             for bug in sorted(set(p.bug_type))}
@@ -188,7 +190,7 @@ def deception_by_bug_type(benchmark: Benchmark, ranking: Ranking, *,
 def exec1_by_domain(benchmark: Benchmark, passes: np.ndarray, *,
                     exclude: Collection[str] = frozenset()) -> dict[str, float]:
     """Mean exec@1 (``passes[:, 0]``) over the queries of each domain."""
-    keep = _included(benchmark, exclude)
+    keep = query_mask(benchmark, exclude)
     domains = np.array([q.domain for q in benchmark.queries], dtype=object)
     hit = np.asarray(passes[:, 0], dtype=np.float64)
     return {d: _mean(hit[keep & (domains == d)]) for d in benchmark.domains
@@ -209,7 +211,7 @@ def density_ablation(benchmark: Benchmark, ranking: Ranking, passes: np.ndarray,
     one of the query's ``correct_corpus_ids``.
     """
     p = pairs(benchmark)
-    keep = np.flatnonzero(_included(benchmark, exclude))
+    keep = np.flatnonzero(query_mask(benchmark, exclude))
     n_own = (p.distractor_matrix >= 0).sum(axis=1)
     width = p.distractor_matrix.shape[1]
     # the first kept candidate is always within the top |D(q)| + 1
@@ -303,7 +305,7 @@ def edit_span_vs_deception(benchmark: Benchmark, ranking: Ranking, *,
     span bin, and Spearman's rho between span and margin ``s(q, d) - s(q, canonical)``."""
     p, above, known = _pair_above(benchmark, ranking)
     spans = pair_edit_spans(benchmark)
-    included = _included(benchmark, exclude)[p.pair_q]
+    included = query_mask(benchmark, exclude)[p.pair_q]
     keep = included & known
     with np.errstate(invalid="ignore"):  # -inf - -inf: both unretrieved, NaN, left out
         margin = ranking.scores[p.pair_q, p.pair_d] - ranking.scores[p.pair_q, p.pair_c]

@@ -191,7 +191,7 @@ def evaluate(benchmark: Benchmark, ranking: Ranking, passes: np.ndarray, *,
         raise ValueError(f"passes has depth {passes.shape[1]} but k = {ks[-1]} was asked")
     if passes.shape[1] < ks[-1]:  # the whole corpus is shorter than k: pad with misses
         passes = np.pad(passes, ((0, 0), (0, ks[-1] - passes.shape[1])))
-    keep = np.array([q.query_id not in exclude for q in benchmark.queries], dtype=bool)
+    keep = analysis.query_mask(benchmark, exclude)
     relevant = relevance_matrix(benchmark, ranking, ks[-1])
     n_relevant = np.array([len(q.correct_corpus_ids) for q in benchmark.queries])
     columns: dict[str, np.ndarray] = {}
