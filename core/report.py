@@ -165,11 +165,17 @@ def evaluate_models(
         for name, ranking, passes in zip(names, rankings, matrices, strict=True)
     }
     env = dict(environment) if environment is not None else environment_fingerprint(oracle)
-    settings = {"ks": sorted({int(k) for k in ks}), "bootstrap": int(n_boot),
-                "execution_depth": depth, "excluded_queries": sorted(set(exclude)),
-                "density_ablation": "exact mean over all subsets of kept distractors"}
     return EvaluationReport.create(benchmark, evaluations, environment=env, seed=seed,
-                                   command=command, settings=settings)
+                                   command=command,
+                                   settings=report_settings(ks, n_boot, depth, exclude))
+
+
+def report_settings(ks: Sequence[int], n_boot: int, depth: int,
+                    exclude: Collection[str]) -> dict[str, Any]:
+    """The measurement settings a report records beside its figures."""
+    return {"ks": sorted({int(k) for k in ks}), "bootstrap": int(n_boot),
+            "execution_depth": int(depth), "excluded_queries": sorted(set(exclude)),
+            "density_ablation": "exact mean over all subsets of kept distractors"}
 
 
 def report_json(report: EvaluationReport) -> str:

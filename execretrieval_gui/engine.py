@@ -134,20 +134,24 @@ def evaluate_models(benchmark: Benchmark, ranking_a: Any, ranking_b: Any, oracle
                     should_stop: StopHook | None = None) -> tuple[Any, Any, Any]:
     """(evaluation of A, evaluation of B or None, exec@1 comparison or None); blocking.
 
-    The top 10 of both models run through the (cached) oracle in one batch.
+    The engine's :func:`execretrieval.report.evaluate_models`: the top 10 of both models
+    run through the (cached) oracle in one batch.
     """
-    from execretrieval.metrics import evaluate, execution_matrices
-    from execretrieval.statistics import compare
+    report = _evaluate(benchmark, ranking_a, ranking_b, oracle, exclude, progress,
+                       should_stop, environment={})
+    ev_a, *rest = report.models.values()
+    ev_b = rest[0] if rest else None
+    return ev_a, ev_b, (report.comparisons[0] if report.comparisons else None)
+
+
+def _evaluate(benchmark: Benchmark, ranking_a: Any, ranking_b: Any, oracle: Any,
+              exclude: frozenset[str], progress: Progress | None,
+              should_stop: StopHook | None, **options: Any) -> Any:
+    from execretrieval.report import evaluate_models as engine_evaluate
 
     rankings = [r for r in (ranking_a, ranking_b) if r is not None]
-    matrices = execution_matrices(benchmark, rankings, oracle, depth=10, progress=progress,
-                                  should_stop=should_stop)
-    evaluations = [evaluate(benchmark, r, m, exclude=exclude)
-                   for r, m in zip(rankings, matrices, strict=True)]
-    ev_a = evaluations[0]
-    ev_b = evaluations[1] if len(evaluations) > 1 else None
-    comparison = compare(benchmark, ev_a, ev_b, "exec@1") if ev_b is not None else None
-    return ev_a, ev_b, comparison
+    return engine_evaluate(benchmark, rankings, oracle, exclude=exclude, progress=progress,
+                           should_stop=should_stop, **options)
 
 
 def export_report(path: str | Path, benchmark: Benchmark, ranking_a: Any, ranking_b: Any,
@@ -160,22 +164,21 @@ def export_report(path: str | Path, benchmark: Benchmark, ranking_a: Any, rankin
     ``sources`` are the models as the user chose them (names or file paths), for the
     report's command line: the ``execretrieval evaluate`` call that measures the same."""
     from execretrieval.environment import environment_fingerprint
-    from execretrieval.report import EvaluationReport, write_report
+    from execretrieval.report import EvaluationReport, report_settings, write_report
 
+    labels = [r.model for r in (ranking_a, ranking_b) if r is not None]
+    if len(labels) == 2 and labels[1] == labels[0]:
+        labels[1] = f"{labels[1]}#2"
+    command = _evaluate_command(benchmark, sources or tuple(labels), exclude, Path(path))
     if evaluations is None:
-        ev_a, ev_b, _ = evaluate_models(benchmark, ranking_a, ranking_b, oracle, exclude,
-                                        progress, should_stop)
+        report = _evaluate(benchmark, ranking_a, ranking_b, oracle, exclude, progress,
+                           should_stop, command=command)
     else:
         ev_a, ev_b = evaluations
-    models = {ev_a.model: ev_a}
-    if ev_b is not None:
-        models[ev_b.model if ev_b.model not in models else f"{ev_b.model}#2"] = ev_b
-    command = _evaluate_command(benchmark, sources or tuple(models), exclude, Path(path))
-    report = EvaluationReport.create(
-        benchmark, models, environment=environment_fingerprint(oracle), seed=ev_a.seed,
-        command=command, settings={"ks": list(ev_a.ks), "bootstrap": ev_a.n_boot,
-                                   "execution_depth": 10,
-                                   "excluded_queries": sorted(exclude)})
+        models = dict(zip(labels, [ev for ev in (ev_a, ev_b) if ev is not None], strict=True))
+        report = EvaluationReport.create(
+            benchmark, models, environment=environment_fingerprint(oracle), seed=ev_a.seed,
+            command=command, settings=report_settings(ev_a.ks, ev_a.n_boot, 10, exclude))
     if progress:
         progress(1, 1)
     return write_report(report, path, benchmark)
