@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import shlex
 import sys
@@ -183,10 +182,9 @@ def _evaluate(args: argparse.Namespace) -> int:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from .metrics import evaluate, execution_matrices
     from .progress import TerminalProgress
+    from .report import evaluate_models
     from .retrieval import rank
-    from .statistics import compare
 
     if len(args.model) != 2:
         print("execretrieval compare: error: give exactly two --model options",
@@ -205,13 +203,10 @@ def _compare(args: argparse.Namespace) -> int:
               "execp@k or ndcg@k", file=sys.stderr)
         return 2
     with make_oracle(args) as oracle, TerminalProgress("executing") as progress:
-        matrices = execution_matrices(benchmark, rankings, oracle, depth=max(k, 5),
-                                      progress=progress)
-    a, b = (evaluate(benchmark, r, m, ks=(k,), n_boot=args.bootstrap, seed=args.seed,
-                     exclude=exclude) for r, m in zip(rankings, matrices, strict=True))
-    if a.model == b.model:
-        b = dataclasses.replace(b, model=f"{b.model}#2")
-    result = compare(benchmark, a, b, metric, n_boot=args.bootstrap, seed=args.seed)
+        report = evaluate_models(benchmark, rankings, oracle, ks=(k,), n_boot=args.bootstrap,
+                                 seed=args.seed, exclude=exclude, compare_metric=metric,
+                                 environment={}, progress=progress)
+    result = report.comparisons[0]
     data = result.to_dict()
     if args.json:
         print(json.dumps(data, indent=2, allow_nan=False))

@@ -10,6 +10,7 @@ is written as JSON ``null`` and as an empty CSV cell.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import math
@@ -122,6 +123,7 @@ def evaluate_models(
     seed: int = 0,
     exclude: Collection[str] = frozenset(),
     command: str = "",
+    compare_metric: str = "exec@1",
     environment: Mapping[str, Any] | None = None,
     status: Callable[[str], None] | None = None,
     progress: Progress | None = None,
@@ -130,7 +132,8 @@ def evaluate_models(
 ) -> EvaluationReport:
     """Rank with every model (or take the given Ranking), execute each one's top
     max(k, 5) through the oracle (one batched, cached ``run_many``), and evaluate;
-    ``status`` hears each phase by name,
+    Every later model is compared with the first on ``compare_metric``; ``status`` hears
+    each phase by name,
     ``progress`` follows execution and ``ranking_progress`` each model's scoring (dense
     encoding can be long)."""
     from .environment import environment_fingerprint
@@ -159,14 +162,16 @@ def evaluate_models(
                                   progress=progress, should_stop=should_stop)
     if status:
         status("measuring")
+    # A repeated model is labelled name#2, ...: in the report and in its comparisons.
     evaluations = {
-        name: evaluate(benchmark, ranking, passes, ks=ks, n_boot=n_boot, seed=seed,
-                       exclude=exclude)
+        name: dataclasses.replace(
+            evaluate(benchmark, ranking, passes, ks=ks, n_boot=n_boot, seed=seed,
+                     exclude=exclude), model=name)
         for name, ranking, passes in zip(names, rankings, matrices, strict=True)
     }
     env = dict(environment) if environment is not None else environment_fingerprint(oracle)
     return EvaluationReport.create(benchmark, evaluations, environment=env, seed=seed,
-                                   command=command,
+                                   command=command, compare_metric=compare_metric,
                                    settings=report_settings(ks, n_boot, depth, exclude))
 
 
