@@ -290,20 +290,11 @@ class Inspector(QObject):
             self.query_ready.emit(query.query_id)
             return
         self.w.candidates.model.set_pending({s.corpus_id for s in missing})
-        oracle, tests, qid = self.oracle, query.test_suite, query.query_id
-        chunk = max(2, engine.cpu_count())
-
-        def work(progress: Any, should_stop: Any) -> None:
-            for start in range(0, len(missing), chunk):
-                part = missing[start:start + chunk]
-                found = oracle.run_many([(s.code, tests) for s in part],
-                                        should_stop=should_stop)
-                emit_partial([(s.corpus_id, res)
-                              for s, res in zip(part, found, strict=True)])
-                progress(start + len(part), len(missing))
-
+        qid = query.query_id
         self.badge_slot.start(
-            work, on_result=lambda _v: None,
+            _suite_runs(self.oracle, [(s.corpus_id, s.code) for s in missing],
+                        query.test_suite),
+            on_result=lambda _v: None,
             on_partial=lambda pairs: self._on_badges_partial(qid, pairs),
             on_error=lambda exc: self._on_task_error("Cannot run the tests", exc, dialog=False),
             on_finished=lambda: self.query_ready.emit(qid),
@@ -357,19 +348,12 @@ class Inspector(QObject):
             else ([self.corpus_id] if self.corpus_id else [])
         if not cids:
             return
-        oracle, tests = self.live_oracle, query.test_suite
-        codes = [bench.snippet(c).code for c in cids]
-
-        def work(progress: Any, should_stop: Any) -> None:
-            for i, (cid, code) in enumerate(zip(cids, codes, strict=True)):
-                [result] = oracle.run_many([(code, tests)], should_stop=should_stop)
-                emit_partial((cid, result))
-                progress(i + 1, len(cids))
-
         self.w.tests.set_running(True, f"running {len(cids)} suite(s)")
         self.run_slot.start(
-            work, on_result=lambda _v: self.message.emit("Run finished"),
-            on_partial=lambda pair: self._set_result(pair[0], qid, pair[1]),
+            _suite_runs(self.live_oracle, [(c, bench.snippet(c).code) for c in cids],
+                        query.test_suite),
+            on_result=lambda _v: self.message.emit("Run finished"),
+            on_partial=lambda pairs: self._on_badges_partial(qid, pairs),
             on_progress=lambda d, t: self.w.tests.set_progress_text(f"{d}/{t} done"),
             on_error=lambda exc: self._on_task_error("Run failed", exc, dialog=False),
             on_finished=lambda: self.w.tests.set_running(False))
@@ -442,3 +426,19 @@ class Inspector(QObject):
         self.message.emit(f"{title}: {text}")
         if dialog:
             self.failed.emit(title, text)
+
+
+def _suite_runs(oracle: Any, items: list[tuple[str, str]], tests: tuple[str, ...]) -> Any:
+    """A worker running each (corpus_id, code) against ``tests``, a core's worth at a time,
+    emitting every finished chunk as a partial list of (corpus_id, SuiteResult)."""
+    chunk = max(2, engine.cpu_count())
+
+    def work(progress: Any, should_stop: Any) -> None:
+        for start in range(0, len(items), chunk):
+            part = items[start:start + chunk]
+            found = oracle.run_many([(code, tests) for _, code in part],
+                                    should_stop=should_stop)
+            emit_partial([(cid, res) for (cid, _), res in zip(part, found, strict=True)])
+            progress(start + len(part), len(items))
+
+    return work
