@@ -13,6 +13,7 @@ from typing import Any
 
 from ._cli_args import add_oracle_options, make_oracle
 from .errors import InputFormatError
+from .execution import STATUSES
 
 __all__ = ["register"]
 
@@ -107,7 +108,7 @@ def _print_table(result: Any) -> None:
         if outcome.detail and outcome.status != "pass":
             for line in outcome.detail.splitlines()[:5]:
                 print(f"{'':>14}{line}")
-    counts = {s: sum(o.status == s for o in rows) for s in ("pass", "fail", "timeout", "error")}
+    counts = {s: sum(o.status == s for o in rows) for s in STATUSES}
     summary = ", ".join(f"{n} {s}" for s, n in counts.items() if n)
     verdict = "PASSED" if result.passed else "NOT PASSED"
     cached = " (cached)" if result.cached else ""
