@@ -82,6 +82,7 @@ check-data: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check core execretrieval_gui tests
 	$(BIN)/mypy
+	$(BIN)/python tools/check_imports.py
 
 clean:
 	rm -rf $(VENV) *.egg-info build .pytest_cache .mypy_cache

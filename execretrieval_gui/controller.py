@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Signal
 
 from execretrieval import Benchmark
-from execretrieval.annotations import AnnotationStore, Flag
+from execretrieval.benchmark.annotations import AnnotationStore, Flag
 
 from . import engine
 from .models import CandidateRow, role_of
