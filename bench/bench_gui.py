@@ -99,7 +99,7 @@ tmp = tempfile.mkdtemp()
 w = MainWindow(QSettings(os.path.join(tmp, 's.ini'), QSettings.Format.IniFormat))
 w.show(); app.processEvents()
 t_shown = time.perf_counter()
-loop = QEventLoop(); w.ins.query_ready.connect(lambda _q: loop.quit())
+loop = QEventLoop(); w.state.query_ready.connect(lambda _q: loop.quit())
 w.open({str(folder)!r}, model='dense_a', query='q_0000')
 loop.exec(); app.processEvents()
 t_ready = time.perf_counter()
@@ -126,7 +126,7 @@ def switching(folder: Path, warm: list[str], cold: list[str]) -> dict[str, list[
     w = MainWindow(QSettings(os.path.join(tmp, "s.ini"), QSettings.Format.IniFormat))
     w.show()
     loop = QEventLoop()
-    w.ins.query_ready.connect(lambda _q: loop.quit())
+    w.state.query_ready.connect(lambda _q: loop.quit())
     w.open(folder, model="dense_a", query="q_0000")
     loop.exec()
     times: dict[str, list[float]] = {"warm": [], "cold_shown": [], "cold_filled": [],
@@ -140,7 +140,7 @@ def switching(folder: Path, warm: list[str], cold: list[str]) -> dict[str, list[
         t0 = time.perf_counter()
         w.browser.select_query(qid)          # what a click on the row does
         app.processEvents()                  # let it paint
-        assert w.ins.query_id == qid and all(r.outcome is not None
+        assert w.state.query_id == qid and all(r.outcome is not None
                                              for r in w.candidates.model.rows)
         times["warm"].append(time.perf_counter() - t0)
     for qid in cold:

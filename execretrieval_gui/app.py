@@ -121,7 +121,7 @@ def _arrange_screenshot(window, target: Path, query: str | None) -> None:  # typ
         QApplication.quit()
 
     def on_ready(query_id: str) -> None:
-        bench = window.ins.benchmark
+        bench = window.state.benchmark
         wanted = bench.find_query(query) if (bench is not None and query) else None
         if wanted is not None and wanted.query_id != query_id:
             return
@@ -131,8 +131,8 @@ def _arrange_screenshot(window, target: Path, query: str | None) -> None:  # typ
         print(f"execretrieval-gui: {title}: {text}", file=sys.stderr)
         QTimer.singleShot(300, lambda: save(False))
 
-    window.ins.query_ready.connect(on_ready)
-    window.ins.failed.connect(on_failed)
+    window.state.query_ready.connect(on_ready)
+    window.state.failed.connect(on_failed)
     QTimer.singleShot(SCREENSHOT_TIMEOUT_MS, lambda: save(False))
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
@@ -23,6 +25,9 @@ from execretrieval import Benchmark
 from .engine import QueryStatus
 from .filters import DISCORDANT, OUTCOMES, QueryFilter, QueryFilterProxy
 from .models import OBJECT_ROLE, QueryTableModel
+
+if TYPE_CHECKING:
+    from .state import FlagsView, InspectorState, QueryView
 
 __all__ = ["QueryBrowser"]
 
@@ -195,6 +200,22 @@ class QueryBrowser(QWidget):
     def focus_search(self) -> None:
         self.search.setFocus()
         self.search.selectAll()
+
+    # the state ------------------------------------------------------------------------
+    def bind(self, state: InspectorState) -> None:
+        """List ``state``'s benchmark with its statuses and flags; follow its query."""
+        state.benchmark_loaded.connect(self.set_benchmark)
+        state.status_changed.connect(self.set_status)
+        state.flags_changed.connect(self._on_state_flags_changed)
+        state.query_changed.connect(self._on_state_query_changed)
+        self.query_selected.connect(state.select_query)
+
+    def _on_state_flags_changed(self, view: FlagsView) -> None:
+        self.set_flagged(set(view.flagged))
+
+    def _on_state_query_changed(self, view: QueryView) -> None:
+        if self.current_query_id() != view.query.query_id:
+            self.select_query(view.query.query_id, emit=False)
 
     # slots ----------------------------------------------------------------------------
     def _on_filters_changed(self, *_: object) -> None:

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
 from PySide6.QtGui import QFont, QFontMetricsF
@@ -22,10 +21,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from execretrieval import Benchmark, Query, Snippet
+from execretrieval import Query, Snippet
 
 from . import diffing
 from .models import OBJECT_ROLE, CandidatesModel
+
+if TYPE_CHECKING:
+    from .state import CandidateView, InspectorState, QueryView
 
 __all__ = ["CandidatesPanel", "DiffView"]
 
@@ -88,19 +90,9 @@ class CandidatesPanel(QWidget):
             f"{query.domain}{' · ' + model_label if model_label else ''})</span>{where}<br>"
             f"{_escape(query.query)}")
 
-    def show_b_ranks(self, benchmark: Benchmark | None, query_id: str | None,
-                     ranking_b: Any) -> None:
-        """Give each listed candidate its rank under model B; no B hides the column.
-
-        A snippet a TREC run leaves out (score -inf) has no rank of its own: shown as '—'.
-        """
-        ranks: list[int | None] | None = None
-        if ranking_b is not None and benchmark is not None and query_id is not None:
-            qi = benchmark.query_index(query_id)
-            ranks = [ranking_b.rank_of(qi, r.corpus_index)
-                     if math.isfinite(ranking_b.scores[qi, r.corpus_index]) else None
-                     for r in self.model.rows]
-        self.model.set_b_ranks(ranks, ranking_b.model if ranking_b is not None else "")
+    def show_b_ranks(self, ranks: list[int | None] | None, model_b: str = "") -> None:
+        """Give each listed candidate its rank under model B; None hides the column."""
+        self.model.set_b_ranks(ranks, model_b)
         self.table.setColumnHidden(CandidatesModel.B_RANK, ranks is None)
 
     def select_corpus_id(self, corpus_id: str) -> None:
@@ -119,6 +111,28 @@ class CandidatesPanel(QWidget):
         row = current.data(OBJECT_ROLE) if current.isValid() else None
         if row is not None:
             self.candidate_selected.emit(row.snippet.corpus_id)
+
+    # the state ------------------------------------------------------------------------
+    def bind(self, state: InspectorState) -> None:
+        """Render what ``state`` selects; send the user's choices back to it."""
+        state.query_changed.connect(self._on_state_query_changed)
+        state.b_ranks_changed.connect(self.show_b_ranks)
+        state.candidate_changed.connect(self._on_state_candidate_changed)
+        state.pending_changed.connect(self.model.set_pending)
+        state.result_changed.connect(self._on_state_result_changed)
+        self.candidate_selected.connect(state.select_candidate)
+        self.depth_changed.connect(state.set_depth)
+
+    def _on_state_query_changed(self, view: QueryView) -> None:
+        self.show_query(view.query, view.model, view.canonical_rank)
+        self.model.set_rows(list(view.rows), len(view.query.test_suite))
+        self.table.setColumnHidden(CandidatesModel.B_RANK, True)
+
+    def _on_state_candidate_changed(self, view: CandidateView) -> None:
+        self.select_corpus_id(view.snippet.corpus_id)
+
+    def _on_state_result_changed(self, corpus_id: str, _row: int, result: Any) -> None:
+        self.model.set_outcome(corpus_id, result)
 
 
 def _escape(text: str) -> str:
@@ -235,3 +249,10 @@ class DiffView(QWidget):
 
     def _on_mode_toggled(self, _checked: bool) -> None:
         self._render()
+
+    def bind(self, state: InspectorState) -> None:
+        """Show the diff of the candidate ``state`` selects."""
+        state.candidate_changed.connect(self._on_state_candidate_changed)
+
+    def _on_state_candidate_changed(self, view: CandidateView) -> None:
+        self.show_pair(view.canonical, view.snippet)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -20,6 +23,9 @@ from execretrieval.benchmark.annotations import CATEGORIES, Flag
 
 from .models import OBJECT_ROLE
 from .suite_models import FlagsModel
+
+if TYPE_CHECKING:
+    from .state import CandidateView, FlagsView, InspectorState
 
 __all__ = ["FlagsPanel"]
 
@@ -124,7 +130,7 @@ class FlagsPanel(QWidget):
                     note=self.note.text().strip())
         self.flag_requested.emit(flag)
 
-    def confirm_saved(self) -> None:
+    def confirm_saved(self, _flag: object = None) -> None:
         """Called once the store has the flag on disk."""
         self.note.clear()
 
@@ -133,3 +139,29 @@ class FlagsPanel(QWidget):
         flag = index.data(OBJECT_ROLE) if index.isValid() else None
         if flag is not None and flag.flag_id is not None:
             self.remove_requested.emit(int(flag.flag_id))
+
+    # the state ------------------------------------------------------------------------
+    def bind(self, state: InspectorState) -> None:
+        """Offer the selected query's targets, list its flags; save through ``state``."""
+        state.candidate_changed.connect(self._on_state_candidate_changed)
+        state.flags_changed.connect(self._on_state_flags_changed)
+        state.flag_saved.connect(self.confirm_saved)
+        self.flag_requested.connect(state.add_flag)
+        self.remove_requested.connect(state.remove_flag)
+
+    def _on_state_candidate_changed(self, view: CandidateView) -> None:
+        self.set_targets(view.query.query_id, len(view.query.test_suite),
+                         list(view.corpus_ids), view.snippet.corpus_id)
+
+    def _on_state_flags_changed(self, view: FlagsView) -> None:
+        self.set_flags(list(view.flags))
+        if view.store_path is None:
+            self.store_label.setText("no annotation store")
+            self.store_label.setToolTip("")
+            return
+        where, home = str(view.store_path), str(Path.home())
+        if where.startswith(home + "/"):
+            where = "~" + where[len(home):]
+        n = len(view.flagged)
+        self.store_label.setText(f"{n} flagged {'query' if n == 1 else 'queries'} · {where}")
+        self.store_label.setToolTip(str(view.store_path))

@@ -1,4 +1,9 @@
-"""The main window: docks and splitters (remembered), menus with shortcuts, status bar."""
+"""The main window: docks and splitters (remembered), menus with shortcuts, status bar.
+
+The window composes the panels around one :class:`~execretrieval_gui.state.InspectorState`:
+each panel ``bind``s itself to the state (renders its signals, calls its methods), and the
+window keeps only what is about the window — tabs, docks, the status bar, dialogs.
+"""
 
 from __future__ import annotations
 
@@ -29,11 +34,11 @@ from . import (
 )
 from .browser import QueryBrowser
 from .candidates import CandidatesPanel, DiffView
-from .controller import Inspector
 from .flagspanel import FlagsPanel
 from .metricsview import MetricsView
 from .picker import Picker
 from .reporting import Reporter
+from .state import InspectorState
 from .testspanel import TestsPanel
 from .workers import wait_for_all
 
@@ -81,10 +86,10 @@ class MainWindow(QMainWindow):
                                      Qt.DockWidgetArea.RightDockWidgetArea)
         self._sized = False
 
-        self.ins = Inspector(self)
-        self.reporter = Reporter(self, self.ins)
+        self.state = InspectorState(self)
+        self.reporter = Reporter(self.state, self)
         self._build_status_bar()
-        menus.build_menus(self)
+        menus.build_menus(self, self.state)
         self._connect()
         self.resize(1280, 800)
         self._restored = self._restore_settings()
@@ -121,35 +126,32 @@ class MainWindow(QMainWindow):
         bar.addPermanentWidget(self.export_cancel)
 
     def _connect(self) -> None:
-        ins = self.ins
-        menus.add_flag_actions(self)
+        state, reporter = self.state, self.reporter
+        for panel in (self.picker, self.browser, self.candidates, self.diff, self.tests,
+                      self.flags):
+            panel.bind(state)
+        self.metrics.bind(state, reporter)
+        menus.add_context_flag(self.browser.table, "Flag this query…",
+                               lambda: self.start_flag("query"))
+        menus.add_context_flag(self.candidates.table, "Flag this candidate…",
+                               lambda: self.start_flag("candidate",
+                                                       corpus_id=state.corpus_id))
+        menus.add_context_flag(self.tests.outcome_table, "Flag this test…",
+                               lambda: self.start_flag("test",
+                                                       self.tests.current_test_index()))
         self.diff.unified_button.toggled.connect(self.unified_action.setChecked)
-        self.picker.benchmark_chosen.connect(ins.open_benchmark)
-        self.picker.model_chosen.connect(lambda m: ins.set_model(m, "a"))
-        self.picker.model_b_chosen.connect(lambda m: ins.set_model(m, "b"))
-        self.browser.query_selected.connect(ins.select_query)
-        self.candidates.candidate_selected.connect(ins.select_candidate)
-        self.candidates.depth_changed.connect(ins.set_depth)
-        self.tests.run_requested.connect(ins.run_selected)
-        self.tests.run_all_requested.connect(lambda: ins.run_selected(everything=True))
-        self.tests.cancel_requested.connect(ins.cancel_run)
-        self.tests.scratch_requested.connect(ins.run_scratch)
-        self.tests.matrix_row_chosen.connect(self._on_matrix_row_chosen)
         self.tests.outcome_table.doubleClicked.connect(
             lambda index: self.flags.select_target("test", index.row()))
-        self.flags.flag_requested.connect(ins.add_flag)
-        self.flags.remove_requested.connect(ins.remove_flag)
-        self.metrics.compute_requested.connect(self.reporter.compute)
-        self.metrics.cancel_requested.connect(self.reporter.cancel_metrics)
-        self.export_cancel.clicked.connect(self.reporter.cancel_export)
+        self.export_cancel.clicked.connect(reporter.cancel_export)
+        reporter.export_busy.connect(self.set_export_busy)
         self.metrics.query_clicked.connect(self._on_metrics_query_clicked)
         self.metrics.discordant_requested.connect(self._on_discordant_requested)
         self.tabs.currentChanged.connect(self._on_tabs_current_changed)
-        ins.benchmark_loaded.connect(self._on_benchmark_loaded)
-        ins.ranking_ready.connect(self._on_ranking_ready)
-        ins.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
-        ins.failed.connect(self._on_failed)
-        for slot in ins.slots() + self.reporter.findChildren(type(ins.badge_slot)):
+        state.benchmark_loaded.connect(self._on_benchmark_loaded)
+        state.rankings_changed.connect(self._on_rankings_changed)
+        state.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        state.failed.connect(self._on_failed)
+        for slot in state.slots() + reporter.slots():
             slot.busy_changed.connect(self._on_work_changed)
 
     # settings -------------------------------------------------------------------------
@@ -185,10 +187,10 @@ class MainWindow(QMainWindow):
         self.diff.set_unified(s.value("diff/unified", False, type=bool))
         self.unified_action.setChecked(self.diff.unified)
         self.candidates.depth_box.setValue(int(s.value("candidates/depth", 10, type=int)))
-        self.ins.depth = self.candidates.depth_box.value()
+        self.state.set_depth(self.candidates.depth_box.value())
         store = s.value("annotations/file", "", type=str)
         if store:
-            self.ins.store_path = Path(store)
+            self.state.use_store_file(store)
         return restored
 
     def save_settings(self) -> None:
@@ -200,21 +202,21 @@ class MainWindow(QMainWindow):
             s.setValue(f"splitters/{split.objectName()}", split.saveState())
         s.setValue("diff/unified", self.diff.unified)
         s.setValue("candidates/depth", self.candidates.depth_box.value())
-        if self.ins.benchmark is not None and self.ins.benchmark.path is not None:
-            s.setValue("session/benchmark", str(self.ins.benchmark.path))
-        if self.ins.model_a:
-            s.setValue("session/model", self.ins.model_a)
-        if self.ins.query_id:
-            s.setValue("session/query", self.ins.query_id)
+        state = self.state
+        if state.benchmark is not None and state.benchmark.path is not None:
+            s.setValue("session/benchmark", str(state.benchmark.path))
+        if state.model_a:
+            s.setValue("session/model", state.model_a)
+        if state.query_id:
+            s.setValue("session/query", state.query_id)
         s.sync()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # Qt override
         self.save_settings()
-        self.ins.shutdown()
-        for slot in self.reporter.findChildren(type(self.ins.badge_slot)):
-            slot.cancel()
+        self.state.shutdown()
+        self.reporter.cancel()
         wait_for_all(15000)
-        self.ins.close_oracles()
+        self.state.close_oracles()
         super().closeEvent(event)
 
     # public ---------------------------------------------------------------------------
@@ -233,7 +235,7 @@ class MainWindow(QMainWindow):
         if path is None:
             self.statusBar().showMessage("No benchmark: open a folder with Ctrl+O")
             return
-        self.ins.open_benchmark(path, model=model, query=query)
+        self.state.open_benchmark(path, model=model, query=query)
 
     def set_export_busy(self, busy: bool, done: int = 0, total: int = 0) -> None:
         self.export_progress.setVisible(busy)
@@ -244,9 +246,6 @@ class MainWindow(QMainWindow):
 
     # slots ----------------------------------------------------------------------------
     def _on_benchmark_loaded(self, bench: Benchmark) -> None:
-        self.browser.set_benchmark(bench)
-        if bench.path is not None:
-            self.picker.show_benchmark(Path(bench.path))
         self.bench_label.setText(f"{bench.name}")
         self.count_label.setText(f"{len(bench.queries)} queries · {len(bench.corpus)} snippets")
         self.model_label.setText("")
@@ -267,43 +266,43 @@ class MainWindow(QMainWindow):
             dock.show()
         self._docks_before_metrics = []
 
-    def _on_ranking_ready(self, _model: str) -> None:
-        self.model_label.setText(f"model {self.ins.model_label()}")
+    def _on_rankings_changed(self, a: str, b: str) -> None:
+        self.model_label.setText(f"model {a} vs {b}" if b else f"model {a}")
 
     def _on_work_changed(self, _busy: bool) -> None:
-        running = [s.name for s in self.ins.slots() + self.reporter.findChildren(
-            type(self.ins.badge_slot)) if s.busy]
+        running = [s.name for s in self.state.slots() + self.reporter.slots() if s.busy]
         self.oracle_label.setText("busy: " + ", ".join(running) if running else "oracle idle")
 
     def _on_failed(self, title: str, text: str) -> None:
         dialogs.show_error(self, title, text)
 
-    def _on_search_triggered(self) -> None:
+    def _on_metrics_query_clicked(self, query_id: str) -> None:
+        self.state.select_query(query_id)
+        self.tabs.setCurrentIndex(0)
+
+    def _on_discordant_requested(self, ids: set[str]) -> None:
+        self.browser.show_only(ids, f"{len(ids)} discordant queries (A vs B)")
+        self.tabs.setCurrentIndex(0)
+
+    # actions (the menus call these) ---------------------------------------------------
+    def show_tab(self, index: int) -> None:
+        self.tabs.setCurrentIndex(index)
+
+    def search_queries(self) -> None:
         self.query_dock.show()
         self.browser.focus_search()
 
-    def _step_query(self, step: int) -> None:
+    def step_query(self, step: int) -> None:
+        """The next (``step`` > 0) or previous query in the browser's filtered order."""
         table = self.browser.table
         row = table.currentIndex().row() + step
         if 0 <= row < self.browser.proxy.rowCount():
             table.setCurrentIndex(self.browser.proxy.index(row, 0))
 
-    def _step_candidate(self, step: int) -> None:
-        table = self.candidates.table
-        row = table.currentIndex().row() + step
-        if 0 <= row < self.candidates.model.rowCount():
-            table.setCurrentIndex(self.candidates.model.index(row, 0))
-
-    def _on_matrix_row_chosen(self, row: int) -> None:
-        """A row of the top-k × tests matrix is that candidate: show it."""
-        rows = self.candidates.model.rows
-        if 0 <= row < len(rows):
-            self.candidates.select_corpus_id(rows[row].snippet.corpus_id)
-
-    def _on_unified_toggled(self, checked: bool) -> None:
+    def set_unified(self, checked: bool) -> None:
         self.diff.set_unified(checked)
 
-    def _on_reset_layout_triggered(self) -> None:
+    def reset_layout(self) -> None:
         for dock in (self.query_dock, self.tests_dock, self.flags_dock):
             dock.setFloating(False)
             dock.show()
@@ -312,50 +311,55 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.flags_dock)
         self._default_sizes()
 
-    def _on_compute_triggered(self) -> None:
+    def compute_metrics(self) -> None:
         self.tabs.setCurrentIndex(1)
         self.reporter.compute(self.metrics.exclude_box.isChecked())
 
-    def _on_flag_triggered(self) -> None:
+    def start_flag(self, target: str = "", test_index: int | None = None,
+                   corpus_id: str | None = None) -> None:
+        """Show the flags panel with ``target`` chosen (if given), the note focused."""
+        if target:
+            self.flags.select_target(target, test_index, corpus_id)
         if self.tabs.currentIndex() != 0:
             self.tabs.setCurrentIndex(0)
         self.flags_dock.show()
         self.flags_dock.raise_()
         self.flags.note.setFocus()
 
-    def _on_flagged_only_triggered(self) -> None:
+    def toggle_flagged_only(self) -> None:
         self.browser.flagged_box.toggle()
 
-    def _on_metrics_query_clicked(self, query_id: str) -> None:
-        self.browser.select_query(query_id)
-        self.tabs.setCurrentIndex(0)
+    def ask_benchmark_folder(self) -> None:
+        self.picker.ask_benchmark_folder()
 
-    def _on_discordant_requested(self, ids: set[str]) -> None:
-        self.browser.show_only(ids, f"{len(ids)} discordant queries (A vs B)")
-        self.tabs.setCurrentIndex(0)
+    def ask_model_file(self, which: str = "a") -> None:
+        if which == "a":
+            self.picker.ask_model_file()
+        else:
+            self.picker.ask_model_b_file()
 
-    def _on_export_triggered(self) -> None:
+    def export_report(self) -> None:
         choice = dialogs.ask_export(self)
         if choice is not None:
             self.reporter.export(*choice)
 
-    def _on_export_flags_triggered(self) -> None:
-        dialogs.export_flags(self, self.ins.store)
+    def export_flags(self) -> None:
+        dialogs.export_flags(self, self.state.store)
 
-    def _on_export_ids_triggered(self) -> None:
-        dialogs.export_flag_ids(self, self.ins.store)
+    def export_flag_ids(self) -> None:
+        dialogs.export_flag_ids(self, self.state.store)
 
-    def _on_import_flags_triggered(self) -> None:
-        if dialogs.import_flags(self, self.ins.store):
-            self.ins.refresh_flags()
+    def import_flags(self) -> None:
+        if dialogs.import_flags(self, self.state.store):
+            self.state.refresh_flags()
 
-    def _on_store_file_triggered(self) -> None:
+    def choose_store_file(self) -> None:
         path = dialogs.ask_store_file(self)
         if path:
             self.settings.setValue("annotations/file", path)
-            self.ins.use_store_file(path)
+            self.state.use_store_file(path)
 
-    def _on_about_triggered(self) -> None:
+    def about(self) -> None:
         QMessageBox.about(self, "ExecRetrieval Inspector",
                           "Inspect how code retrievers rank correct code against "
                           "near-identical buggy mutants.")

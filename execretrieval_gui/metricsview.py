@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
@@ -25,6 +25,10 @@ from PySide6.QtWidgets import (
 from .charts import BarChart
 from .metric_models import DiscordantModel, MetricsModel
 from .models import OBJECT_ROLE
+
+if TYPE_CHECKING:
+    from .reporting import Reporter
+    from .state import InspectorState
 
 __all__ = ["MetricsView"]
 
@@ -205,6 +209,14 @@ class MetricsView(QWidget):
             rows.append((qid, names.get(qid, ""), won))
         self.discordant.set_rows(rows)
         self.show_discordant.setEnabled(bool(rows))
+
+    def bind(self, state: InspectorState, reporter: Reporter) -> None:
+        """Show what ``reporter`` measured for ``state``'s models; ask it to measure."""
+        state.rankings_changed.connect(self.set_models)
+        reporter.metrics_busy.connect(self.set_busy)
+        reporter.metrics_ready.connect(self.show_results)
+        self.compute_requested.connect(reporter.compute)
+        self.cancel_requested.connect(reporter.cancel_metrics)
 
     def _on_compute_clicked(self) -> None:
         if self.busy:

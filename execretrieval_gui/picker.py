@@ -6,6 +6,7 @@ Model B (Compare) is chosen from the same names and files as model A, less model
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
@@ -17,6 +18,9 @@ from PySide6.QtWidgets import (
     QToolButton,
     QWidget,
 )
+
+if TYPE_CHECKING:
+    from .state import InspectorState
 
 __all__ = ["Picker"]
 
@@ -170,6 +174,20 @@ class Picker(QWidget):
         """Offer ``path`` in the Compare list, select it and ask for it as model B."""
         self.show_model(path, self.model_b_box)
         self.model_b_chosen.emit(path)
+
+    # the state ------------------------------------------------------------------------
+    def bind(self, state: InspectorState) -> None:
+        """Show what ``state`` holds (its truth, however it was chosen); ask it to load."""
+        state.busy_changed.connect(self.set_busy)
+        state.models_changed.connect(self.set_models)
+        state.model_shown.connect(self._on_state_model_shown)
+        state.benchmark_path.connect(self.show_benchmark)
+        self.benchmark_chosen.connect(state.open_benchmark)
+        self.model_chosen.connect(lambda m: state.set_model(m, "a"))
+        self.model_b_chosen.connect(lambda m: state.set_model(m, "b"))
+
+    def _on_state_model_shown(self, which: str, model: str) -> None:
+        self.show_model(model, self.model_box if which == "a" else self.model_b_box)
 
     # slots ----------------------------------------------------------------------------
     def _on_benchmark_box_activated(self, index: int) -> None:

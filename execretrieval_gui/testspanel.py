@@ -6,6 +6,7 @@ import codeop
 import re
 import warnings
 from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFont
@@ -24,6 +25,9 @@ from PySide6.QtWidgets import (
 )
 
 from .suite_models import MatrixModel, OutcomeModel
+
+if TYPE_CHECKING:
+    from .state import CandidateView, InspectorState, QueryView
 
 __all__ = ["TestsPanel", "split_tests"]
 
@@ -269,6 +273,38 @@ class TestsPanel(QWidget):
         self.detail.setText(f"{'scratch run: ' if scratch else ''}t{row + 1} {out.status}: "
                             f"{detail[-1] if detail else ''}"[:300])
         self.detail.setToolTip(out.detail or "")
+
+    def current_test_index(self) -> int:
+        """The row of the selected test in the outcomes table (-1: none)."""
+        index = self.outcome_table.currentIndex()
+        return index.row() if index.isValid() else -1
+
+    # the state ------------------------------------------------------------------------
+    def bind(self, state: InspectorState) -> None:
+        """Render the selected candidate's outcomes and runs; ask ``state`` to run."""
+        state.query_changed.connect(self._on_state_query_changed)
+        state.result_changed.connect(self._on_state_result_changed)
+        state.candidate_changed.connect(self._on_state_candidate_changed)
+        state.selected_result_changed.connect(self.show_result)
+        state.running_changed.connect(
+            lambda running, text: self.set_running(running, text or "running"))
+        state.run_progress.connect(self.set_progress_text)
+        state.scratch_finished.connect(self.show_scratch_result)
+        self.run_requested.connect(lambda: state.run_selected())
+        self.run_all_requested.connect(lambda: state.run_selected(everything=True))
+        self.cancel_requested.connect(state.cancel_run)
+        self.scratch_requested.connect(state.run_scratch)
+        self.matrix_row_chosen.connect(state.select_row)
+
+    def _on_state_query_changed(self, view: QueryView) -> None:
+        self.matrix.set_rows([f"{r.rank} {r.snippet.corpus_id}" for r in view.rows],
+                             [r.outcome for r in view.rows], len(view.query.test_suite))
+
+    def _on_state_result_changed(self, _corpus_id: str, row: int, result: Any) -> None:
+        self.matrix.set_result(row, result)
+
+    def _on_state_candidate_changed(self, view: CandidateView) -> None:
+        self.show_candidate(view.label, view.snippet.code, view.query.test_suite, view.result)
 
     # slots ----------------------------------------------------------------------------
     def _on_outcome_current_changed(self, current: object, _previous: object) -> None:

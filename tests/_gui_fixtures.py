@@ -65,6 +65,6 @@ def make_window(qtbot, settings_file: Path):  # type: ignore[no-untyped-def]
 
 def open_and_wait(qtbot, window, path, model="bm25", query=None, timeout=60000):  # type: ignore[no-untyped-def]
     """Open a benchmark and wait until the first query's candidates, diff and tests show."""
-    with qtbot.waitSignal(window.ins.query_ready, timeout=timeout):
+    with qtbot.waitSignal(window.state.query_ready, timeout=timeout):
         window.open(path, model=model, query=query)
     return window

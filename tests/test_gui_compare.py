@@ -20,7 +20,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:shiboken6.*"
 
 def _wait_for_b(qtbot, window, choose):  # type: ignore[no-untyped-def]
     """Call ``choose()`` and wait until model B's ranking task has finished."""
-    with qtbot.waitSignal(window.ins.rank_b_slot.busy_changed, timeout=60000,
+    with qtbot.waitSignal(window.state.rank_b_slot.busy_changed, timeout=60000,
                           check_params_cb=lambda busy: not busy):
         choose()
 
@@ -31,7 +31,7 @@ def _b_column(window) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 def _expected_b_ranks(window, ranking) -> list[str]:  # type: ignore[no-untyped-def]
-    qi = window.ins.benchmark.query_index(window.ins.query_id)
+    qi = window.state.benchmark.query_index(window.state.query_id)
     return [str(ranking.rank_of(qi, r.corpus_index)) for r in window.candidates.model.rows]
 
 
@@ -50,7 +50,7 @@ def test_embeddings_file_as_model_b(qtbot, make_window, tiny_dir: Path) -> None:
                            query="lowest_set_bit")
     npz = tiny_dir / "embeddings" / "minilm.npz"
     _wait_for_b(qtbot, window, lambda: window.picker.load_model_b_file(str(npz)))
-    assert window.ins.ranking_b.model == "minilm"
+    assert window.state.ranking_b.model == "minilm"
     assert window.picker.model_b_box.currentText() == "minilm.npz"   # listed by file name
     assert window.picker.model_b_box.currentData() == str(npz)
     assert "bm25 vs minilm" in window.model_label.text()
@@ -64,9 +64,9 @@ def test_embeddings_file_as_model_b(qtbot, make_window, tiny_dir: Path) -> None:
     assert _b_column(window) == expected
     assert expected != [str(r.rank) for r in window.candidates.model.rows]   # B disagrees
     # ... and it follows the selected query
-    with qtbot.waitSignal(window.ins.query_ready, timeout=60000):
+    with qtbot.waitSignal(window.state.query_ready, timeout=60000):
         window.browser.select_query("q_0003")
-    assert _b_column(window) == _expected_b_ranks(window, window.ins.ranking_b)
+    assert _b_column(window) == _expected_b_ranks(window, window.state.ranking_b)
 
 
 def test_trec_run_as_model_b(qtbot, make_window, tiny_dir: Path, tmp_path: Path) -> None:
@@ -77,7 +77,7 @@ def test_trec_run_as_model_b(qtbot, make_window, tiny_dir: Path, tmp_path: Path)
     run = tmp_path / "bm25.trec"
     to_run(run, bench, bm25, depth=len(bench.corpus))
     _wait_for_b(qtbot, window, lambda: window.picker.load_model_b_file(str(run)))
-    assert window.ins.ranking_b.model == "bm25"         # a run is named by its file
+    assert window.state.ranking_b.model == "bm25"         # a run is named by its file
     assert window.picker.model_b_box.currentText() == "bm25.trec"
     browser = window.browser
     browser.discordant_box.setCurrentIndex(browser.discordant_box.findData("b_only"))
@@ -101,15 +101,15 @@ def test_garbage_run_as_model_b_keeps_the_old_b(qtbot, make_window, tiny_dir: Pa
                                                 tmp_path: Path) -> None:
     window = open_and_wait(qtbot, make_window(), tiny_dir, model="bm25",
                            query="lowest_set_bit")
-    _wait_for_b(qtbot, window, lambda: window.ins.set_model("minilm", "b"))
+    _wait_for_b(qtbot, window, lambda: window.state.set_model("minilm", "b"))
     before = _b_column(window)
     bad = tmp_path / "garbage.trec"
     bad.write_text("this is not\na TREC run at all\n")
-    with qtbot.waitSignal(window.ins.failed, timeout=60000) as blocker:
+    with qtbot.waitSignal(window.state.failed, timeout=60000) as blocker:
         window.picker.load_model_b_file(str(bad))
-    qtbot.waitUntil(lambda: not window.ins.rank_b_slot.busy)
+    qtbot.waitUntil(lambda: not window.state.rank_b_slot.busy)
     assert "garbage.trec" in blocker.args[1]
-    assert window.ins.ranking_b.model == "minilm"
+    assert window.state.ranking_b.model == "minilm"
     assert window.picker.model_b_box.currentData() == "minilm"   # the picker tells the truth
     assert _b_column(window) == before
     assert window.browser.discordant_box.isEnabled()
@@ -120,11 +120,11 @@ def test_b_rank_is_empty_without_a_model_b(qtbot, make_window, tiny_dir: Path) -
     window = open_and_wait(qtbot, make_window(), tiny_dir, query="lowest_set_bit")
     assert set(_b_column(window)) == {""}
     assert window.candidates.table.isColumnHidden(CandidatesModel.B_RANK)
-    _wait_for_b(qtbot, window, lambda: window.ins.set_model("minilm", "b"))
+    _wait_for_b(qtbot, window, lambda: window.state.set_model("minilm", "b"))
     assert "" not in _b_column(window)
     window.picker.model_b_box.setCurrentIndex(0)                    # (none)
     window.picker.model_b_box.activated.emit(0)
-    assert window.ins.ranking_b is None
+    assert window.state.ranking_b is None
     assert set(_b_column(window)) == {""}
     assert window.candidates.table.isColumnHidden(CandidatesModel.B_RANK)
 
@@ -134,21 +134,21 @@ def test_model_a_is_not_offered_as_model_b(qtbot, make_window, tiny_dir: Path,
     window = open_and_wait(qtbot, make_window(), tiny_dir, model="bm25")
     names = _compare_names(window)
     assert names[0] == "" and "bm25" not in names and "minilm" in names
-    _wait_for_b(qtbot, window, lambda: window.ins.set_model("minilm", "b"))
+    _wait_for_b(qtbot, window, lambda: window.state.set_model("minilm", "b"))
     # A becomes minilm, however chosen: the Compare list swaps, and B=A is no comparison
-    with qtbot.waitSignal(window.ins.query_ready, timeout=60000):
-        window.ins.set_model("minilm")
+    with qtbot.waitSignal(window.state.query_ready, timeout=60000):
+        window.state.set_model("minilm")
     names = _compare_names(window)
     assert "minilm" not in names and "bm25" in names
-    assert window.ins.ranking_b is None and window.picker.model_b_box.currentData() == ""
+    assert window.state.ranking_b is None and window.picker.model_b_box.currentData() == ""
     assert window.picker.model_box.currentData() == "minilm"
     # a run file loaded as A is offered as B once A is something else
     run = tmp_path / "mysystem.trec"
     run.write_text("q_0001 Q0 c_0003 1 9.0 mysystem\n")
-    with qtbot.waitSignal(window.ins.query_ready, timeout=60000):
+    with qtbot.waitSignal(window.state.query_ready, timeout=60000):
         window.picker.show_model(str(run))
         window.picker.model_chosen.emit(str(run))
     assert str(run) not in _compare_names(window)
-    with qtbot.waitSignal(window.ins.query_ready, timeout=60000):
-        window.ins.set_model("bm25")
+    with qtbot.waitSignal(window.state.query_ready, timeout=60000):
+        window.state.set_model("bm25")
     assert str(run) in _compare_names(window) and "bm25" not in _compare_names(window)

@@ -23,8 +23,8 @@ def _idle(slot):  # type: ignore[no-untyped-def]
 @pytest.fixture
 def compared(qtbot, make_window, tiny_dir: Path):  # type: ignore[no-untyped-def]
     window = open_and_wait(qtbot, make_window(), tiny_dir, model="bm25")
-    with qtbot.waitSignal(**_idle(window.ins.rank_b_slot)):
-        window.ins.set_model("minilm", "b")
+    with qtbot.waitSignal(**_idle(window.state.rank_b_slot)):
+        window.state.set_model("minilm", "b")
     return window
 
 
@@ -46,9 +46,9 @@ def test_metrics_with_comparison_and_clickable_discordant(qtbot, compared) -> No
     # clicking a discordant query opens it in the browser
     index = window.metrics.discordant.index(1, 0)
     qid = window.metrics.discordant.rows[1][0]
-    with qtbot.waitSignal(window.ins.query_ready, timeout=60000):
+    with qtbot.waitSignal(window.state.query_ready, timeout=60000):
         window.metrics.discordant_table.clicked.emit(index)
-    assert window.ins.query_id == qid and window.tabs.currentIndex() == 0
+    assert window.state.query_id == qid and window.tabs.currentIndex() == 0
     window.metrics.show_discordant.click()
     assert window.browser.proxy.rowCount() == 2
 
@@ -76,7 +76,7 @@ def test_export_writes_a_parseable_report(qtbot, compared, tmp_path: Path, suffi
 
 def test_export_without_flagged_queries(qtbot, compared, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     window = compared
-    window.ins.add_flag(Flag("q_0003", "ambiguous_query", note="which end?"))
+    window.state.add_flag(Flag("q_0003", "ambiguous_query", note="which end?"))
     out = tmp_path / "report.json"
     with qtbot.waitSignal(window.reporter.exported, timeout=120000):
         window.reporter.export(out, exclude_flagged=True)
@@ -88,7 +88,7 @@ def test_export_without_flagged_queries(qtbot, compared, tmp_path: Path) -> None
 
 def test_metrics_and_export_can_be_cancelled(qtbot, compared, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     window = compared
-    window.ins.oracle.cache = None            # make every suite really execute
+    window.state.oracle.cache = None            # make every suite really execute
     window.metrics.compute_button.click()
     assert window.reporter.metrics_slot.busy and window.metrics.compute_button.text() == "Cancel"
     task = window.reporter.metrics_slot.current
@@ -110,8 +110,8 @@ def test_metrics_say_when_they_are_stale(qtbot, compared) -> None:  # type: igno
     with qtbot.waitSignal(**_idle(window.reporter.metrics_slot)):
         window.metrics.compute_button.click()
     assert "press Compute" not in window.metrics.models_label.text()
-    with qtbot.waitSignal(window.ins.query_ready, timeout=60000):
-        window.ins.set_model("tfidf")
+    with qtbot.waitSignal(window.state.query_ready, timeout=60000):
+        window.state.set_model("tfidf")
     assert "press Compute" in window.metrics.models_label.text()
 
 
@@ -126,8 +126,8 @@ def test_report_names_the_equivalent_cli_command(qtbot, make_window, tiny_dir: P
     run = tmp_path / "outside.trec"
     run.write_text("q_0001 Q0 c_0003 1 9.0 outside\nq_0001 Q0 c_0001 2 8.0 outside\n")
     window = open_and_wait(qtbot, make_window(), tiny_dir, model=str(run))
-    with qtbot.waitSignal(**_idle(window.ins.rank_b_slot)):
-        window.ins.set_model("minilm", "b")
+    with qtbot.waitSignal(**_idle(window.state.rank_b_slot)):
+        window.state.set_model("minilm", "b")
     out = tmp_path / "report.json"
     with qtbot.waitSignal(window.reporter.exported, timeout=120000):
         window.reporter.export(out, exclude_flagged=False)
@@ -145,7 +145,7 @@ def test_report_names_the_equivalent_cli_command(qtbot, make_window, tiny_dir: P
     for name in ("outside", "minilm"):
         assert cli["models"][name]["metrics"]["exec@1"] == \
             data["models"][name]["metrics"]["exec@1"]
-    window.ins.add_flag(Flag("q_0003", "ambiguous_query", note="which end?"))
+    window.state.add_flag(Flag("q_0003", "ambiguous_query", note="which end?"))
     with qtbot.waitSignal(window.reporter.exported, timeout=120000):
         window.reporter.export(out, exclude_flagged=True)
     assert "--exclude-queries <file of the 1 flagged query ids>" in \

@@ -26,7 +26,7 @@ def test_opening_a_benchmark_fills_browser_and_candidates(qtbot, make_window,
     bench = load_benchmark(tiny_dir)
     assert window.browser.proxy.rowCount() == len(bench.queries)
     assert window.browser.current_query_id() == "q_0001"
-    assert window.ins.query_id == "q_0001"
+    assert window.state.query_id == "q_0001"
     # top 10 by default, every badge known once query_ready fired
     rows = window.candidates.model.rows
     assert len(rows) == 10
@@ -42,13 +42,13 @@ def test_opening_a_benchmark_fills_browser_and_candidates(qtbot, make_window,
 
 def test_selecting_another_query_and_candidate(qtbot, make_window, tiny_dir: Path) -> None:
     window = open_and_wait(qtbot, make_window(), tiny_dir)
-    with qtbot.waitSignal(window.ins.query_ready, timeout=60000):
+    with qtbot.waitSignal(window.state.query_ready, timeout=60000):
         window.browser.select_query("q_0002")
-    assert window.ins.query_id == "q_0002"
+    assert window.state.query_id == "q_0002"
     assert all(r.snippet.corpus_id for r in window.candidates.model.rows)
     own = [r for r in window.candidates.model.rows if r.role == "own distractor"]
     window.candidates.select_corpus_id(own[0].snippet.corpus_id)
-    assert window.ins.corpus_id == own[0].snippet.corpus_id
+    assert window.state.corpus_id == own[0].snippet.corpus_id
     assert window.diff.candidate.corpus_id == own[0].snippet.corpus_id
     assert own[0].snippet.bug_description in window.diff.description.text()
     assert window.diff.marked[1], "the distractor's edit is marked"
@@ -74,7 +74,7 @@ def test_run_produces_outcomes_live(qtbot, make_window, tiny_dir: Path) -> None:
     window = open_and_wait(qtbot, make_window(), tiny_dir, query="lowest_set_bit")
     window.candidates.select_corpus_id("c_0002")
     window.tests.outcomes.set_tests(window.tests.outcomes.tests, None)   # forget the old result
-    with qtbot.waitSignal(window.ins.run_slot.busy_changed, timeout=60000,
+    with qtbot.waitSignal(window.state.run_slot.busy_changed, timeout=60000,
                           check_params_cb=lambda busy: not busy):
         qtbot.mouseClick(window.tests.run_button, Qt.MouseButton.LeftButton)
     result = window.tests.outcomes.result
@@ -89,11 +89,11 @@ def test_cancel_stops_a_running_suite(qtbot, make_window, tiny_dir: Path) -> Non
     window.tests.scratch_code.setPlainText("def lowest_set_bit(n):\n    while True:\n"
                                            "        pass\n")
     qtbot.mouseClick(window.tests.scratch_run, Qt.MouseButton.LeftButton)
-    assert window.ins.run_slot.busy and window.tests.cancel_button.isEnabled()
-    task = window.ins.run_slot.current
+    assert window.state.run_slot.busy and window.tests.cancel_button.isEnabled()
+    task = window.state.run_slot.current
     qtbot.wait(300)
     qtbot.mouseClick(window.tests.cancel_button, Qt.MouseButton.LeftButton)
-    assert not window.ins.run_slot.busy
+    assert not window.state.run_slot.busy
     assert task.cancelled
     qtbot.waitUntil(task.done.is_set, timeout=4000)   # well before the 5 s suite timeout
     assert window.tests.run_button.isEnabled()
@@ -107,7 +107,7 @@ def test_scratch_edit_runs_and_compares_without_touching_the_benchmark(
     window.candidates.select_corpus_id("c_0002")       # returns 2 << position: wrong
     fixed = window.tests.scratch_code.toPlainText().replace("return 2 <<", "return 1 <<")
     window.tests.scratch_code.setPlainText(fixed)
-    with qtbot.waitSignal(window.ins.run_slot.busy_changed, timeout=60000,
+    with qtbot.waitSignal(window.state.run_slot.busy_changed, timeout=60000,
                           check_params_cb=lambda busy: not busy):
         qtbot.mouseClick(window.tests.scratch_run, Qt.MouseButton.LeftButton)
     compare = window.tests.outcomes.compare
@@ -139,7 +139,7 @@ def test_flag_survives_closing_and_reopening(qtbot, make_window, tiny_dir: Path)
 
 def test_filters_select_the_right_queries(qtbot, make_window, tiny_dir: Path) -> None:
     window = open_and_wait(qtbot, make_window(), tiny_dir, model="minilm")
-    browser, status = window.browser, window.ins.status_a
+    browser, status = window.browser, window.state.status_a
     def names() -> list[str]:
         return sorted(browser.proxy.index(r, 0).data(Qt.ItemDataRole.UserRole + 1).query_id
                       for r in range(browser.proxy.rowCount()))
@@ -153,7 +153,7 @@ def test_filters_select_the_right_queries(qtbot, make_window, tiny_dir: Path) ->
     assert names() == ["q_0002"]
     browser.domain_box.setCurrentIndex(0)
     browser.outcome_box.setCurrentIndex(browser.outcome_box.findData("deceived"))
-    bench = window.ins.benchmark
+    bench = window.state.benchmark
     assert names() == sorted(q.query_id for q, d in
                              zip(bench.queries, status.deceived, strict=True) if d)
     browser.outcome_box.setCurrentIndex(browser.outcome_box.findData("top1_wrong"))
@@ -170,12 +170,12 @@ def test_discordant_filter_with_a_second_model(qtbot, make_window, tiny_dir: Pat
     window = open_and_wait(qtbot, make_window(), tiny_dir, model="bm25")
     browser = window.browser
     assert not browser.discordant_box.isEnabled()
-    with qtbot.waitSignal(window.ins.rank_b_slot.busy_changed, timeout=60000,
+    with qtbot.waitSignal(window.state.rank_b_slot.busy_changed, timeout=60000,
                           check_params_cb=lambda busy: not busy):
-        window.ins.set_model("minilm", "b")
+        window.state.set_model("minilm", "b")
     assert browser.discordant_box.isEnabled()
-    a, b = window.ins.status_a.top1_correct, window.ins.status_b.top1_correct
-    ids = [q.query_id for q in window.ins.benchmark.queries]
+    a, b = window.state.status_a.top1_correct, window.state.status_b.top1_correct
+    ids = [q.query_id for q in window.state.benchmark.queries]
 
     def shown() -> list[str]:
         return sorted(browser.proxy.index(r, 0).data(Qt.ItemDataRole.UserRole + 1).query_id
@@ -190,11 +190,11 @@ def test_discordant_filter_with_a_second_model(qtbot, make_window, tiny_dir: Pat
 
 def test_switching_model_keeps_the_selected_query(qtbot, make_window, tiny_dir: Path) -> None:
     window = open_and_wait(qtbot, make_window(), tiny_dir, query="insertion_index")
-    with qtbot.waitSignal(window.ins.query_ready, timeout=60000):
-        window.ins.set_model("minilm")
-    assert window.ins.query_id == "q_0003"
+    with qtbot.waitSignal(window.state.query_ready, timeout=60000):
+        window.state.set_model("minilm")
+    assert window.state.query_id == "q_0003"
     assert window.browser.current_query_id() == "q_0003"
-    assert window.ins.ranking_a.model == "minilm"
+    assert window.state.ranking_a.model == "minilm"
 
 
 def test_broken_folder_shows_an_error_and_the_window_lives(qtbot, make_window,
@@ -204,23 +204,23 @@ def test_broken_folder_shows_an_error_and_the_window_lives(qtbot, make_window,
     broken.mkdir()
     (broken / "queries.jsonl").write_text('{"query_id": "q1"\n')
     (broken / "corpus.jsonl").write_text("")
-    with qtbot.waitSignal(window.ins.failed, timeout=30000) as blocker:
+    with qtbot.waitSignal(window.state.failed, timeout=30000) as blocker:
         window.picker.show_benchmark(broken)
-        window.ins.open_benchmark(broken)
+        window.state.open_benchmark(broken)
     _title, text = blocker.args
     assert "queries.jsonl:1" in text
-    assert window.isVisible() and window.ins.benchmark.name == "tiny"   # nothing changed
+    assert window.isVisible() and window.state.benchmark.name == "tiny"   # nothing changed
     bad_run = tmp_path / "bad.trec"
     bad_run.write_text("q_0001 Q0 c_0001 one two\n")
-    with qtbot.waitSignal(window.ins.failed, timeout=30000) as blocker:
+    with qtbot.waitSignal(window.state.failed, timeout=30000) as blocker:
         window.picker.show_model(str(bad_run))
-        window.ins.set_model(str(bad_run))
+        window.state.set_model(str(bad_run))
     assert "bad.trec" in blocker.args[1]
-    assert window.ins.ranking_a.model == "bm25"
+    assert window.state.ranking_a.model == "bm25"
     assert window.picker.model_box.currentData() == "bm25"      # the picker tells the truth
     assert window.picker.benchmark_box.currentText() == "tiny"
-    with qtbot.waitSignal(window.ins.failed, timeout=30000):
-        window.ins.set_model(str(tmp_path / "missing.npz"))
+    with qtbot.waitSignal(window.state.failed, timeout=30000):
+        window.state.set_model(str(tmp_path / "missing.npz"))
     assert window.isVisible()
 
 
@@ -242,11 +242,11 @@ def test_loading_a_trec_run_from_disk(qtbot, make_window, tiny_dir: Path,
     run = tmp_path / "mysystem.trec"
     # the outside system puts the `<<` -> `>>` mutant first for q_0001
     run.write_text("q_0001 Q0 c_0003 1 9.0 mysystem\nq_0001 Q0 c_0001 2 8.0 mysystem\n")
-    with qtbot.waitSignal(window.ins.query_ready, timeout=60000):
+    with qtbot.waitSignal(window.state.query_ready, timeout=60000):
         window.picker.show_model(str(run))
         window.picker.model_chosen.emit(str(run))
-    assert window.ins.ranking_a.model == "mysystem"
-    assert window.ins.query_id == "q_0001"
+    assert window.state.ranking_a.model == "mysystem"
+    assert window.state.query_id == "q_0001"
     assert window.candidates.model.rows[0].snippet.corpus_id == "c_0003"
     assert window.diff.marked == (["<<"], [">>"])
     assert "mysystem" in window.model_label.text()
@@ -254,16 +254,16 @@ def test_loading_a_trec_run_from_disk(qtbot, make_window, tiny_dir: Path,
 
 def test_keyboard_navigation(qtbot, make_window, tiny_dir: Path) -> None:
     window = open_and_wait(qtbot, make_window(), tiny_dir, query="lowest_set_bit")
-    with qtbot.waitSignal(window.ins.query_ready, timeout=60000):
-        window._step_query(1)                       # View > Next query (Alt+Down)
-    assert window.ins.query_id == "q_0002"
-    first = window.ins.corpus_id
-    window._step_candidate(1)                       # View > Next candidate (Alt+Right)
-    assert window.ins.corpus_id == window.candidates.model.rows[1].snippet.corpus_id != first
+    with qtbot.waitSignal(window.state.query_ready, timeout=60000):
+        window.step_query(1)                       # View > Next query (Alt+Down)
+    assert window.state.query_id == "q_0002"
+    first = window.state.corpus_id
+    window.state.step_candidate(1)                       # View > Next candidate (Alt+Right)
+    assert window.state.corpus_id == window.candidates.model.rows[1].snippet.corpus_id != first
     window.browser.table.setFocus()
-    with qtbot.waitSignal(window.ins.query_ready, timeout=60000):
+    with qtbot.waitSignal(window.state.query_ready, timeout=60000):
         qtbot.keyClick(window.browser.table, Qt.Key.Key_Down)
-    assert window.ins.query_id == "q_0003"
+    assert window.state.query_id == "q_0003"
     shortcuts = {a.text(): a.shortcut().toString() for a in window.findChildren(QAction)}
     assert shortcuts["&Search queries"] == "Ctrl+F"
     assert shortcuts["&Run selected candidate"] == "F5"
@@ -292,9 +292,9 @@ def test_changing_depth_keeps_the_selected_candidate(qtbot, make_window, tiny_di
     window.candidates.select_corpus_id("c_0004")
     window.candidates.depth_box.setValue(5)
     assert len(window.candidates.model.rows) == 5
-    assert window.ins.corpus_id == "c_0004"
+    assert window.state.corpus_id == "c_0004"
     assert window.candidates.current_corpus_id() == "c_0004"
-    qtbot.waitUntil(lambda: not window.ins.badge_slot.busy, timeout=60000)
+    qtbot.waitUntil(lambda: not window.state.badge_slot.busy, timeout=60000)
 
 
 def test_scratch_edit_of_a_test_is_compared_by_its_text(qtbot, make_window,
@@ -304,7 +304,7 @@ def test_scratch_edit_of_a_test_is_compared_by_its_text(qtbot, make_window,
     tests = window.tests.scratch_tests.toPlainText().splitlines()
     tests[1] = "assert lowest_set_bit(1) in (1, 2)"           # a looser version of t2
     window.tests.scratch_tests.setPlainText("\n".join(tests))
-    with qtbot.waitSignal(window.ins.run_slot.busy_changed, timeout=60000,
+    with qtbot.waitSignal(window.state.run_slot.busy_changed, timeout=60000,
                           check_params_cb=lambda busy: not busy):
         qtbot.mouseClick(window.tests.scratch_run, Qt.MouseButton.LeftButton)
     model = window.tests.outcomes
@@ -317,7 +317,7 @@ def test_scratch_edit_of_a_test_is_compared_by_its_text(qtbot, make_window,
     assert table.columnViewportPosition(4) + table.columnWidth(4) <= table.viewport().width()
     assert "fail" in model.index(2, 2).data() and "fail" in model.index(2, 4).data()
     # a second scratch run still compares with the candidate's own outcomes; Reset restores
-    with qtbot.waitSignal(window.ins.run_slot.busy_changed, timeout=60000,
+    with qtbot.waitSignal(window.state.run_slot.busy_changed, timeout=60000,
                           check_params_cb=lambda busy: not busy):
         qtbot.mouseClick(window.tests.scratch_run, Qt.MouseButton.LeftButton)
     assert "fail" in model.index(2, 2).data()
@@ -338,10 +338,10 @@ def test_own_snippets_below_the_cut_stay_listed(qtbot, make_window, tiny_dir: Pa
     assert all(r.below_cut and r.snippet.query_id == "q_0001" for r in below)
     ranks = [r.rank for r in below]
     assert ranks == sorted(ranks) and ranks[0] > 1
-    ranking = window.ins.ranking_a
+    ranking = window.state.ranking_a
     for row in below:
         assert row.rank == ranking.rank_of(0, row.corpus_index)
-    qtbot.waitUntil(lambda: not window.ins.badge_slot.busy, timeout=60000)
+    qtbot.waitUntil(lambda: not window.state.badge_slot.busy, timeout=60000)
 
 
 def test_clicking_a_matrix_row_shows_that_candidate(qtbot, make_window, tiny_dir: Path) -> None:
@@ -349,11 +349,11 @@ def test_clicking_a_matrix_row_shows_that_candidate(qtbot, make_window, tiny_dir
     window.tests.tabs.setCurrentWidget(window.tests.matrix_table)
     table = window.tests.matrix_table
     rows = window.candidates.model.rows
-    target = next(i for i, r in enumerate(rows) if r.snippet.corpus_id != window.ins.corpus_id)
+    target = next(i for i, r in enumerate(rows) if r.snippet.corpus_id != window.state.corpus_id)
     cell = table.visualRect(window.tests.matrix.index(target, 1)).center()
     qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=cell)
     wanted = rows[target].snippet.corpus_id
-    assert window.ins.corpus_id == wanted
+    assert window.state.corpus_id == wanted
     assert window.candidates.current_corpus_id() == wanted
     assert window.diff.candidate.corpus_id == wanted
     assert table.currentIndex().row() == target      # the matrix was not reset under the click
@@ -361,7 +361,7 @@ def test_clicking_a_matrix_row_shows_that_candidate(qtbot, make_window, tiny_dir
     header = table.verticalHeader()
     qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton,
                      pos=QPoint(5, header.sectionViewportPosition(0) + 5))
-    assert window.ins.corpus_id == rows[0].snippet.corpus_id
+    assert window.state.corpus_id == rows[0].snippet.corpus_id
 
 
 @pytest.mark.parametrize(("typed", "chosen", "written"), [
@@ -381,7 +381,7 @@ def test_exporting_flags_follows_the_chosen_type(qtbot, make_window, tiny_dir: P
     qtbot.mouseClick(window.flags.add_button, Qt.MouseButton.LeftButton)
     monkeypatch.setattr(QFileDialog, "getSaveFileName",
                         staticmethod(lambda *a, **k: (str(tmp_path / typed), chosen)))
-    window._on_export_flags_triggered()
+    window.export_flags()
     assert [p.name for p in tmp_path.iterdir() if p.name.lower().startswith("flags")] == [written]
     text = (tmp_path / written).read_text()
     if written.lower().endswith(".jsonl"):
@@ -397,13 +397,13 @@ def test_down_from_the_search_box_goes_to_the_matches(qtbot, make_window,
     window = open_and_wait(qtbot, make_window(), tiny_dir, query="lowest_set_bit")
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow)
-    window._on_search_triggered()                   # View > Search queries (Ctrl+F)
+    window.search_queries()                   # View > Search queries (Ctrl+F)
     qtbot.keyClicks(window.browser.search, "leap")
     assert window.browser.proxy.rowCount() == 1
-    with qtbot.waitSignal(window.ins.query_ready, timeout=60000):
+    with qtbot.waitSignal(window.state.query_ready, timeout=60000):
         qtbot.keyClick(window.browser.search, Qt.Key.Key_Down)
     assert window.browser.table.hasFocus()
-    assert window.ins.query_id == "q_0002"          # is_leap_year, the only match
+    assert window.state.query_id == "q_0002"          # is_leap_year, the only match
 
 
 def test_scratch_keeps_multi_line_tests_whole(qtbot, make_window, tiny_dir: Path) -> None:
@@ -412,7 +412,7 @@ def test_scratch_keeps_multi_line_tests_whole(qtbot, make_window, tiny_dir: Path
     original = window.tests.outcomes.tests
     extra = "with pytest.raises(TypeError):\n    lowest_set_bit('x')"
     window.tests.scratch_tests.setPlainText("\n".join(original) + "\n" + extra + "\n")
-    with qtbot.waitSignal(window.ins.run_slot.busy_changed, timeout=60000,
+    with qtbot.waitSignal(window.state.run_slot.busy_changed, timeout=60000,
                           check_params_cb=lambda busy: not busy):
         qtbot.mouseClick(window.tests.scratch_run, Qt.MouseButton.LeftButton)
     model = window.tests.outcomes

@@ -1,176 +1,196 @@
-"""Check the import graph: no cycles in the engine or the GUI, and the engine's layers run one way.
+"""Find import cycles inside our packages, counting imports inside functions.
 
-Every import counts, including those inside functions; only imports under
-``if TYPE_CHECKING:`` are left out (they never run). ``from pkg import name`` is an edge to
-``pkg.name`` when that is a module, else to ``pkg``. Run from anywhere:
+Usage: ``python tools/check_imports.py [DIR[=PACKAGE] ...]`` (default: ``core=execretrieval
+execretrieval_gui``). Walks every ``.py`` file under each DIR with :mod:`ast`, builds the
+graph "module -> modules of the same package it imports" (at any depth of the file: module
+level, functions, methods; imports under ``if TYPE_CHECKING:`` aside, since they never run),
+and prints every cycle. Exit status 0: no cycle; 1: cycles (each printed); 2: bad arguments.
 
-    python tools/check_imports.py        # exit 0: "no import cycles, layers respected"
+How an import becomes an edge:
 
-Exit status 1 prints every cycle (as a chain of modules) and every import that reaches up a
-layer. `make lint` runs it.
+* ``import a.b.c`` -> ``a.b.c`` (its parent packages are initialised before it anyway);
+* ``from P import n`` -> ``P.n`` when that is a module of ours, else ``P`` (the name comes
+  from ``P``'s ``__init__``); relative imports are resolved against the importing module.
+
+Importing a name from an ancestor package's ``__init__`` (``from execretrieval import X``
+inside ``execretrieval.metrics``) is an edge like any other: it is a cycle when that
+``__init__`` imports the module back, however the import order happens to work out today.
 """
 
 from __future__ import annotations
 
 import ast
 import sys
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+DEFAULT = ("core=execretrieval", "execretrieval_gui")
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = {"execretrieval": ROOT / "core", "execretrieval_gui": ROOT / "execretrieval_gui"}
-
-# The engine's layers, lowest first: what each part may import (besides itself). "base" is
-# the top-level modules (errors, fileio, hooks); "top" is the package's own __init__.
-ENGINE_ALLOWED = {
-    "base": {"base"},
-    "oracle": {"base"},
-    "benchmark": {"base", "oracle"},
-    "mutation": {"base", "benchmark"},
-    "ranking": {"base", "benchmark"},
-    "build": {"base", "oracle", "benchmark", "mutation"},
-    "measure": {"base", "benchmark", "ranking"},
-    "report": {"base", "oracle", "benchmark", "ranking", "measure"},
-    "cli": {"base", "oracle", "benchmark", "mutation", "ranking", "build", "measure", "report",
-            "top"},
-    "top": {"base", "oracle", "benchmark", "mutation", "ranking", "build", "measure", "report"},
-}
 
 
-def modules(package: str, folder: Path) -> dict[str, Path]:
-    """Dotted module name -> file, for every .py file of a package folder."""
-    out = {}
+def modules_of(folder: Path, package: str) -> dict[str, Path]:
+    """Every module under ``folder`` by dotted name (``pkg/__init__.py`` is ``pkg``)."""
+    found: dict[str, Path] = {}
     for path in sorted(folder.rglob("*.py")):
-        parts = list(path.relative_to(folder).with_suffix("").parts)
+        rel = path.relative_to(folder).with_suffix("")
+        parts = [package, *rel.parts]
         if parts[-1] == "__init__":
-            parts = parts[:-1]
-        out[".".join([package, *parts])] = path
-    return out
+            parts.pop()
+        if any(not p.isidentifier() for p in parts):
+            continue   # not importable (a script folder with a dash, say)
+        found[".".join(parts)] = path
+    return found
 
 
-def _is_type_checking(node: ast.If) -> bool:
-    test = node.test
+def _is_type_checking(test: ast.expr) -> bool:
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
         isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
-def _imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
-    found: list[ast.Import | ast.ImportFrom] = []
-    stack = [tree]
+def _imports(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import statement that can run (``if TYPE_CHECKING:`` bodies skipped)."""
+    stack: list[ast.AST] = [tree]
     while stack:
         node = stack.pop()
-        if isinstance(node, ast.If) and _is_type_checking(node):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            yield node
+            continue
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
             stack.extend(node.orelse)
             continue
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            found.append(node)
         stack.extend(ast.iter_child_nodes(node))
-    return found
 
 
-def edges(name: str, path: Path, known: set[str]) -> set[str]:
-    """The known modules that module ``name`` (file ``path``) imports."""
+def _resolve(module: str, is_package: bool, node: ast.ImportFrom) -> str:
+    """The absolute name ``from <node.module> import …`` refers to, inside ``module``."""
+    if not node.level:
+        return node.module or ""
+    base = module.split(".")
+    if not is_package:
+        base = base[:-1]
+    if node.level > 1:
+        base = base[: len(base) - (node.level - 1)]
+    return ".".join([*base, *([node.module] if node.module else [])])
+
+
+def edges_of(module: str, path: Path, known: dict[str, Path]) -> set[str]:
+    """Modules of ours that ``module`` imports, anywhere in its file."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     is_package = path.name == "__init__.py"
-    here = name if is_package else name.rpartition(".")[0]
     out: set[str] = set()
-    for node in _imports(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+    for node in _imports(tree):
         if isinstance(node, ast.Import):
-            targets = [alias.name for alias in node.names]
-        else:
-            if node.level:
-                base_parts = here.split(".")
-                base_parts = base_parts[: len(base_parts) - (node.level - 1)]
-                base = ".".join(base_parts + ([node.module] if node.module else []))
-            else:
-                base = node.module or ""
-            targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base
-                       for alias in node.names]
-        for target in targets:
-            while target and target not in known:  # import a.b.c -> the deepest known
-                target = target.rpartition(".")[0]
-            if target and target != name:
-                out.add(target)
+            out.update(a.name for a in node.names if a.name in known)
+            continue
+        source = _resolve(module, is_package, node)
+        for alias in node.names:
+            sub = f"{source}.{alias.name}"
+            if sub in known:
+                out.add(sub)
+            elif source in known:
+                out.add(source)
+    out.discard(module)
     return out
 
 
-def find_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """Every strongly connected component with more than one module, as a sample cycle."""
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """One cycle (as a closed path) per strongly connected component that has one."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
-    stack: list[str] = []
     on_stack: set[str] = set()
+    stack: list[str] = []
     components: list[list[str]] = []
     counter = 0
 
-    def visit(start: str) -> None:  # iterative Tarjan
+    def connect(v: str) -> None:   # Tarjan; graphs here are small, recursion is fine
         nonlocal counter
-        work = [(start, iter(sorted(graph[start])))]
-        index[start] = low[start] = counter
+        index[v] = low[v] = counter
         counter += 1
-        stack.append(start)
-        on_stack.add(start)
-        while work:
-            node, children = work[-1]
-            for child in children:
-                if child not in index:
-                    index[child] = low[child] = counter
-                    counter += 1
-                    stack.append(child)
-                    on_stack.add(child)
-                    work.append((child, iter(sorted(graph[child]))))
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                connect(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
                     break
-                if child in on_stack:
-                    low[node] = min(low[node], index[child])
-            else:
-                work.pop()
-                if work:
-                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
-                if low[node] == index[node]:
-                    component = []
-                    while True:
-                        member = stack.pop()
-                        on_stack.discard(member)
-                        component.append(member)
-                        if member == node:
-                            break
-                    if len(component) > 1:
-                        components.append(sorted(component))
+            if len(component) > 1:
+                components.append(sorted(component))
 
-    for node in sorted(graph):
-        if node not in index:
-            visit(node)
-    return components
+    for v in sorted(graph):
+        if v not in index:
+            connect(v)
+    return [_path_in(graph, set(c)) + [f"(all in this cycle: {', '.join(c)})"]
+            if len(c) > 2 else _path_in(graph, set(c)) for c in components]
 
 
-def layer(module: str) -> str:
-    """The engine layer of a module: its subpackage, "base" or "top" (the package itself)."""
-    parts = module.split(".")
-    if len(parts) == 1:
-        return "top"
-    return parts[1] if (PACKAGES["execretrieval"] / parts[1]).is_dir() else "base"
+def _path_in(graph: dict[str, set[str]], component: set[str]) -> list[str]:
+    """A closed path through the component, starting at its first module (BFS back to it)."""
+    start = min(component)
+    previous: dict[str, str] = {}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for v in frontier:
+            for w in sorted(graph[v] & component):
+                if w == start:
+                    path = [v]
+                    while path[-1] != start:
+                        path.append(previous[path[-1]])
+                    return [start, *reversed(path[:-1]), start] if len(path) > 1 \
+                        else [start, v, start]
+                if w not in previous:
+                    previous[w] = v
+                    nxt.append(w)
+        frontier = nxt
+    return sorted(component)   # unreachable for a real component
 
 
-def main() -> int:
-    problems: list[str] = []
-    for package, folder in PACKAGES.items():
-        files = modules(package, folder)
-        known = set(files)
-        graph = {name: edges(name, path, known) for name, path in files.items()}
-        for component in find_cycles(graph):
-            problems.append(f"cycle in {package}: " + " <-> ".join(component))
-        if package == "execretrieval":
-            for name, targets in sorted(graph.items()):
-                mine = layer(name)
-                for target in sorted(targets):
-                    theirs = layer(target)
-                    if theirs != mine and theirs not in ENGINE_ALLOWED[mine]:
-                        problems.append(f"layer: {name} ({mine}) imports {target} ({theirs})")
-        print(f"{package}: {len(files)} modules, "
-              f"{sum(len(t) for t in graph.values())} internal imports")
-    if problems:
-        print("\n".join(problems))
-        return 1
-    print("no import cycles, layers respected")
-    return 0
+def check(specs: Iterable[str]) -> int:
+    found = 0
+    for spec in specs:
+        folder_name, _, package = spec.partition("=")
+        folder = (ROOT / folder_name) if not Path(folder_name).is_absolute() \
+            else Path(folder_name)
+        package = package or folder.name
+        if not folder.is_dir():
+            print(f"check_imports: {folder}: no such folder", file=sys.stderr)
+            return 2
+        known = modules_of(folder, package)
+        try:
+            graph = {m: edges_of(m, p, known) for m, p in known.items()}
+        except SyntaxError as exc:
+            print(f"check_imports: {exc.filename}:{exc.lineno}: {exc.msg}", file=sys.stderr)
+            return 2
+        loops = cycles(graph)
+        n_edges = sum(len(e) for e in graph.values())
+        if loops:
+            print(f"{package}: {len(loops)} import cycle(s) "
+                  f"({len(known)} modules, {n_edges} imports):")
+            for loop in loops:
+                note = [x for x in loop if x.startswith("(")]
+                print("  " + " -> ".join(x for x in loop if not x.startswith("("))
+                      + (f"  {note[0]}" if note else ""))
+        else:
+            print(f"{package}: no import cycles ({len(known)} modules, {n_edges} imports)")
+        found += len(loops)
+    return 1 if found else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if any(a in ("-h", "--help") for a in args):
+        print(__doc__)
+        return 0
+    return check(args or DEFAULT)
 
 
 if __name__ == "__main__":

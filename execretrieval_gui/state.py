@@ -1,42 +1,94 @@
-"""The inspector's state and long work: benchmark, rankings, oracle results, flags.
+"""The inspector's state: what is loaded, what is selected, what runs — observed, not driving.
 
-It drives the panels of :class:`~execretrieval_gui.mainwindow.MainWindow` and runs every
-blocking engine call through a :class:`~execretrieval_gui.workers.TaskSlot` — one slot per
-panel, so a fast click-through never shows a stale result.
+:class:`InspectorState` is a QObject with signals and nothing else of Qt's: it never imports
+or touches a widget (napari's ``ViewerModel`` is the model). Panels subscribe to its signals
+and render; user actions come back as method calls (``select_query``, ``set_model``,
+``run_selected``, ``add_flag`` …). Every blocking engine call runs through a
+:class:`~execretrieval_gui.workers.TaskSlot` — one slot per kind of work, so a fast
+click-through never shows a stale result.
 """
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from execretrieval import Benchmark
+from execretrieval import Benchmark, CancelledError, Query, Snippet
 from execretrieval.benchmark.annotations import AnnotationStore, Flag
 
 from . import engine
 from .models import CandidateRow, role_of
 from .workers import TaskSlot, emit_partial
 
-if TYPE_CHECKING:
-    from .mainwindow import MainWindow
-
-__all__ = ["Inspector"]
+__all__ = ["CandidateView", "FlagsView", "InspectorState", "QueryView"]
 
 
-class Inspector(QObject):
-    """Owns what is loaded and what runs; the window owns how it looks."""
+@dataclass(frozen=True)
+class QueryView:
+    """What the panels show for the selected query."""
 
-    benchmark_loaded = Signal(object)      # Benchmark
-    ranking_ready = Signal(str)            # model A name
-    query_ready = Signal(str)              # query id: candidates, diff and outcomes shown
-    message = Signal(str)                  # for the status bar
-    failed = Signal(str, str)              # title, text (shown as a dialog)
+    query: Query
+    model: str                      # model A's label
+    canonical_rank: int             # 0: no canonical
+    rows: tuple[CandidateRow, ...]  # the top-k, then the query's own snippets below the cut
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.w = window
+
+@dataclass(frozen=True)
+class CandidateView:
+    """The selected candidate, with what the diff, tests and flags panels need."""
+
+    query: Query
+    canonical: Snippet | None
+    snippet: Snippet
+    label: str                      # "Rank 3: c_0007 · 8 tests"
+    result: Any                     # SuiteResult | None
+    corpus_ids: tuple[str, ...]     # every listed candidate (flag targets)
+
+
+@dataclass(frozen=True)
+class FlagsView:
+    flagged: frozenset[str]         # every flagged query id
+    flags: tuple[Flag, ...]         # the selected query's flags
+    store_path: Path | None         # None: no store open
+
+
+class InspectorState(QObject):
+    """Owns what is loaded and what runs; the window and its panels own how it looks."""
+
+    # loading and ranking
+    benchmark_loaded = Signal(object)       # Benchmark
+    benchmark_path = Signal(object)         # Path of the benchmark held (after load or failure)
+    models_changed = Signal(object, str)    # list of model names offered, chosen
+    model_shown = Signal(str, str)          # which ("a" | "b"), model name or path held
+    busy_changed = Signal(bool, int, int)   # loading or ranking: busy, done, total
+    ranking_ready = Signal(str)             # model A name
+    rankings_changed = Signal(str, str)     # model A's label, model B's ("" for none)
+    status_changed = Signal(object, object)  # QueryStatus of A, of B (or None)
+    # the selected query and candidate
+    query_changed = Signal(object)          # QueryView
+    b_ranks_changed = Signal(object, str)   # list[int | None] per listed row, or None; B label
+    candidate_changed = Signal(object)      # CandidateView
+    pending_changed = Signal(object)        # set of corpus ids whose badges are computing
+    result_changed = Signal(str, int, object)  # corpus id, its row, SuiteResult
+    selected_result_changed = Signal(object)   # a new SuiteResult for the selected candidate
+    query_ready = Signal(str)               # candidates, diff and outcomes of the query known
+    # live runs
+    running_changed = Signal(bool, str)     # running, what
+    run_progress = Signal(str)
+    scratch_finished = Signal(object, object)  # SuiteResult, tests
+    # flags
+    flags_changed = Signal(object)          # FlagsView
+    flag_saved = Signal(object)             # Flag
+    # talk
+    message = Signal(str)                   # for the status bar
+    failed = Signal(str, str)               # title, text (shown as a dialog)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
         self.benchmark: Benchmark | None = None
         self.model_a = ""
         self.model_b = ""
@@ -48,6 +100,7 @@ class Inspector(QObject):
         self.store_path: Path | None = None
         self.query_id: str | None = None
         self.corpus_id: str | None = None
+        self.rows: list[CandidateRow] = []
         self.depth = 10
         self.results: dict[tuple[str, str], Any] = {}   # (corpus_id, query_id) -> SuiteResult
         self.pending_query: str | None = None
@@ -100,13 +153,17 @@ class Inspector(QObject):
         path = Path(path)
         self.message.emit(f"Loading {path} …")
         self.pending_query = query
-        self.w.picker.set_busy(True)
+        self.busy_changed.emit(True, 0, 0)
         self.load_slot.start(
             lambda progress, should_stop: engine.load(path, progress, should_stop),
             on_result=lambda bench: self._on_load_result(bench, model),
             on_error=self._on_load_error,
-            on_finished=lambda: self.w.picker.set_busy(False),
+            on_finished=self._emit_busy,
         )
+
+    def _emit_busy(self) -> None:
+        busy = self.load_slot.busy or self.rank_slot.busy or self.rank_b_slot.busy
+        self.busy_changed.emit(busy, 0, 0)
 
     def _on_load_result(self, bench: Benchmark, model: str | None) -> None:
         for slot in (self.rank_slot, self.rank_b_slot, self.badge_slot, self.run_slot):
@@ -115,13 +172,16 @@ class Inspector(QObject):
         self.results.clear()
         self.ranking_a = self.ranking_b = self.status_a = self.status_b = None
         self.query_id = self.corpus_id = None
+        self.rows = []
         self._open_store(bench)
         self.benchmark_loaded.emit(bench)
+        if bench.path is not None:
+            self.benchmark_path.emit(Path(bench.path))
         models = engine.model_choices(bench)
         chosen = model or (self.model_a if self.model_a in models else "") or \
             ("bm25" if "bm25" in models else (models[0] if models else ""))
         self.model_b = ""
-        self.w.picker.set_models(models, chosen)
+        self.models_changed.emit(models, chosen)
         self.message.emit(f"Loaded {bench.name}: {len(bench.queries)} queries, "
                           f"{len(bench.corpus)} snippets")
         if chosen:
@@ -130,7 +190,7 @@ class Inspector(QObject):
     def _on_load_error(self, exc: BaseException) -> None:
         """Nothing changed: the picker goes back to the benchmark still shown."""
         if self.benchmark is not None and self.benchmark.path is not None:
-            self.w.picker.show_benchmark(Path(self.benchmark.path))
+            self.benchmark_path.emit(Path(self.benchmark.path))
         self._on_task_error("Cannot open benchmark", exc)
 
     def _open_store(self, bench: Benchmark) -> None:
@@ -157,13 +217,12 @@ class Inspector(QObject):
         if which == "b" and not model:
             self.rank_b_slot.cancel()
             self.model_b, self.ranking_b, self.status_b = "", None, None
-            self.w.browser.set_status(self.status_a, None)
-            self.w.candidates.show_b_ranks(None, None, None)
-            self.w.model_label.setText(f"model {self.model_label()}")
-            self.w.metrics.set_models(*self.model_labels())
+            self.status_changed.emit(self.status_a, None)
+            self.b_ranks_changed.emit(None, "")
+            self.rankings_changed.emit(*self.model_labels())
             return
         self.message.emit(f"Ranking {bench.name} with {model} …")
-        self.w.picker.set_busy(True)
+        self.busy_changed.emit(True, 0, 0)
 
         def work(progress: Any, should_stop: Any) -> Any:
             ranking = engine.rank(bench, model, progress, should_stop)
@@ -172,16 +231,14 @@ class Inspector(QObject):
         slot.start(work,
                    on_result=lambda value: self._on_rank_result(model, which, *value),
                    on_error=lambda exc: self._on_rank_error(model, which, exc),
-                   on_progress=lambda d, t: self.w.picker.set_busy(True, d, t),
-                   on_finished=lambda: self.w.picker.set_busy(
-                       self.rank_slot.busy or self.rank_b_slot.busy))
+                   on_progress=lambda d, t: self.busy_changed.emit(True, d, t),
+                   on_finished=self._emit_busy)
 
     def _on_rank_error(self, model: str, which: str, exc: BaseException) -> None:
         """The previous ranking stays; so does the picker's choice."""
-        box = self.w.picker.model_box if which == "a" else self.w.picker.model_b_box
         previous = self.model_a if which == "a" else self.model_b
         if previous or which == "b":
-            self.w.picker.show_model(previous, box)
+            self.model_shown.emit(which, previous)
         self._on_task_error(f"Cannot rank with {model}", exc)
 
     def _on_rank_result(self, model: str, which: str, ranking: Any,
@@ -190,28 +247,30 @@ class Inspector(QObject):
             self.model_a, self.ranking_a, self.status_a = model, ranking, status
         else:
             self.model_b, self.ranking_b, self.status_b = model, ranking, status
-        self.w.browser.set_status(self.status_a, self.status_b)
-        self.w.metrics.set_models(*self.model_labels())
-        picker = self.w.picker   # the picker tells the truth, however the model was chosen
-        picker.show_model(model, picker.model_box if which == "a" else picker.model_b_box)
+        self.status_changed.emit(self.status_a, self.status_b)
+        self.model_shown.emit(which, model)   # the picker tells the truth, however chosen
         self.message.emit(f"Ranked with {ranking.model}"
                           + (" (comparison model B)" if which == "b" else ""))
-        self.w.model_label.setText(f"model {self.model_label()}")
+        self.rankings_changed.emit(*self.model_labels())
         if which == "b":
-            self.w.candidates.show_b_ranks(self.benchmark, self.query_id, self.ranking_b)
-        if which == "a":
-            self.ranking_ready.emit(model)
-            target = self.pending_query or self.query_id
-            self.pending_query = None
-            bench = self.benchmark
-            query = bench.find_query(target) if (bench and target) else None
-            if query is None and bench is not None and bench.queries:
-                if target:
-                    self.message.emit(f"No query named {target!r}; showing the first one")
-                query = bench.queries[0]
-            if query is not None:
-                self.w.browser.select_query(query.query_id, emit=False)
-                self.select_query(query.query_id, force=True)
+            self._emit_b_ranks()
+            return
+        self.ranking_ready.emit(model)
+        target = self.pending_query or self.query_id
+        self.pending_query = None
+        bench = self.benchmark
+        query = bench.find_query(target) if (bench and target) else None
+        if query is None and bench is not None and bench.queries:
+            if target:
+                self.message.emit(f"No query named {target!r}; showing the first one")
+            query = bench.queries[0]
+        if query is not None:
+            self.select_query(query.query_id, force=True)
+
+    def set_status_a(self, status: engine.QueryStatus) -> None:
+        """Model A's per-query status, refined (e.g. rank-1 correctness from the oracle)."""
+        self.status_a = status
+        self.status_changed.emit(self.status_a, self.status_b)
 
     def model_labels(self) -> tuple[str, str]:
         """The names models go by in rankings and reports (a file's stem for a path)."""
@@ -222,6 +281,21 @@ class Inspector(QObject):
     def model_label(self) -> str:
         a, b = self.model_labels()
         return f"{a} vs {b}" if b else a
+
+    def b_ranks(self) -> list[int | None] | None:
+        """Each listed candidate's rank under model B; None without B.
+
+        A snippet a TREC run leaves out (score -inf) has no rank of its own: None.
+        """
+        bench, rb, qid = self.benchmark, self.ranking_b, self.query_id
+        if rb is None or bench is None or qid is None:
+            return None
+        qi = bench.query_index(qid)
+        return [rb.rank_of(qi, r.corpus_index) if math.isfinite(rb.scores[qi, r.corpus_index])
+                else None for r in self.rows]
+
+    def _emit_b_ranks(self) -> None:
+        self.b_ranks_changed.emit(self.b_ranks(), self.model_labels()[1])
 
     # query and candidates -------------------------------------------------------------
     def select_query(self, query_id: str, force: bool = False) -> None:
@@ -255,22 +329,23 @@ class Inspector(QObject):
                                      role_of(query, snippet), self._known(snippet, query),
                                      below_cut=rank > len(top)))
         canon_rank = ranking.rank_of(qi, bench.corpus_index(canon.corpus_id)) if canon else 0
-        self.w.candidates.show_query(query, ranking.model, canon_rank)
-        self.w.candidates.model.set_rows(rows, len(query.test_suite))
-        self.w.candidates.show_b_ranks(bench, query_id, self.ranking_b)
-        self.w.tests.matrix.set_rows([f"{r.rank} {r.snippet.corpus_id}" for r in rows],
-                                     [r.outcome for r in rows], len(query.test_suite))
-        self.refresh_flags()
+        self.rows = rows
         self.run_slot.cancel()
-        self.w.tests.set_running(False)
+        self.corpus_id = None
+        self.query_changed.emit(QueryView(query, ranking.model, canon_rank, tuple(rows)))
+        self._emit_b_ranks()
+        self.refresh_flags()
+        self.running_changed.emit(False, "")
         shown = [r.snippet.corpus_id for r in rows]
         first = keep if keep in shown else (shown[0] if shown else None)
-        self.corpus_id = None
         if first is not None:
-            self.w.candidates.select_corpus_id(first)   # -> select_candidate
+            self.select_candidate(first)
         self._fill_missing(query, rows)
 
-    def _known(self, snippet: Any, query: Any) -> Any:
+    def row_of(self, corpus_id: str) -> int:
+        return next((i for i, r in enumerate(self.rows) if r.snippet.corpus_id == corpus_id), -1)
+
+    def _known(self, snippet: Snippet, query: Query) -> Any:
         key = (snippet.corpus_id, query.query_id)
         if key not in self.results:
             try:
@@ -283,24 +358,24 @@ class Inspector(QObject):
             self.results[key] = hit
         return self.results[key]
 
-    def _fill_missing(self, query: Any, rows: list[CandidateRow]) -> None:
+    def _fill_missing(self, query: Query, rows: list[CandidateRow]) -> None:
         missing = [r.snippet for r in rows if r.outcome is None]
         if not missing:
             self.badge_slot.cancel()
             self.query_ready.emit(query.query_id)
             return
-        self.w.candidates.model.set_pending({s.corpus_id for s in missing})
+        self.pending_changed.emit({s.corpus_id for s in missing})
         qid = query.query_id
         self.badge_slot.start(
             _suite_runs(self.oracle, [(s.corpus_id, s.code) for s in missing],
                         query.test_suite),
             on_result=lambda _v: None,
-            on_partial=lambda pairs: self._on_badges_partial(qid, pairs),
+            on_partial=lambda pairs: self._on_suites_partial(qid, pairs),
             on_error=lambda exc: self._on_task_error("Cannot run the tests", exc, dialog=False),
             on_finished=lambda: self.query_ready.emit(qid),
         )
 
-    def _on_badges_partial(self, query_id: str, pairs: list[tuple[str, Any]]) -> None:
+    def _on_suites_partial(self, query_id: str, pairs: list[tuple[str, Any]]) -> None:
         for corpus_id, result in pairs:
             self._set_result(corpus_id, query_id, result)
 
@@ -308,30 +383,37 @@ class Inspector(QObject):
         self.results[(corpus_id, query_id)] = result
         if query_id != self.query_id:
             return
-        self.w.candidates.model.set_outcome(corpus_id, result)
-        row = self.w.candidates.model.row_of(corpus_id)
-        self.w.tests.matrix.set_result(row, result)
+        row = self.row_of(corpus_id)
+        self.result_changed.emit(corpus_id, row, result)
         if corpus_id == self.corpus_id:
-            self.w.tests.show_result(result)
+            self.selected_result_changed.emit(result)
 
     def select_candidate(self, corpus_id: str) -> None:
         bench = self.benchmark
         if bench is None or self.query_id is None or not bench.has_snippet(corpus_id):
             return
+        if corpus_id == self.corpus_id:
+            return
         self.corpus_id = corpus_id
         query = bench.query(self.query_id)
-        snippet = bench.snippet(corpus_id)
-        self.w.diff.show_pair(bench.canonical_for(self.query_id), snippet)
-        row = self.w.candidates.model.row_of(corpus_id)
-        label = corpus_id
-        if row >= 0:
-            label = f"Rank {self.w.candidates.model.rows[row].rank}: {corpus_id}"
+        row = self.row_of(corpus_id)
+        label = f"Rank {self.rows[row].rank}: {corpus_id}" if row >= 0 else corpus_id
         label += f" · {len(query.test_suite)} tests"
-        self.w.tests.show_candidate(label, snippet.code, query.test_suite,
-                                    self.results.get((corpus_id, self.query_id)))
-        self.w.flags.set_targets(self.query_id, len(query.test_suite),
-                                 [r.snippet.corpus_id for r in self.w.candidates.model.rows],
-                                 corpus_id)
+        self.candidate_changed.emit(CandidateView(
+            query, bench.canonical_for(self.query_id), bench.snippet(corpus_id), label,
+            self.results.get((corpus_id, self.query_id)),
+            tuple(r.snippet.corpus_id for r in self.rows)))
+
+    def step_candidate(self, step: int) -> None:
+        """Select the next (``step`` > 0) or previous listed candidate."""
+        row = self.row_of(self.corpus_id) + step if self.corpus_id else 0
+        if 0 <= row < len(self.rows):
+            self.select_candidate(self.rows[row].snippet.corpus_id)
+
+    def select_row(self, row: int) -> None:
+        """A row of the top-k × tests matrix is that candidate."""
+        if 0 <= row < len(self.rows):
+            self.select_candidate(self.rows[row].snippet.corpus_id)
 
     def set_depth(self, depth: int) -> None:
         self.depth = int(depth)
@@ -344,37 +426,37 @@ class Inspector(QObject):
         if bench is None or qid is None:
             return
         query = bench.query(qid)
-        cids = [r.snippet.corpus_id for r in self.w.candidates.model.rows] if everything \
+        cids = [r.snippet.corpus_id for r in self.rows] if everything \
             else ([self.corpus_id] if self.corpus_id else [])
         if not cids:
             return
-        self.w.tests.set_running(True, f"running {len(cids)} suite(s)")
+        self.running_changed.emit(True, f"running {len(cids)} suite(s)")
         self.run_slot.start(
             _suite_runs(self.live_oracle, [(c, bench.snippet(c).code) for c in cids],
                         query.test_suite),
             on_result=lambda _v: self.message.emit("Run finished"),
-            on_partial=lambda pairs: self._on_badges_partial(qid, pairs),
-            on_progress=lambda d, t: self.w.tests.set_progress_text(f"{d}/{t} done"),
+            on_partial=lambda pairs: self._on_suites_partial(qid, pairs),
+            on_progress=lambda d, t: self.run_progress.emit(f"{d}/{t} done"),
             on_error=lambda exc: self._on_task_error("Run failed", exc, dialog=False),
-            on_finished=lambda: self.w.tests.set_running(False))
+            on_finished=lambda: self.running_changed.emit(False, ""))
 
     def run_scratch(self, code: str, tests: tuple[str, ...]) -> None:
         if not tests:
             self.message.emit("Scratch run needs at least one test")
             return
         oracle = self.live_oracle
-        self.w.tests.set_running(True, "running scratch")
+        self.running_changed.emit(True, "running scratch")
         self.run_slot.start(
             lambda progress, should_stop: oracle.run_many([(code, tests)],
                                                           should_stop=should_stop)[0],
-            on_result=lambda result: self.w.tests.show_scratch_result(result, tests),
+            on_result=lambda result: self.scratch_finished.emit(result, tests),
             on_error=lambda exc: self._on_task_error("Scratch run failed", exc, dialog=False),
-            on_finished=lambda: self.w.tests.set_running(False))
+            on_finished=lambda: self.running_changed.emit(False, ""))
 
     def cancel_run(self) -> None:
         if self.run_slot.busy:
             self.run_slot.cancel()
-            self.w.tests.set_running(False)
+            self.running_changed.emit(False, "")
             self.message.emit("Run cancelled")
 
     # flags ----------------------------------------------------------------------------
@@ -387,7 +469,7 @@ class Inspector(QObject):
         except Exception as exc:  # noqa: BLE001
             self.failed.emit("Cannot save the flag", str(exc))
             return
-        self.w.flags.confirm_saved()
+        self.flag_saved.emit(saved)
         self.refresh_flags()
         self.message.emit(f"Flag saved: {saved.category_label} on {saved.describe_target()}")
 
@@ -400,25 +482,22 @@ class Inspector(QObject):
             self.failed.emit("Cannot remove the flag", str(exc))
         self.refresh_flags()
 
+    def flagged_query_ids(self) -> frozenset[str]:
+        store = self.store
+        return frozenset(store.flagged_query_ids()) if store is not None else frozenset()
+
     def refresh_flags(self) -> None:
         store = self.store
-        flagged = store.flagged_query_ids() if store is not None else set()
-        self.w.browser.set_flagged(flagged)
-        self.w.flags.set_flags(store.flags(self.query_id) if (store and self.query_id) else [])
-        where = str(store.path) if store is not None else ""
-        home = str(Path.home())
-        if where.startswith(home + "/"):
-            where = "~" + where[len(home):]
-        noun = "query" if len(flagged) == 1 else "queries"
-        self.w.flags.store_label.setText(
-            f"{len(flagged)} flagged {noun} · {where}" if store is not None else
-            "no annotation store")
-        self.w.flags.store_label.setToolTip(str(store.path) if store is not None else "")
+        flags = store.flags(self.query_id) if (store and self.query_id) else []
+        self.flags_changed.emit(FlagsView(self.flagged_query_ids(), tuple(flags),
+                                          Path(store.path) if store is not None else None))
 
     # errors ---------------------------------------------------------------------------
-    def _on_task_error(self, title: str, exc: BaseException, dialog: bool = True) -> None:
-        from execretrieval import CancelledError
+    def report_error(self, title: str, exc: BaseException, dialog: bool = True) -> None:
+        """Say what failed: in the status bar, and in a dialog unless ``dialog`` is False."""
+        self._on_task_error(title, exc, dialog)
 
+    def _on_task_error(self, title: str, exc: BaseException, dialog: bool = True) -> None:
         if isinstance(exc, CancelledError):
             self.message.emit(f"{title}: cancelled")
             return
