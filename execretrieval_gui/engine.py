@@ -7,6 +7,7 @@ Everything here is plain Python (no Qt). Functions that may take long take the
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,10 +15,22 @@ from typing import Any
 
 import numpy as np
 
-from execretrieval import Benchmark, load_benchmark
+from execretrieval import (
+    Benchmark,
+    ExecRetrievalError,
+    __version__,
+    installed_extras,
+    load_benchmark,
+    read_recent,
+    remember_benchmark,
+    resolve_benchmark,
+)
+from execretrieval import bundled_benchmarks as engine_bundled
 
 __all__ = [
     "QueryStatus",
+    "about_facts",
+    "benchmark_choices",
     "bundled_benchmarks",
     "cpu_count",
     "evaluate_models",
@@ -26,38 +39,77 @@ __all__ = [
     "make_oracle",
     "model_choices",
     "query_status",
+    "oracle_containment",
     "rank",
-    "repo_root",
+    "resolve",
 ]
 
+_log = logging.getLogger(__name__)
 Progress = Callable[[int, int], None]
 StopHook = Callable[[], bool]
 
 
-def repo_root() -> Path:
-    """The folder holding ``execretrieval_gui/`` (and ``data/``, ``resources/``)."""
-    return Path(__file__).resolve().parent.parent
-
-
 def bundled_benchmarks() -> list[Path]:
-    """Benchmark folders under the repo's ``data/``: ``builtin`` first, then by name."""
-    data = repo_root() / "data"
-    if not data.is_dir():
-        return []
-    found = [p for p in sorted(data.iterdir()) if (p / "queries.jsonl").is_file()]
-    return sorted(found, key=lambda p: (p.name != "builtin", p.name))
+    """The benchmarks installed with the package: ``builtin`` first, then by name."""
+    return list(engine_bundled().values())
+
+
+def benchmark_choices() -> list[Path]:
+    """The bundled benchmarks, then the recently opened folders that still exist."""
+    folders = bundled_benchmarks()
+    try:
+        recent = [path for path, _ in read_recent() if path.is_dir()]
+    except ExecRetrievalError:   # a damaged list only loses the recent entries
+        recent = []
+    return folders + [p for p in recent if p not in folders]
+
+
+def resolve(spec: str | Path) -> Path:
+    """The folder a benchmark argument means (a folder, else a bundled name); raises
+    BenchmarkNotFoundError naming what was tried."""
+    return resolve_benchmark(spec)
 
 
 def load(path: str | Path, progress: Progress | None = None,
          should_stop: StopHook | None = None) -> Benchmark:
-    """Load a benchmark folder (may take a second at paper scale: run it in a worker)."""
+    """Load a benchmark folder or bundled name and record it as recently opened
+    (may take a second at paper scale: run it in a worker)."""
     if progress:
         progress(0, 1)
     bench = load_benchmark(path)
     _ = bench.fingerprint  # computed here, off the UI thread
+    if bench.path is not None:
+        try:
+            remember_benchmark(bench.path)
+        except OSError as exc:   # the recent list is a convenience; the load stands
+            _log.warning("cannot record %s as recently opened: %s", bench.path, exc)
     if progress:
         progress(1, 1)
     return bench
+
+
+def about_facts() -> dict[str, str]:
+    """Version, Python and installed extras, for Help > About (fast: metadata only)."""
+    import platform
+    import sys
+
+    extras = installed_extras()
+    return {
+        "version": __version__,
+        "python": f"{platform.python_version()} ({sys.executable})",
+        "extras": ", ".join(f"{name} {'yes' if ok else 'no'}" for name, ok in extras.items())
+                  or "(no installed metadata)",
+    }
+
+
+def oracle_containment(progress: Progress | None = None,
+                       should_stop: StopHook | None = None) -> dict[str, Any]:
+    """What :meth:`Oracle.containment` reports on this machine. Starts (and stops) one
+    sandbox server: run it in a worker."""
+    from execretrieval import Oracle
+
+    with Oracle(cache=None, workers=1) as oracle:
+        return dict(oracle.containment())
 
 
 def model_choices(benchmark: Benchmark) -> list[str]:

@@ -9,9 +9,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..benchmark.bundled import resolve_benchmark
 from ..errors import InputFormatError
 from ..fileio import read_utf8
-from .args import add_oracle_options, make_oracle, non_negative_int, positive_int
+from .args import BENCHMARK_HELP, add_oracle_options, make_oracle, non_negative_int, positive_int
 
 
 def _ks(text: str) -> tuple[int, ...]:
@@ -41,7 +42,7 @@ def register(subparsers: Any) -> None:
                     "candidates through the oracle (cached), and write exec@k / execp@k / "
                     "nDCG@k with bootstrap CIs plus the deception analyses. The format "
                     "follows the --out extension: .json, .csv, .md or .html.")
-    p.add_argument("directory", metavar="DIR", help="benchmark folder")
+    p.add_argument("directory", metavar="DIR", help=BENCHMARK_HELP)
     p.add_argument("--model", action="append", default=[], metavar="NAME",
                    help="model name or path (repeatable): bm25, tfidf, minilm, an "
                         "embeddings/<name>.npz name, a .npz, a sentence-transformers folder")
@@ -59,7 +60,7 @@ def register(subparsers: Any) -> None:
         "compare", help="paired comparison of two models on one metric",
         description="Exact McNemar test on the discordant queries and the paired-bootstrap "
                     "difference (a - b) with its 95%% interval.")
-    p.add_argument("directory", metavar="DIR", help="benchmark folder")
+    p.add_argument("directory", metavar="DIR", help=BENCHMARK_HELP)
     p.add_argument("--model", action="append", default=[], metavar="NAME",
                    help="model name or path; give exactly two")
     p.add_argument("--metric", default="exec@1", help="metric to compare (default exec@1)")
@@ -69,7 +70,7 @@ def register(subparsers: Any) -> None:
     p.set_defaults(handler=_compare)
 
     p = subparsers.add_parser("export-run", help="write a model's ranking as a TREC run")
-    p.add_argument("directory", metavar="DIR", help="benchmark folder")
+    p.add_argument("directory", metavar="DIR", help=BENCHMARK_HELP)
     p.add_argument("--model", required=True, metavar="NAME", help="model name or path")
     p.add_argument("--out", required=True, metavar="FILE", help="run file to write")
     p.add_argument("--depth", type=positive_int, default=100, metavar="N",
@@ -80,7 +81,7 @@ def register(subparsers: Any) -> None:
     p.set_defaults(handler=_export_run)
 
     p = subparsers.add_parser("export-qrels", help="write the benchmark's TREC qrels")
-    p.add_argument("directory", metavar="DIR", help="benchmark folder")
+    p.add_argument("directory", metavar="DIR", help=BENCHMARK_HELP)
     p.add_argument("--out", required=True, metavar="FILE", help="qrels file to write")
     p.set_defaults(handler=_export_qrels)
 
@@ -89,7 +90,7 @@ def register(subparsers: Any) -> None:
         description="Encode every query and snippet with a dense model (needs the dense "
                     "extra) and write DIR/embeddings/<name>.npz, so installs without torch "
                     "can rank with it. Vectors are cached; nothing is downloaded.")
-    p.add_argument("directory", metavar="DIR", help="benchmark folder")
+    p.add_argument("directory", metavar="DIR", help=BENCHMARK_HELP)
     p.add_argument("--model", default="minilm", metavar="NAME",
                    help="minilm (default) or a local sentence-transformers folder")
     p.add_argument("--query-prefix", default=None, help="text put before every query")
@@ -248,6 +249,11 @@ def _embed(args: argparse.Namespace) -> int:
     from ..ranking.embeddings import embed_benchmark
     from .progress import TerminalProgress
 
+    if args.out is None and not Path(args.directory).is_dir():
+        # a bundled benchmark lives inside the installed package: not a place to write
+        folder = resolve_benchmark(args.directory)  # or the error naming what was tried
+        raise InputFormatError(f"{args.directory} is a bundled benchmark, inside the "
+                               f"installed package ({folder}): give --out FILE.npz")
     benchmark = _load(args.directory)
     with TerminalProgress(f"encoding with {args.model}") as progress:
         out = embed_benchmark(benchmark, args.model, out=args.out, progress=progress,
