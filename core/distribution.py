@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from importlib import metadata
 
-__all__ = ["DISTRIBUTION", "extra_install_hint", "installed_extras", "missing_for_extra"]
+__all__ = ["DISTRIBUTION", "extra_install_hint", "extra_packages", "installed_extras"]
 
 DISTRIBUTION = "execretrieval-inspector"
 # the extras a user chooses; "test" and "dev" are for working on the project
@@ -16,7 +16,7 @@ _NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 _EXTRA = re.compile(r"""extra\s*==\s*["']([^"']+)["']""")
 
 
-def _requirements() -> dict[str, list[str]]:
+def extra_packages() -> dict[str, list[str]]:
     """Package names each declared extra requires (empty if the distribution's metadata
     cannot be found, as when running from a source tree that was never installed)."""
     try:
@@ -39,21 +39,16 @@ def _installed(package: str) -> bool:
     return True
 
 
-def missing_for_extra(extra: str) -> list[str]:
-    """The packages of ``extra`` that are not installed (all of them for an unknown one)."""
-    return [p for p in _requirements().get(extra, [extra]) if not _installed(p)]
-
-
 def installed_extras(include_developer: bool = False) -> dict[str, bool]:
     """Each declared extra (user-facing ones unless ``include_developer``) and whether
     every package it requires is installed."""
     return {extra: all(_installed(p) for p in packages)
-            for extra, packages in _requirements().items()
+            for extra, packages in extra_packages().items()
             if include_developer or extra not in _DEVELOPER_EXTRAS}
 
 
 def extra_install_hint(extra: str) -> str:
     """How to add ``extra`` to a pip or pipx installation, for error messages."""
-    packages = " ".join(missing_for_extra(extra)) or extra
+    packages = " ".join(extra_packages().get(extra, [])) or extra
     return (f"install the '{extra}' extra: pip install '{DISTRIBUTION}[{extra}]' "
             f"(in a pipx installation: pipx inject {DISTRIBUTION} {packages})")

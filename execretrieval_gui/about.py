@@ -63,6 +63,7 @@ class AboutDialog(QDialog):
         self.table.setHorizontalHeaderLabels(["measure", "active"])
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         self.copy_button = buttons.addButton("Copy", QDialogButtonBox.ButtonRole.ActionRole)

@@ -76,11 +76,11 @@ def _exec_argument(path: Path) -> str:
 
 
 def desktop_entry_text(script: Path) -> str:
-    """The ``.desktop`` file that starts ``script`` (Desktop Entry Specification 1.5)."""
+    """The ``.desktop`` file that starts ``script`` (Desktop Entry Specification 1.4)."""
     return "\n".join([
         "[Desktop Entry]",
         "Type=Application",
-        "Version=1.5",
+        "Version=1.4",
         "Name=ExecRetrieval Inspector",
         "GenericName=Code Retrieval Inspector",
         "Comment=Inspect how code retrievers rank correct code against near-identical "
