@@ -77,7 +77,7 @@ class AboutDialog(QDialog):
         layout.addWidget(self.status)
         layout.addWidget(self.table, 1)
         layout.addWidget(buttons)
-        self.resize(560, 480)
+        self.resize(560, 540)
 
         self.slot = TaskSlot("about", self)
         self.slot.start(engine.oracle_containment, on_result=self._on_containment_result,
