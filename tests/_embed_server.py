@@ -6,6 +6,7 @@ every row it gets back. Faults are queued and served one per request, in order:
 - ``("status", code, headers, message)``: an error answer in OpenAI's JSON shape;
 - ``("slow", seconds)``: answer correctly, but only after ``seconds``;
 - ``("malformed",)``: a 200 whose body is not JSON;
+- ``("error200", message)``: a 200 whose JSON is an error, not vectors;
 - ``("count",)`` / ``("dim",)``: one vector too few / one vector one number short.
 
 A wrong key gets a 401 that echoes the key it was sent (as careless servers do), and an
@@ -113,6 +114,9 @@ class EmbeddingServer:
                                             "exist")
                 if fault is not None and fault[0] == "status":
                     return self._error(fault[1], fault[3], fault[2])
+                if fault is not None and fault[0] == "error200":
+                    payload = json.dumps({"error": {"message": fault[1]}}).encode()
+                    return self._send(200, payload, "application/json")
                 if fault is not None and fault[0] == "malformed":
                     return self._send(200, b"<html>Bad gateway</html>", "text/html")
                 if fault is not None and fault[0] == "slow":

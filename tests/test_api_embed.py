@@ -213,6 +213,7 @@ def test_persistent_500s_give_up_after_max_attempts() -> None:
     (("status", 400, {}, "input too long"), r"HTTP 400: input too long"),
     (("status", 403, {}, "not allowed"), r"HTTP 403: not allowed — the key may not"),
     (("malformed",), r"the answer is not JSON .* it begins '<html>Bad gateway</html>'"),
+    (("error200", "quota exceeded"), r"no 'data' list .*; the server says: quota exceeded"),
     (("count",), r"asked for 3 vectors, got 2"),
     (("dim",), r"vectors of different lengths \[7, 8\]"),
 ])

@@ -30,14 +30,14 @@ TINY_TEXTS = 18   # 4 queries + 14 snippets in data/tiny
 
 
 def embed(bench: Path, server: EmbeddingServer, *args: str, key: str | None = KEY,
-          **popen) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "NO_PROXY": "*"}
+          extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "NO_PROXY": "*", **(extra_env or {})}
     env.pop("OPENAI_API_KEY", None)
     if key is not None:
         env["OPENAI_API_KEY"] = key
     return subprocess.run([sys.executable, "-m", "execretrieval.cli", "embed", str(bench),
                            "--api", server.base_url, *args], capture_output=True, text=True,
-                          env=env, timeout=120, **popen)
+                          env=env, timeout=120)
 
 
 def evaluate(bench: Path, model: str, out: Path) -> subprocess.CompletedProcess[str]:
@@ -68,9 +68,14 @@ def every_byte_written(*roots: Path) -> list[tuple[Path, bytes]]:
 def test_embed_then_evaluate_without_torch_and_a_repeat_sends_nothing(
         tiny_dir: Path, tmp_path: Path) -> None:
     bench = copy_tiny(tiny_dir, tmp_path)
+    blocker = tmp_path / "notorch"   # "import torch" fails, as on an install without it
+    blocker.mkdir()
+    for name in ("torch", "sentence_transformers"):
+        (blocker / f"{name}.py").write_text("raise ImportError('not installed here')\n")
+    no_torch = {"PYTHONPATH": str(blocker)}
     with EmbeddingServer(key=KEY, models=("acme/code-embed",)) as server:
         first = embed(bench, server, "--model", "acme/code-embed", "--preset", "e5",
-                      "--batch", "5")
+                      "--batch", "5", extra_env=no_torch)
         assert first.returncode == 0, first.stderr
         assert server.requests == 4 and len(server.texts) == TINY_TEXTS
         assert "18 texts: 0 from the cache, 18 sent in 4 requests" in first.stderr
@@ -85,12 +90,9 @@ def test_embed_then_evaluate_without_torch_and_a_repeat_sends_nothing(
     assert loaded.mismatch(load_benchmark(bench)) is None
     assert loaded.metadata["query_prefix"] == "query: "
     # a torch-less install ranks with it, by file stem or by the served model's name
-    blocker = tmp_path / "notorch"
-    blocker.mkdir()
-    (blocker / "torch.py").write_text("raise ImportError('no torch here')\n")
     for model in ("acme_code-embed", "acme/code-embed"):
         out = tmp_path / f"{model.replace('/', '-')}.json"
-        env = {**os.environ, "PYTHONPATH": str(blocker)}
+        env = {**os.environ, **no_torch}
         done = subprocess.run([sys.executable, "-m", "execretrieval.cli", "evaluate",
                                str(bench), "--model", model, "--bootstrap", "200",
                                "--out", str(out)], capture_output=True, text=True,

@@ -2,6 +2,7 @@
 
 The server is the one the engine tests use (tests/_embed_server.py); nothing needs torch.
 """
+# ruff: noqa: F811  (pytest fixtures imported from _gui_fixtures, then used as arguments)
 
 from __future__ import annotations
 

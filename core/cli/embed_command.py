@@ -19,9 +19,6 @@ __all__ = ["register"]
 def register(subparsers: Any) -> None:
     from ..ranking.api_embed import PRESETS
 
-    presets = ", ".join(f"{name} ({p.query_prefix.strip()!r} / {p.passage_prefix.strip()!r})"
-                        if p.query_prefix or p.passage_prefix else name
-                        for name, p in PRESETS.items())
     p = subparsers.add_parser(
         "embed", help="encode a benchmark and write DIR/embeddings/<model>.npz",
         description="Encode every query and snippet and write DIR/embeddings/<name>.npz, so "
@@ -42,7 +39,8 @@ def register(subparsers: Any) -> None:
                    help="environment variable holding the key, sent as a bearer token "
                         "(default OPENAI_API_KEY; unset is fine for a local server)")
     p.add_argument("--preset", choices=list(PRESETS), default=None,
-                   help=f"a model family's prefixes: {presets}; explicit prefixes override")
+                   help="a model family's query/passage prefixes (the README has the "
+                        "table); explicit prefixes override")
     p.add_argument("--query-prefix", default=None, help="text put before every query")
     p.add_argument("--passage-prefix", default=None, help="text put before every snippet")
     p.add_argument("--dimensions", type=positive_int, default=None, metavar="N",
@@ -63,7 +61,9 @@ def register(subparsers: Any) -> None:
 
 
 def _status(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
+    """A line on stderr; on a terminal it first clears the progress bar's line."""
+    clear = "\r\033[K" if getattr(sys.stderr, "isatty", lambda: False)() else ""
+    print(clear + message, file=sys.stderr, flush=True)
 
 
 def _embed(args: argparse.Namespace) -> int:

@@ -257,7 +257,10 @@ class EmbeddingClient:
                                f"{sample!r}") from None
         items = data.get("data") if isinstance(data, dict) else None
         if not isinstance(items, list):
-            raise ServiceError(f"{where}: the answer has no 'data' list of embeddings")
+            said = self._server_message(raw) if isinstance(data, dict) and "error" in data \
+                else ""
+            raise ServiceError(f"{where}: the answer has no 'data' list of embeddings"
+                               + (f"; the server says: {said}" if said else ""))
         if len(items) != count:
             raise ServiceError(f"{where}: asked for {count} vectors, got {len(items)}")
         rows: list[Any] = [None] * count
