@@ -147,8 +147,13 @@ class ServedModelDialog(QDialog):
         if running:
             self.progress.setRange(0, 0)
 
+    def _settings(self) -> QSettings:
+        """The window's settings file when there is one (tests, screenshots), else the app's."""
+        own = getattr(self.parent(), "settings", None)
+        return own if isinstance(own, QSettings) else QSettings()
+
     def _restore(self) -> None:
-        settings = QSettings()
+        settings = self._settings()
         settings.beginGroup("served")
         for key in _KEYS:
             value = settings.value(key)
@@ -164,7 +169,7 @@ class ServedModelDialog(QDialog):
         settings.endGroup()
 
     def _save(self, request: dict[str, object]) -> None:
-        settings = QSettings()
+        settings = self._settings()
         settings.beginGroup("served")
         for key in _KEYS:
             settings.setValue(key, request[key] if request[key] is not None else "")

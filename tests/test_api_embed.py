@@ -64,6 +64,20 @@ def test_public_url_drops_credentials_and_query_values() -> None:
                                                    "=2024")
 
 
+def test_the_full_endpoint_is_accepted_as_base_url() -> None:
+    assert ApiSettings("http://h:1/v1/embeddings/", "m").endpoint == "http://h:1/v1/embeddings"
+    assert ApiSettings("http://h:1/v1/", "m").endpoint == "http://h:1/v1/embeddings"
+
+
+def test_an_unknown_host_fails_at_once() -> None:
+    c = EmbeddingClient(ApiSettings("http://no-such-host.invalid/v1", "m", backoff=0.01),
+                        environ={})
+    with pytest.raises(ServiceError, match="no-such-host.invalid/v1/embeddings: cannot "
+                                           "connect"):
+        c.embed(["x"])
+    assert c.requests == 1
+
+
 def test_retry_after_in_seconds_or_as_an_http_date() -> None:
     assert parse_retry_after("3") == 3.0
     assert parse_retry_after("0.5") == 0.5

@@ -25,6 +25,8 @@ import json
 import math
 import os
 import random
+import socket
+import ssl
 import threading
 import time
 import urllib.error
@@ -109,7 +111,9 @@ class ApiSettings:
     def endpoint(self) -> str:
         """The embeddings URL as requested (query string kept, user info removed)."""
         parts = urllib.parse.urlsplit(self.base_url)
-        path = parts.path.rstrip("/") + "/embeddings"
+        path = parts.path.rstrip("/")
+        if not path.endswith("/embeddings"):   # the full endpoint is accepted too
+            path += "/embeddings"
         netloc = parts.netloc.rpartition("@")[2]
         return urllib.parse.urlunsplit((parts.scheme, netloc, path, parts.query, ""))
 
@@ -147,6 +151,8 @@ class EmbeddingClient:
         self.retries = 0
         parts = urllib.parse.urlsplit(settings.base_url)
         self._basic = None
+        self._secrets = [x for x in (self._key, urllib.parse.unquote(parts.password or ""))
+                         if len(x) >= 4]
         if parts.username is not None and not self._key:
             userinfo = f"{urllib.parse.unquote(parts.username)}:" \
                        f"{urllib.parse.unquote(parts.password or '')}"
@@ -205,6 +211,10 @@ class EmbeddingClient:
             reason = getattr(exc, "reason", exc)
             if isinstance(reason, TimeoutError) or isinstance(exc, TimeoutError):
                 raise _Retry(f"no answer within {s.timeout:g}s") from None
+            if isinstance(reason, socket.gaierror | ssl.SSLCertVerificationError):
+                # a mistyped host or a bad certificate does not heal by waiting
+                raise ServiceError(f"{s.public_endpoint}: cannot connect: "
+                                   f"{self._scrub(str(reason))}") from None
             raise _Retry(f"connection failed ({self._scrub(str(reason) or type(exc).__name__)})"
                          ) from None
         raise AssertionError("unreachable")  # pragma: no cover
@@ -309,7 +319,9 @@ class EmbeddingClient:
             return ceiling / 2 + self._random.uniform(0, ceiling / 2)
 
     def _scrub(self, text: str) -> str:
-        return text.replace(self._key, "***") if self._key else text
+        for secret in self._secrets:
+            text = text.replace(secret, "***")
+        return text
 
     def _say(self, message: str) -> None:
         if self._status is not None:
