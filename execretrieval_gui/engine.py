@@ -8,6 +8,7 @@ Everything here is plain Python (no Qt). Functions that may take long take the
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -150,8 +151,24 @@ def embed_served(benchmark: Benchmark, request: dict[str, Any],
     settings = ApiSettings(request["base_url"], request["model"],
                            api_key_env=request.get("api_key_env") or "",
                            dimensions=request.get("dimensions"))
-    return embed_benchmark_api(benchmark, settings, preset=request.get("preset"),
-                               progress=progress, should_stop=should_stop, status=status)
+    return embed_benchmark_api(benchmark, settings, out=served_output(benchmark, settings),
+                               preset=request.get("preset"), progress=progress,
+                               should_stop=should_stop, status=status)
+
+
+def served_output(benchmark: Benchmark, settings: Any) -> Path | None:
+    """Where a served model's .npz goes: the benchmark's ``embeddings/`` folder, unless that
+    lies inside an installed package (a bundled benchmark in site-packages) or cannot be
+    written; then the user's data folder, ``embeddings/<benchmark>/``. None = the default."""
+    from execretrieval.dirs import user_data_dir
+    from execretrieval.ranking.api_embed import safe_model_name
+
+    folder = Path(benchmark.path) if benchmark.path is not None else None
+    if folder is not None and "site-packages" not in folder.parts and os.access(
+            folder / "embeddings" if (folder / "embeddings").is_dir() else folder, os.W_OK):
+        return None
+    name = safe_model_name(settings.model, settings.dimensions)
+    return user_data_dir() / "embeddings" / benchmark.name / f"{name}.npz"
 
 
 @dataclass(frozen=True)

@@ -327,8 +327,12 @@ class InspectorState(QObject):
     def _on_embed_result(self, result: Any) -> None:
         self.message.emit(f"Encoded {result.texts} texts ({result.from_cache} from the cache, "
                           f"{result.sent} sent) into {result.path}")
+        # in the benchmark's embeddings/ the file is a model name; elsewhere (a bundled
+        # benchmark inside site-packages) it is loaded by its path
+        shipped = (self.benchmark is not None and self.benchmark.path is not None
+                   and result.path.parent == Path(self.benchmark.path) / "embeddings")
         self.embed_finished.emit(True, result.path.stem)
-        self.set_model(result.path.stem)
+        self.set_model(result.path.stem if shipped else str(result.path))
 
     # query and candidates -------------------------------------------------------------
     def select_query(self, query_id: str, force: bool = False) -> None:
