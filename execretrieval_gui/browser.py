@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QComboBox,
     QGridLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QTableView,
@@ -22,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from execretrieval import Benchmark
 
+from .columns import ColumnFitter, text_width
 from .engine import QueryStatus
 from .filters import DISCORDANT, OUTCOMES, QueryFilter, QueryFilterProxy
 from .models import OBJECT_ROLE, QueryTableModel
@@ -81,11 +81,12 @@ class QueryBrowser(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.setAlternatingRowColors(True)
         self.table.setWordWrap(False)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(QueryTableModel.NAME, QHeaderView.ResizeMode.Stretch)
-        for col, width in ((0, 22), (2, 80), (3, 28), (4, 52), (5, 36)):
-            header.resizeSection(col, width)
+        # function names whole; the domain (also a filter and in the tooltip) gives way
+        m = QueryTableModel
+        self.fitter = ColumnFitter(self.table, shrink=(m.DOMAIN, m.NAME), grow=m.DOMAIN,
+                                   minimum={m.DOMAIN: 0, m.NAME: 90},
+                                   maximum={m.DOMAIN: 150})
+        self.table.viewport().installEventFilter(self)
         self.count_label = QLabel()
         self.count_label.setObjectName("countLabel")
 
@@ -140,7 +141,17 @@ class QueryBrowser(QWidget):
             for value in values:
                 box.addItem(value, value)
             box.blockSignals(False)
+        m = QueryTableModel
+        names = [q.function_name for q in benchmark.queries] if benchmark else []
+        self.fitter.content = {
+            m.NAME: text_width(self.table, names),
+            m.DOMAIN: text_width(self.table, benchmark.domains if benchmark else ()),
+            m.CANON: text_width(self.table, ["Canon", "100"]),
+            m.TOP1: text_width(self.table, ["R1"]) + 6,
+            m.DECEIVED: text_width(self.table, ["Dec.", "yes"]),
+            m.FLAG: text_width(self.table, ["⚑"]) + 4}
         self._on_filters_changed()
+        self.fitter.fit()
 
     def set_status(self, status: QueryStatus | None, status_b: QueryStatus | None) -> None:
         current = self.current_query_id()
@@ -162,6 +173,13 @@ class QueryBrowser(QWidget):
         self.only_label.setVisible(query_ids is not None)
         self.only_clear.setVisible(query_ids is not None)
         self._on_filters_changed()
+
+    def preferred_width(self, domain: bool = True) -> int:
+        """The width that shows every function name whole (and the domains too)."""
+        fixed = sum(self.fitter.wanted(c) for c in range(self.model.columnCount())
+                    if domain or c != QueryTableModel.DOMAIN)
+        scroll = self.table.verticalScrollBar().sizeHint().width()
+        return fixed + scroll + 2 * self.table.frameWidth() + 10
 
     # selection ------------------------------------------------------------------------
     def current_query_id(self) -> str | None:
@@ -200,6 +218,10 @@ class QueryBrowser(QWidget):
     def focus_search(self) -> None:
         self.search.setFocus()
         self.search.selectAll()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        self.fitter.viewport_event(watched, event)
+        return super().eventFilter(watched, event)
 
     # the state ------------------------------------------------------------------------
     def bind(self, state: InspectorState) -> None:

@@ -5,31 +5,29 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
-from PySide6.QtGui import QFont, QFontMetricsF
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QButtonGroup,
+    QFrame,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
-    QRadioButton,
+    QScrollArea,
+    QSizePolicy,
     QSpinBox,
-    QStyle,
     QTableView,
-    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
-from execretrieval import Query, Snippet
+from execretrieval import Query
 
-from . import diffing
+from .columns import ColumnFitter
+from .diffview import DiffView
 from .models import OBJECT_ROLE, CandidatesModel
 
 if TYPE_CHECKING:
     from .state import CandidateView, InspectorState, QueryView
 
-__all__ = ["CandidatesPanel", "DiffView"]
+__all__ = ["CandidatesPanel", "DiffView"]   # DiffView: from .diffview, kept importable here
 
 
 class CandidatesPanel(QWidget):
@@ -58,14 +56,26 @@ class CandidatesPanel(QWidget):
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.setWordWrap(False)
-        header = self.table.horizontalHeader()
-        for col, width in ((0, 40), (1, 64), (2, 70), (3, 124), (4, 150), (5, 78), (6, 56)):
-            header.resizeSection(col, width)
-        header.setSectionResizeMode(CandidatesModel.BUG, QHeaderView.ResizeMode.Stretch)
+        m = CandidatesModel
+        # every column as wide as its text; short of room, bug type and role give way
+        self.fitter = ColumnFitter(self.table, shrink=(m.BUG, m.ROLE), grow=None,
+                                   minimum={m.BUG: 70, m.ROLE: 70})
+        self.table.viewport().installEventFilter(self)
         self.table.setColumnHidden(CandidatesModel.B_RANK, True)   # until a model B is chosen
 
+        # a long query (HumanEval's run to a dozen lines) scrolls in at most five lines
+        # instead of pushing the candidates out of view
+        self.title_area = QScrollArea()
+        self.title_area.setObjectName("queryTitleArea")
+        self.title_area.setWidget(self.title)
+        self.title_area.setWidgetResizable(True)
+        self.title_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.title_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.title_area.setMaximumHeight(6 * self.title.fontMetrics().lineSpacing() + 8)
+        self.title_area.setSizePolicy(QSizePolicy.Policy.Preferred,
+                                      QSizePolicy.Policy.Maximum)
         top = QHBoxLayout()
-        top.addWidget(self.title, 1)
+        top.addWidget(self.title_area, 1)
         top.addWidget(self.depth_box, 0, Qt.AlignmentFlag.AlignTop)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -94,6 +104,7 @@ class CandidatesPanel(QWidget):
         """Give each listed candidate its rank under model B; None hides the column."""
         self.model.set_b_ranks(ranks, model_b)
         self.table.setColumnHidden(CandidatesModel.B_RANK, ranks is None)
+        self.fitter.fit()
 
     def select_corpus_id(self, corpus_id: str) -> None:
         row = self.model.row_of(corpus_id)
@@ -112,6 +123,10 @@ class CandidatesPanel(QWidget):
         if row is not None:
             self.candidate_selected.emit(row.snippet.corpus_id)
 
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        self.fitter.viewport_event(watched, event)
+        return super().eventFilter(watched, event)
+
     # the state ------------------------------------------------------------------------
     def bind(self, state: InspectorState) -> None:
         """Render what ``state`` selects; send the user's choices back to it."""
@@ -127,6 +142,7 @@ class CandidatesPanel(QWidget):
         self.show_query(view.query, view.model, view.canonical_rank)
         self.model.set_rows(list(view.rows), len(view.query.test_suite))
         self.table.setColumnHidden(CandidatesModel.B_RANK, True)
+        self.fitter.fit()
 
     def _on_state_candidate_changed(self, view: CandidateView) -> None:
         self.select_corpus_id(view.snippet.corpus_id)
@@ -139,120 +155,3 @@ def _escape(text: str) -> str:
     import html
 
     return html.escape(text)
-
-
-class DiffView(QWidget):
-    """The candidate against the canonical, marks on the edited characters."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.description = QLabel()
-        self.description.setObjectName("bugDescription")
-        self.description.setWordWrap(True)
-        self.description.setTextFormat(Qt.TextFormat.RichText)
-        self.side_button = QRadioButton("Side by side")
-        self.unified_button = QRadioButton("Unified")
-        self.side_button.setChecked(True)
-        self.mode_group = QButtonGroup(self)
-        self.mode_group.addButton(self.side_button)
-        self.mode_group.addButton(self.unified_button)
-        self.browser = QTextBrowser()
-        self.browser.setObjectName("diffBrowser")
-        self.browser.setLineWrapMode(QTextBrowser.LineWrapMode.NoWrap)
-        self.browser.setOpenLinks(False)
-
-        top = QHBoxLayout()
-        top.addWidget(self.description, 1)
-        top.addWidget(self.side_button, 0, Qt.AlignmentFlag.AlignTop)
-        top.addWidget(self.unified_button, 0, Qt.AlignmentFlag.AlignTop)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
-        layout.setSpacing(3)
-        layout.addLayout(top)
-        layout.addWidget(self.browser, 1)
-
-        self.canonical: Snippet | None = None
-        self.candidate: Snippet | None = None
-        self.marked: tuple[list[str], list[str]] = ([], [])
-        self.wrap = self._wrap_width()
-        self.browser.installEventFilter(self)
-        self.side_button.toggled.connect(self._on_mode_toggled)
-
-    def _wrap_width(self) -> int:
-        """Characters that fit in one half of the side-by-side table, scroll bar or not."""
-        char = QFontMetricsF(QFont("DejaVu Sans Mono", 8)).horizontalAdvance("M") or 7.0
-        scroll = self.browser.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
-        # two line-number columns (26 px), the 6 px gutter, document margins, cell padding
-        usable = self.browser.width() - 2 * self.browser.frameWidth() - scroll - 2 * 26 - 6 - 18
-        return max(16, int(usable / 2 / char))
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
-        if watched is self.browser and event.type() == QEvent.Type.Resize:
-            wrap = self._wrap_width()
-            if wrap != self.wrap:
-                self.wrap = wrap
-                if not self.unified and self.candidate is not None:
-                    self._render()
-        return super().eventFilter(watched, event)
-
-    @property
-    def unified(self) -> bool:
-        return self.unified_button.isChecked()
-
-    def set_unified(self, unified: bool) -> None:
-        (self.unified_button if unified else self.side_button).setChecked(True)
-
-    def show_pair(self, canonical: Snippet | None, candidate: Snippet | None) -> None:
-        self.canonical, self.candidate = canonical, candidate
-        self._render()
-
-    def clear(self) -> None:
-        self.show_pair(None, None)
-
-    def _render(self) -> None:
-        cand, canon = self.candidate, self.canonical
-        self.marked = ([], [])
-        if cand is None:
-            self.description.setText("")
-            self.browser.setHtml("")
-            return
-        if canon is None or cand.corpus_id == canon.corpus_id:
-            label = "the canonical" if canon is not None else cand.corpus_id
-            self.description.setText(f"<b>{cand.corpus_id}</b> — {label}, shown as is "
-                                     f"(it passes the query's tests by construction)"
-                                     if canon is not None else f"<b>{cand.corpus_id}</b>")
-            self.browser.setLineWrapMode(QTextBrowser.LineWrapMode.NoWrap)
-            self.browser.setHtml(diffing.render_plain(cand.code))
-            return
-        if cand.query_id != canon.query_id:
-            # not a mutant of this canonical: a character diff would only be noise
-            what = f"its bug: <i>{cand.bug_type}</i>" if cand.bug_type else "its canonical"
-            self.description.setText(
-                f"<b>{cand.corpus_id}</b> — a snippet of another query ({cand.query_id}; "
-                f"{what}), shown as is: it is not an edit of this query's canonical")
-            self.browser.setLineWrapMode(QTextBrowser.LineWrapMode.NoWrap)
-            self.browser.setHtml(diffing.render_plain(cand.code))
-            return
-        else:
-            desc = (f"<b>{cand.corpus_id}</b> · <i>{cand.bug_type}</i> — "
-                    f"{_escape(cand.bug_description or 'no description')}")
-        self.description.setText(desc + "<br><span style='color:#666'>left: canonical "
-                                 f"{canon.corpus_id} · right: candidate</span>"
-                                 if not self.unified else desc)
-        self.marked = diffing.marked_fragments(canon.code, cand.code)
-        self.browser.setLineWrapMode(QTextBrowser.LineWrapMode.NoWrap if self.unified else
-                                     QTextBrowser.LineWrapMode.WidgetWidth)
-        if self.unified:
-            self.browser.setHtml(diffing.render_unified(canon.code, cand.code))
-        else:   # rows wrapped to the half's width: both sides stay aligned line for line
-            self.browser.setHtml(diffing.render_side_by_side(canon.code, cand.code, self.wrap))
-
-    def _on_mode_toggled(self, _checked: bool) -> None:
-        self._render()
-
-    def bind(self, state: InspectorState) -> None:
-        """Show the diff of the candidate ``state`` selects."""
-        state.candidate_changed.connect(self._on_state_candidate_changed)
-
-    def _on_state_candidate_changed(self, view: CandidateView) -> None:
-        self.show_pair(view.canonical, view.snippet)

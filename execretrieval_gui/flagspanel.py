@@ -163,5 +163,7 @@ class FlagsPanel(QWidget):
         if where.startswith(home + "/"):
             where = "~" + where[len(home):]
         n = len(view.flagged)
-        self.store_label.setText(f"{n} flagged {'query' if n == 1 else 'queries'} · {where}")
-        self.store_label.setToolTip(str(view.store_path))
+        # the file's name here, its whole path in the tooltip: a long path never wraps
+        self.store_label.setText(f"{n} flagged {'query' if n == 1 else 'queries'} · "
+                                 f"{view.store_path.name}")
+        self.store_label.setToolTip(f"Flags are kept in {where}")

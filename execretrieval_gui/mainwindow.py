@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QShowEvent
+from PySide6.QtGui import QAction, QCloseEvent, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QLabel,
@@ -33,7 +33,8 @@ from . import (
     qtcompat,  # noqa: F401  (before anything else touches Qt)
 )
 from .browser import QueryBrowser
-from .candidates import CandidatesPanel, DiffView
+from .candidates import CandidatesPanel
+from .diffview import DiffView
 from .flagspanel import FlagsPanel
 from .metricsview import MetricsView
 from .picker import Picker
@@ -85,6 +86,7 @@ class MainWindow(QMainWindow):
         self.flags_dock = self._dock("Flags", "flagsDock", self.flags,
                                      Qt.DockWidgetArea.RightDockWidgetArea)
         self._sized = False
+        self._fitted_to_names = False
 
         self.state = InspectorState(self)
         self.reporter = Reporter(self.state, self)
@@ -156,11 +158,25 @@ class MainWindow(QMainWindow):
 
     # settings -------------------------------------------------------------------------
     def _default_sizes(self) -> None:
-        """Dock sizes for a fresh layout (docks only take sizes once shown)."""
-        self.resizeDocks([self.query_dock, self.tests_dock], [330, 370],
+        """Dock sizes for a fresh layout, from the window's size (docks only take sizes once
+        shown): the query list wide enough for whole function names, with the domains if
+        there is room (a fifth to a third of the width), the tests a bit over a quarter, the
+        centre the rest."""
+        w, h = max(self.width(), 640), max(self.height(), 480)
+        cap = int((0.34 if w >= 1200 else 0.3) * w)
+        wanted = self.browser.preferred_width()
+        if wanted > cap:
+            wanted = self.browser.preferred_width(domain=False)
+        left = max(int(0.2 * w), min(wanted, cap))
+        right = max(280, min(int(0.28 * w), 560))
+        self.resizeDocks([self.query_dock, self.tests_dock], [left, right],
                          Qt.Orientation.Horizontal)
-        self.resizeDocks([self.tests_dock, self.flags_dock], [500, 230], Qt.Orientation.Vertical)
-        self.centre_split.setSizes([400, 340])
+        self.resizeDocks([self.tests_dock, self.flags_dock], [int(0.66 * h), int(0.3 * h)],
+                         Qt.Orientation.Vertical)
+        centre = self.centre_split.height() or int(0.85 * h)
+        # the title and up to a dozen candidate rows, never more than half the height
+        table = 70 + 24 + 22 * 12
+        self.centre_split.setSizes([min(table, centre // 2), centre - min(table, centre // 2)])
 
     def showEvent(self, event: QShowEvent) -> None:  # Qt override
         super().showEvent(event)
@@ -169,6 +185,18 @@ class MainWindow(QMainWindow):
             self._default_state = self.saveState()
             if not self._restored:
                 self._default_sizes()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
+        """Side docks keep their share of the width (Qt would give it all to the centre)."""
+        super().resizeEvent(event)
+        old, new = event.oldSize().width(), event.size().width()
+        if not self._sized or old <= 0 or old == new:
+            return
+        docks = [d for d in (self.query_dock, self.tests_dock)
+                 if d.isVisible() and not d.isFloating()]
+        if docks:
+            self.resizeDocks(docks, [max(120, round(d.width() * new / old)) for d in docks],
+                             Qt.Orientation.Horizontal)
 
     def _restore_settings(self) -> bool:
         """Apply the remembered layout; False if there was none."""
@@ -185,6 +213,7 @@ class MainWindow(QMainWindow):
             if isinstance(value, QByteArray | bytes):
                 split.restoreState(QByteArray(value))
         self.diff.set_unified(s.value("diff/unified", False, type=bool))
+        self.diff.set_folded(s.value("diff/fold", False, type=bool))
         self.unified_action.setChecked(self.diff.unified)
         self.candidates.depth_box.setValue(int(s.value("candidates/depth", 10, type=int)))
         self.state.set_depth(self.candidates.depth_box.value())
@@ -201,6 +230,7 @@ class MainWindow(QMainWindow):
         for split in (self.centre_split, self.metrics.splitter):
             s.setValue(f"splitters/{split.objectName()}", split.saveState())
         s.setValue("diff/unified", self.diff.unified)
+        s.setValue("diff/fold", self.diff.folded)
         s.setValue("candidates/depth", self.candidates.depth_box.value())
         state = self.state
         if state.benchmark is not None and state.benchmark.path is not None:
@@ -246,6 +276,9 @@ class MainWindow(QMainWindow):
 
     # slots ----------------------------------------------------------------------------
     def _on_benchmark_loaded(self, bench: Benchmark) -> None:
+        if not self._restored and not self._fitted_to_names and self._sized:
+            self._fitted_to_names = True   # the first benchmark's names size a fresh layout
+            self._default_sizes()
         self.bench_label.setText(f"{bench.name}")
         self.count_label.setText(f"{len(bench.queries)} queries · {len(bench.corpus)} snippets")
         self.model_label.setText("")
@@ -301,6 +334,10 @@ class MainWindow(QMainWindow):
 
     def set_unified(self, checked: bool) -> None:
         self.diff.set_unified(checked)
+
+    def step_change(self, step: int) -> None:
+        """Scroll the diff to its next (``step`` > 0) or previous change."""
+        self.diff.step_change(step)
 
     def reset_layout(self) -> None:
         for dock in (self.query_dock, self.tests_dock, self.flags_dock):

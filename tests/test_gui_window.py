@@ -323,7 +323,9 @@ def test_scratch_edit_of_a_test_is_compared_by_its_text(qtbot, make_window,
     assert "fail" in model.index(2, 2).data()
     qtbot.mouseClick(window.tests.scratch_reset, Qt.MouseButton.LeftButton)
     assert model.columnCount() == 4 and model.tests[1] == "assert lowest_set_bit(1) == 1"
-    assert not table.isColumnHidden(3)                        # the detail column is back
+    assert table.isColumnHidden(3) and not table.isColumnHidden(2)   # the outcome is back
+    header = table.horizontalHeader()
+    assert [header.logicalIndex(v) for v in range(3)] == [0, 2, 1]   # #, Outcome, Test
 
 
 def test_own_snippets_below_the_cut_stay_listed(qtbot, make_window, tiny_dir: Path) -> None:
