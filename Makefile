@@ -81,9 +81,10 @@ check-data: $(STAMP)
 
 # import cycles in the engine and the GUI, function-level imports included
 lint: $(STAMP)
-	$(BIN)/ruff check core execretrieval_gui tests tools/check_imports.py
+	$(BIN)/ruff check core execretrieval_gui tests tools/check_imports.py tools/check_layers.py
 	$(BIN)/mypy
 	$(BIN)/python tools/check_imports.py
+	$(BIN)/python tools/check_layers.py
 
 clean:
 	rm -rf $(VENV) *.egg-info build .pytest_cache .mypy_cache

@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 
-from execretrieval.bm25 import BM25, tokenize
+from execretrieval.ranking.bm25 import BM25, tokenize
 
 N_QUERIES, N_SNIPPETS, SEED = 939, 4694, 0
 

@@ -170,8 +170,8 @@ def main() -> int:
     t = time.perf_counter()
     build(folder)
     from execretrieval import load_benchmark
-    from execretrieval.execution import Oracle
-    from execretrieval.retrieval import rank
+    from execretrieval.oracle.execution import Oracle
+    from execretrieval.ranking.registry import rank
 
     bench = load_benchmark(folder)
     print(f"synthetic benchmark: {len(bench.queries)} queries, {len(bench.corpus)} snippets, "

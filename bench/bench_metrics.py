@@ -1,6 +1,6 @@
 """Metrics at the paper's scale: 24 models x 939 queries x 5,000 bootstrap replicates.
 
-Times :func:`execretrieval.metrics.evaluate` (12 metrics with 95% CIs plus every analysis)
+Times :func:`execretrieval.measure.metrics.evaluate` (12 metrics with 95% CIs plus every analysis)
 for 24 models on a synthetic benchmark of 939 queries and 4,694 snippets (a canonical and
 up to four single-edit mutants each), target under 2 s in total; and, for scale, the
 naive bootstrap (a Python loop over replicates, resampling with fancy indexing) on one
@@ -13,11 +13,11 @@ import time
 
 import numpy as np
 
-from execretrieval.analysis import pair_edit_spans
-from execretrieval.dataset import BUG_TYPES, DOMAINS, Benchmark, Query, Snippet
-from execretrieval.metrics import evaluate
-from execretrieval.retrieval import Ranking
-from execretrieval.statistics import bootstrap_counts
+from execretrieval.benchmark.dataset import BUG_TYPES, DOMAINS, Benchmark, Query, Snippet
+from execretrieval.measure.analysis import pair_edit_spans
+from execretrieval.measure.metrics import evaluate
+from execretrieval.measure.statistics import bootstrap_counts
+from execretrieval.ranking.ranking import Ranking
 
 N_QUERIES, N_SNIPPETS, N_MODELS, N_BOOT, SEED = 939, 4694, 24, 5000, 0
 

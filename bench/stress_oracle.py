@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_oracle import make_suites
 
 from execretrieval import Oracle, ResultCache
-from execretrieval.sandbox import _UID_BASE
+from execretrieval.oracle.sandbox import _UID_BASE
 
 HOSTILE = [
     ("fork bomb", "import os\nwhile True:\n    os.fork()"),

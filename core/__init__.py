@@ -7,9 +7,7 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from .builder import BuildResult, BuildValidationError, build
-from .cache import MemoryCache, ResultCache
-from .dataset import (
+from .benchmark.dataset import (
     BUG_TYPES,
     DOMAINS,
     ROLES,
@@ -19,6 +17,9 @@ from .dataset import (
     load_benchmark,
     write_benchmark,
 )
+from .benchmark.seedfile import SeedTask, read_seed
+from .build.builder import BuildResult, BuildValidationError, build
+from .build.humaneval import import_humaneval
 from .errors import (
     AnnotationError,
     BenchmarkError,
@@ -32,16 +33,9 @@ from .errors import (
     OracleError,
     RetrieverError,
 )
-from .execution import STATUSES, Limits, Oracle, SuiteResult, TestOutcome
 from .fileio import atomic_directory, atomic_write_bytes, atomic_write_text
-from .humaneval import import_humaneval
-from .metrics import ModelEvaluation, evaluate, execution_matrix
-from .mutation import Mutant, MutantSet, generate_mutants
-from .mutation_select import select_distractors
-from .report import EvaluationReport, evaluate_models, write_report
-from .retrieval import Ranking, available_models, rank
-from .seedfile import SeedTask, read_seed
-from .statistics import (
+from .measure.metrics import ModelEvaluation, evaluate, execution_matrix
+from .measure.statistics import (
     Comparison,
     MetricCI,
     bootstrap_ci,
@@ -49,6 +43,16 @@ from .statistics import (
     mcnemar_exact,
     paired_bootstrap_diff,
 )
+from .mutation.generate import Mutant, MutantSet, generate_mutants
+from .mutation.select import select_distractors
+from .oracle.cache import MemoryCache, ResultCache
+from .oracle.execution import Oracle
+from .oracle.results import STATUSES, SuiteResult, TestOutcome
+from .oracle.sandbox import Limits
+from .ranking.ranking import Ranking
+from .ranking.registry import available_models, rank
+from .report.evaluation import EvaluationReport, evaluate_models
+from .report.writers import write_report
 
 __all__ = [
     "BuildResult",

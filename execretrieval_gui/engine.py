@@ -62,15 +62,15 @@ def load(path: str | Path, progress: Progress | None = None,
 
 def model_choices(benchmark: Benchmark) -> list[str]:
     """Model names the engine offers for this benchmark."""
-    from execretrieval.retrieval import available_models
+    from execretrieval.ranking.registry import available_models
 
     return list(available_models(benchmark))
 
 
 def rank(benchmark: Benchmark, model: str, progress: Progress | None = None,
          should_stop: StopHook | None = None) -> Any:
-    """The engine's :func:`execretrieval.retrieval.rank` (blocking)."""
-    from execretrieval.retrieval import rank as engine_rank
+    """The engine's :func:`execretrieval.ranking.registry.rank` (blocking)."""
+    from execretrieval.ranking.registry import rank as engine_rank
 
     return engine_rank(benchmark, model, progress=progress, should_stop=should_stop)
 
@@ -101,7 +101,7 @@ def query_status(benchmark: Benchmark, ranking: Any) -> QueryStatus:
 
     Built on the engine's pairing structure and per-query deception, so the browser and
     the reports agree on what "deceived" means."""
-    from execretrieval.analysis import deception_per_query, pairs
+    from execretrieval.measure.analysis import deception_per_query, pairs
 
     p = pairs(benchmark)
     order = np.asarray(ranking.order)
@@ -124,7 +124,7 @@ def cpu_count() -> int:
 
 def make_oracle(cached: bool = True) -> Any:
     """The engine's execution oracle; ``cached=False`` really re-executes (for Run)."""
-    from execretrieval.execution import Oracle
+    from execretrieval.oracle.execution import Oracle
 
     return Oracle() if cached else Oracle(cache=None)
 
@@ -147,7 +147,7 @@ def evaluate_models(benchmark: Benchmark, ranking_a: Any, ranking_b: Any, oracle
 def _evaluate(benchmark: Benchmark, ranking_a: Any, ranking_b: Any, oracle: Any,
               exclude: frozenset[str], progress: Progress | None,
               should_stop: StopHook | None, **options: Any) -> Any:
-    from execretrieval.report import evaluate_models as engine_evaluate
+    from execretrieval.report.evaluation import evaluate_models as engine_evaluate
 
     rankings = [r for r in (ranking_a, ranking_b) if r is not None]
     return engine_evaluate(benchmark, rankings, oracle, exclude=exclude, progress=progress,
@@ -163,8 +163,9 @@ def export_report(path: str | Path, benchmark: Benchmark, ranking_a: Any, rankin
 
     ``sources`` are the models as the user chose them (names or file paths), for the
     report's command line: the ``execretrieval evaluate`` call that measures the same."""
-    from execretrieval.environment import environment_fingerprint
-    from execretrieval.report import EvaluationReport, report_settings, write_report
+    from execretrieval.report.environment import environment_fingerprint
+    from execretrieval.report.evaluation import EvaluationReport, report_settings
+    from execretrieval.report.writers import write_report
 
     labels = [r.model for r in (ranking_a, ranking_b) if r is not None]
     if len(labels) == 2 and labels[1] == labels[0]:

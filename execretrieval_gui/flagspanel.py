@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from execretrieval.annotations import CATEGORIES, Flag
+from execretrieval.benchmark.annotations import CATEGORIES, Flag
 
 from .models import OBJECT_ROLE
 from .suite_models import FlagsModel

@@ -18,7 +18,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from execretrieval import Benchmark, CancelledError, Query, Snippet
-from execretrieval.annotations import AnnotationStore, Flag
+from execretrieval.benchmark.annotations import AnnotationStore, Flag
 
 from . import engine
 from .models import CandidateRow, role_of

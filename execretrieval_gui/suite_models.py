@@ -7,7 +7,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
-from execretrieval.annotations import Flag
+from execretrieval.benchmark.annotations import Flag
 
 from .models import FAIL_BG, OBJECT_ROLE, PASS_BG, PENDING_BG, ListTableModel
 

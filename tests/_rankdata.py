@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from execretrieval.dataset import Benchmark, Query, Snippet, write_benchmark
+from execretrieval.benchmark.dataset import Benchmark, Query, Snippet, write_benchmark
 
 
 def _q(qid: str, name: str, domain: str, text: str, correct: str) -> Query:

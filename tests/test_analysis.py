@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from _rankdata import small_benchmark
 
-from execretrieval.analysis import (
+from execretrieval.measure.analysis import (
     deception_by_bug_type,
     deception_per_query,
     deception_rate,
@@ -18,7 +18,7 @@ from execretrieval.analysis import (
     exec1_by_domain,
     rank1_paired_miss_share,
 )
-from execretrieval.retrieval import Ranking
+from execretrieval.ranking.ranking import Ranking
 
 # corpus: 0 c1, 1 d1a (off_by_one), 2 d1b (wrong_operator), 3 c2, 4 d2a (swap), 5 c3
 SCORES = np.array([
@@ -126,7 +126,7 @@ def _brute_force_ablation(bench, ranking, passes, max_kept=4):
 
 @pytest.mark.parametrize("seed", range(8))
 def test_density_ablation_equals_the_brute_force_definition(seed):
-    from execretrieval.dataset import Benchmark, Query, Snippet
+    from execretrieval.benchmark.dataset import Benchmark, Query, Snippet
 
     rng = np.random.default_rng(seed)
     queries, corpus = [], []
@@ -147,7 +147,7 @@ def test_density_ablation_equals_the_brute_force_definition(seed):
 def test_spearman_matches_scipy():
     from scipy.stats import spearmanr
 
-    from execretrieval.analysis import spearman
+    from execretrieval.measure.analysis import spearman
 
     rng = np.random.default_rng(3)
     x = rng.integers(0, 5, 40).astype(float)

@@ -16,7 +16,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from execretrieval.annotations import AnnotationStore, Flag, default_store_path, read_flags
+from execretrieval.benchmark.annotations import (
+    AnnotationStore,
+    Flag,
+    default_store_path,
+    read_flags,
+)
 from execretrieval.errors import AnnotationError, InputFormatError
 
 FP = "f" * 64
@@ -125,7 +130,7 @@ def test_corrupt_database_is_refused_not_rebuilt(tmp_path: Path) -> None:
 
 _WRITER = textwrap.dedent("""
     import sys
-    from execretrieval.annotations import AnnotationStore, Flag
+    from execretrieval.benchmark.annotations import AnnotationStore, Flag
     store = AnnotationStore(sys.argv[1], sys.argv[2])
     for i in range(100000):
         flag = store.add(Flag(f"q_{i:05d}", "other", note="n" * (i % 50)))

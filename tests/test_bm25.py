@@ -8,8 +8,8 @@ from _rankdata import code_like_texts
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from execretrieval.bm25 import BM25, bm25_scores, tokenize
-from execretrieval.tfidf import tfidf_scores
+from execretrieval.ranking.bm25 import BM25, bm25_scores, tokenize
+from execretrieval.ranking.tfidf import tfidf_scores
 
 rank_bm25 = pytest.importorskip("rank_bm25")
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from execretrieval import CancelledError, InputFormatError, load_benchmark
-from execretrieval.builder import build
+from execretrieval.build.builder import build
 from execretrieval.cli import main
-from execretrieval.execution import Oracle
+from execretrieval.oracle.execution import Oracle
 
 LOWEST = {
     "query": "Return the value of the lowest set bit of n, or 0 when n is 0.",

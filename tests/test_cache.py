@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from execretrieval import MemoryCache, ResultCache, SuiteResult, TestOutcome
-from execretrieval.cache import cache_key, default_cache_path
+from execretrieval.oracle.cache import cache_key, default_cache_path
 
 RESULT = SuiteResult(outcomes=(TestOutcome("assert f(1) == 2", "pass"),
                                TestOutcome("assert f(2) == 3", "fail", "AssertionError")),

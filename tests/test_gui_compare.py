@@ -11,8 +11,8 @@ from _gui_fixtures import make_window, no_leftover_work, open_and_wait, settings
 from PySide6.QtCore import Qt
 
 from execretrieval import load_benchmark
-from execretrieval.retrieval import rank
-from execretrieval.trec import to_run
+from execretrieval.ranking.registry import rank
+from execretrieval.ranking.trec import to_run
 from execretrieval_gui.models import CandidatesModel
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:shiboken6.*")

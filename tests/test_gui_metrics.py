@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from _gui_fixtures import make_window, no_leftover_work, open_and_wait, settings_file  # noqa: F401
 
-from execretrieval.annotations import Flag
+from execretrieval.benchmark.annotations import Flag
 
 
 def _idle(slot):  # type: ignore[no-untyped-def]

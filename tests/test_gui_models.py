@@ -12,10 +12,10 @@ from _gui_fixtures import no_leftover_work  # noqa: F401
 from PySide6.QtCore import Qt
 
 from execretrieval import load_benchmark
-from execretrieval.annotations import Flag
-from execretrieval.execution import SuiteResult, TestOutcome
-from execretrieval.retrieval import rank
-from execretrieval.statistics import MetricCI
+from execretrieval.benchmark.annotations import Flag
+from execretrieval.measure.statistics import MetricCI
+from execretrieval.oracle.results import SuiteResult, TestOutcome
+from execretrieval.ranking.registry import rank
 from execretrieval_gui.engine import query_status
 from execretrieval_gui.filters import QueryFilter, QueryFilterProxy
 from execretrieval_gui.metric_models import DiscordantModel, MetricsModel

@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 
 from execretrieval import load_benchmark
-from execretrieval.cli import main
-from execretrieval.humaneval import (
+from execretrieval.build.humaneval import (
     guess_domain,
     humaneval_tasks,
     load_problems,
     query_from_docstring,
     split_check,
 )
+from execretrieval.cli import main
 
 
 def test_query_is_the_docstring_prose_without_examples() -> None:

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from _rankdata import small_benchmark
 
-from execretrieval.metrics import (
+from execretrieval.measure.metrics import (
     evaluate,
     exec_at_k,
     execp_at_k,
@@ -17,7 +17,7 @@ from execretrieval.metrics import (
     metric_names,
     ndcg_at_k,
 )
-from execretrieval.retrieval import Ranking
+from execretrieval.ranking.ranking import Ranking
 
 PASSES = np.array([
     [0, 0, 1, 0, 1],

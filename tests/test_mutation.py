@@ -8,8 +8,9 @@ from dataclasses import dataclass
 import pytest
 
 from execretrieval import BuildError
-from execretrieval.mutation import Edit, Mutant, generate_mutants
-from execretrieval.mutation_select import keep_reason, sample_candidates, select_distractors
+from execretrieval.mutation.generate import Mutant, generate_mutants
+from execretrieval.mutation.select import keep_reason, sample_candidates, select_distractors
+from execretrieval.mutation.source import Edit
 
 SOURCE = '''\
 import math
@@ -150,7 +151,7 @@ def test_utf8_before_the_edit_keeps_offsets_right() -> None:
 
 
 def test_syntactic_no_ops_are_rejected(monkeypatch: pytest.MonkeyPatch) -> None:
-    from execretrieval import mutation_ops
+    from execretrieval.mutation import operators as mutation_ops
 
     def parenthesize(src, func):
         start = src.source.index("1")

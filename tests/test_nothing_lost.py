@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from conftest import REPO
-from execretrieval._dense import EmbeddingCache
+from execretrieval.ranking._dense import EmbeddingCache
 
 WRITER = textwrap.dedent(
     """

@@ -12,9 +12,10 @@ import numpy as np
 import pytest
 from _rankdata import CanonicalOracle, small_benchmark
 
-from execretrieval import cli
-from execretrieval.dataset import load_benchmark
-from execretrieval.report import EvaluationReport, evaluate_models, write_report
+from execretrieval.benchmark.dataset import load_benchmark
+from execretrieval.cli import entry as cli
+from execretrieval.report.evaluation import EvaluationReport, evaluate_models
+from execretrieval.report.writers import write_report
 
 CHARTS = {"exec-at-k", "exec1-by-domain", "deception-by-bug-type", "density-ablation"}
 
@@ -157,7 +158,7 @@ def test_report_dataclass_is_serialisable(report_and_bench) -> None:
 
 @pytest.fixture
 def run_cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
-    monkeypatch.setattr(cli, "COMMAND_MODULES", ("execretrieval._cli_rank",))
+    monkeypatch.setattr(cli, "COMMAND_MODULES", ("execretrieval.cli.rank_commands",))
 
     def run(*argv: str) -> tuple[int, str, str]:
         code = cli.main([str(a) for a in argv])

@@ -8,16 +8,17 @@ import numpy as np
 import pytest
 from _rankdata import small_benchmark
 
-from execretrieval import retrieval
-from execretrieval.dataset import load_benchmark
-from execretrieval.embeddings import EmbeddingSet, from_npz, text_sha, to_npz
+from execretrieval.benchmark.dataset import load_benchmark
 from execretrieval.errors import (
     CancelledError,
     InputFormatError,
     ModelNotFoundError,
     RetrieverError,
 )
-from execretrieval.retrieval import Ranking, available_models, rank
+from execretrieval.ranking import ranking as ranking_types
+from execretrieval.ranking.embeddings import EmbeddingSet, from_npz, text_sha, to_npz
+from execretrieval.ranking.ranking import Ranking
+from execretrieval.ranking.registry import available_models, rank
 
 
 def test_ties_are_broken_by_corpus_order_and_nan_ranks_last() -> None:
@@ -138,7 +139,7 @@ def test_broken_npz_names_the_file(tmp_path: Path) -> None:
 
 def test_minilm_uses_the_shipped_file_without_the_dense_extra(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(retrieval, "dense_extra_installed", lambda: False)
+    monkeypatch.setattr(ranking_types, "dense_extra_installed", lambda: False)
     bench = small_benchmark(tmp_path / "b")
     assert "minilm" not in available_models(bench)
     with pytest.raises(ModelNotFoundError, match="dense extra"):
@@ -150,7 +151,7 @@ def test_minilm_uses_the_shipped_file_without_the_dense_extra(
 
 def test_minilm_with_a_mismatched_shipped_file_says_why(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(retrieval, "dense_extra_installed", lambda: False)
+    monkeypatch.setattr(ranking_types, "dense_extra_installed", lambda: False)
     bench = small_benchmark(tmp_path / "b")
     other = small_benchmark()
     emb = _embeddings(other)
@@ -191,9 +192,10 @@ def test_embed_without_the_dense_extra_exits_2(tmp_path: Path, monkeypatch: pyte
                                                capsys: pytest.CaptureFixture[str]) -> None:
     import sys
 
-    from execretrieval import _dense, cli
+    from execretrieval.cli import entry as cli
+    from execretrieval.ranking import _dense
 
-    monkeypatch.setattr(cli, "COMMAND_MODULES", ("execretrieval._cli_rank",))
+    monkeypatch.setattr(cli, "COMMAND_MODULES", ("execretrieval.cli.rank_commands",))
     monkeypatch.setattr(_dense, "_LOADED", {})
     for name in ("torch", "sentence_transformers"):
         monkeypatch.setitem(sys.modules, name, None)

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from execretrieval import Oracle, ResultCache, SuiteResult, TestOutcome
-from execretrieval.sandbox import _UID_BASE
+from execretrieval.oracle.sandbox import _UID_BASE
 
 TIMEOUT = 1.5
 MARGIN = 5.0

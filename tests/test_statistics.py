@@ -6,15 +6,15 @@ import numpy as np
 import pytest
 from _rankdata import small_benchmark
 
-from execretrieval.metrics import evaluate
-from execretrieval.retrieval import Ranking
-from execretrieval.statistics import (
+from execretrieval.measure.metrics import evaluate
+from execretrieval.measure.statistics import (
     bootstrap_ci,
     bootstrap_cis,
     compare,
     mcnemar_exact,
     paired_bootstrap_diff,
 )
+from execretrieval.ranking.ranking import Ranking
 
 
 def _table(a_only: int, b_only: int, both: int = 3, neither: int = 2):

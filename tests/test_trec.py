@@ -8,12 +8,13 @@ import numpy as np
 import pytest
 from _rankdata import CanonicalOracle, small_benchmark
 
-from execretrieval.analysis import deception_per_query
-from execretrieval.dataset import load_benchmark
+from execretrieval.benchmark.dataset import load_benchmark
 from execretrieval.errors import InputFormatError, ModelNotFoundError
-from execretrieval.metrics import evaluate, execution_matrix
-from execretrieval.retrieval import Ranking, rank
-from execretrieval.trec import from_qrels, from_run, qrels_text, to_qrels, to_run
+from execretrieval.measure.analysis import deception_per_query
+from execretrieval.measure.metrics import evaluate, execution_matrix
+from execretrieval.ranking.ranking import Ranking
+from execretrieval.ranking.registry import rank
+from execretrieval.ranking.trec import from_qrels, from_run, qrels_text, to_qrels, to_run
 
 
 def test_export_then_import_gives_the_same_ranking(tiny_dir: Path, tmp_path: Path) -> None:

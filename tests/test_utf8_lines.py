@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 from _rankdata import small_benchmark
 
-from execretrieval.annotations import read_flags
+from execretrieval.benchmark.annotations import read_flags
+from execretrieval.benchmark.dataset import load_benchmark
+from execretrieval.benchmark.seedfile import read_seed
 from execretrieval.cli import main
-from execretrieval.dataset import load_benchmark
 from execretrieval.errors import BenchmarkFormatError, InputFormatError
-from execretrieval.seedfile import read_seed
-from execretrieval.trec import from_run
+from execretrieval.ranking.trec import from_run
 
 BAD = b"\xff\xfe"
 

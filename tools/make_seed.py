@@ -5,7 +5,7 @@ Order is stable: modules sorted by their DOMAIN, tasks in file order. Each line 
 object with the keys query, function_name, domain, canonical, test_suite (and distractors
 when a task has hand-written ones). The output is written atomically and is byte-identical
 for identical sources. Then build the bundled benchmark into the same folder; the builder
-keeps the seed file it read (see execretrieval.builder)::
+keeps the seed file it read (see execretrieval.build.builder)::
 
     python tools/check_seed_src.py
     python tools/make_seed.py

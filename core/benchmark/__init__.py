@@ -1,0 +1,46 @@
+"""The benchmark format: queries, corpus, loader/writer, seed files, the five validation
+gates and the flag store. May import the base layer and the oracle (for the gates).
+"""
+
+from __future__ import annotations
+
+from .annotations import CATEGORIES, TARGETS, AnnotationStore, Flag, default_store_path, read_flags
+from .dataset import (
+    BUG_TYPES,
+    DOMAINS,
+    ROLES,
+    Benchmark,
+    Query,
+    Snippet,
+    load_benchmark,
+    write_benchmark,
+)
+from .gates import GATE_NAMES, GateFailure, GateResult, ValidationReport, validate, validate_folder
+from .seedfile import HandDistractor, SeedTask, read_seed, seed_line
+
+__all__ = [
+    "BUG_TYPES",
+    "DOMAINS",
+    "ROLES",
+    "Benchmark",
+    "Query",
+    "Snippet",
+    "load_benchmark",
+    "write_benchmark",
+    "HandDistractor",
+    "SeedTask",
+    "read_seed",
+    "seed_line",
+    "GATE_NAMES",
+    "GateFailure",
+    "GateResult",
+    "ValidationReport",
+    "validate",
+    "validate_folder",
+    "CATEGORIES",
+    "TARGETS",
+    "AnnotationStore",
+    "Flag",
+    "default_store_path",
+    "read_flags",
+]

@@ -1,0 +1,75 @@
+"""The ``execretrieval`` command line.
+
+Each group of subcommands lives in its own ``_cli_*`` module exposing
+``register(subparsers)``; every handler returns the process exit code. Exit codes follow
+one rule across commands: 0 success, 1 a check failed (a test, a gate), 2 bad input;
+130 interrupted, 141 output pipe closed by its reader.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+
+from ..errors import ExecRetrievalError
+
+__all__ = ["build_parser", "main"]
+
+# Subcommand modules, in the order their commands appear in --help.
+COMMAND_MODULES = (
+    "execretrieval.cli.oracle_commands",    # run-tests
+    "execretrieval.cli.validate_command",  # validate
+    "execretrieval.cli.build_commands",     # build, import-humaneval
+    "execretrieval.cli.rank_commands",      # evaluate, compare, export-run, export-qrels, embed
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="execretrieval",
+        description="Measure and inspect how code retrievers rank correct code against "
+                    "near-identical buggy mutants.",
+    )
+    from .. import __version__
+
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "handler", None) is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return int(args.handler(args))
+    except ExecRetrievalError as exc:
+        print(f"execretrieval {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"execretrieval {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # whoever read our output stopped early (``... --json | head``): not worth a
+        # traceback; point stdout at /dev/null so the final flush at exit stays quiet
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 141  # 128 + SIGPIPE, what the shell reports for a writer killed by it
+    except OSError as exc:  # a file or folder that cannot be read or written
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"execretrieval {args.command}: error: {where}{exc.strerror or exc}",
+              file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

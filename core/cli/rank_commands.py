@@ -1,0 +1,258 @@
+"""``evaluate``, ``compare``, ``export-run``, ``export-qrels`` and ``embed`` (issue 4 item 5)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputFormatError
+from ..fileio import read_utf8
+from .args import add_oracle_options, make_oracle, non_negative_int, positive_int
+
+
+def _ks(text: str) -> tuple[int, ...]:
+    try:
+        ks = tuple(sorted({int(x) for x in text.split(",") if x.strip()}))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"expected comma-separated integers, got {text!r}") \
+            from exc
+    if not ks or ks[0] < 1:
+        raise argparse.ArgumentTypeError("k values must be positive integers")
+    return ks
+
+
+def _stats_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--bootstrap", type=positive_int, default=5000, metavar="N",
+                        help="bootstrap replicates (default 5000)")
+    parser.add_argument("--seed", type=non_negative_int, default=0, metavar="S",
+                        help="bootstrap seed (default 0)")
+    parser.add_argument("--exclude-queries", metavar="FILE",
+                        help="leave out the query ids listed in FILE, one a line")
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "evaluate", help="rank, execute and measure models; write a report",
+        description="Rank the benchmark with each model, execute every model's top "
+                    "candidates through the oracle (cached), and write exec@k / execp@k / "
+                    "nDCG@k with bootstrap CIs plus the deception analyses. The format "
+                    "follows the --out extension: .json, .csv, .md or .html.")
+    p.add_argument("directory", metavar="DIR", help="benchmark folder")
+    p.add_argument("--model", action="append", default=[], metavar="NAME",
+                   help="model name or path (repeatable): bm25, tfidf, minilm, an "
+                        "embeddings/<name>.npz name, a .npz, a sentence-transformers folder")
+    p.add_argument("--run", action="append", default=[], metavar="FILE.trec",
+                   help="TREC run file of an outside system (repeatable)")
+    p.add_argument("--k", type=_ks, default=(1, 3, 5, 10), metavar="LIST",
+                   help="cut-offs, comma-separated (default 1,3,5,10)")
+    _stats_options(p)
+    p.add_argument("--out", required=True, metavar="FILE",
+                   help="report file: .json, .csv, .md or .html")
+    add_oracle_options(p)
+    p.set_defaults(handler=_evaluate)
+
+    p = subparsers.add_parser(
+        "compare", help="paired comparison of two models on one metric",
+        description="Exact McNemar test on the discordant queries and the paired-bootstrap "
+                    "difference (a - b) with its 95%% interval.")
+    p.add_argument("directory", metavar="DIR", help="benchmark folder")
+    p.add_argument("--model", action="append", default=[], metavar="NAME",
+                   help="model name or path; give exactly two")
+    p.add_argument("--metric", default="exec@1", help="metric to compare (default exec@1)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    _stats_options(p)
+    add_oracle_options(p)
+    p.set_defaults(handler=_compare)
+
+    p = subparsers.add_parser("export-run", help="write a model's ranking as a TREC run")
+    p.add_argument("directory", metavar="DIR", help="benchmark folder")
+    p.add_argument("--model", required=True, metavar="NAME", help="model name or path")
+    p.add_argument("--out", required=True, metavar="FILE", help="run file to write")
+    p.add_argument("--depth", type=positive_int, default=100, metavar="N",
+                   help="snippets per query (default 100); exec@k and nDCG@k need only "
+                        "k, but the deception analyses judge a canonical/mutant pair only "
+                        "if the run ranks one of them, so give the corpus size to "
+                        "reproduce them exactly")
+    p.set_defaults(handler=_export_run)
+
+    p = subparsers.add_parser("export-qrels", help="write the benchmark's TREC qrels")
+    p.add_argument("directory", metavar="DIR", help="benchmark folder")
+    p.add_argument("--out", required=True, metavar="FILE", help="qrels file to write")
+    p.set_defaults(handler=_export_qrels)
+
+    p = subparsers.add_parser(
+        "embed", help="encode a benchmark and write DIR/embeddings/<model>.npz",
+        description="Encode every query and snippet with a dense model (needs the dense "
+                    "extra) and write DIR/embeddings/<name>.npz, so installs without torch "
+                    "can rank with it. Vectors are cached; nothing is downloaded.")
+    p.add_argument("directory", metavar="DIR", help="benchmark folder")
+    p.add_argument("--model", default="minilm", metavar="NAME",
+                   help="minilm (default) or a local sentence-transformers folder")
+    p.add_argument("--query-prefix", default=None, help="text put before every query")
+    p.add_argument("--passage-prefix", default=None, help="text put before every snippet")
+    p.add_argument("--no-normalize", action="store_true",
+                   help="keep raw vectors (score by dot product, not cosine)")
+    p.add_argument("--out", default=None, metavar="FILE",
+                   help="output file (default DIR/embeddings/<name>.npz)")
+    p.set_defaults(handler=_embed)
+
+
+def _load(directory: str) -> Any:
+    from ..benchmark.dataset import load_benchmark
+
+    return load_benchmark(directory)
+
+
+def read_exclusions(path: str | None, benchmark: Any) -> frozenset[str]:
+    """Query ids from a file, one a line ('#' comments and blank lines ignored).
+
+    An unknown id, or a list that leaves no query to measure, is bad input."""
+    if path is None:
+        return frozenset()
+    file = Path(path)
+    try:
+        lines = read_utf8(file).splitlines()
+    except OSError as exc:
+        raise InputFormatError(f"cannot read the exclusion list ({exc.strerror or exc})",
+                               file=file) from exc
+    ids: set[str] = set()
+    for lineno, line in enumerate(lines, start=1):
+        qid = line.split("#", 1)[0].strip()
+        if not qid:
+            continue
+        if not benchmark.has_query(qid):
+            raise InputFormatError(f"unknown query id {qid!r}", file=file, line=lineno)
+        ids.add(qid)
+    if ids and len(ids) >= len(benchmark.queries):
+        raise InputFormatError(f"excludes all {len(benchmark.queries)} queries of the "
+                               "benchmark; nothing is left to measure", file=file)
+    return frozenset(ids)
+
+
+def _status(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def _evaluate(args: argparse.Namespace) -> int:
+    from ..ranking.ranking import Ranking
+    from ..ranking.registry import rank
+    from ..ranking.trec import from_run
+    from ..report.evaluation import evaluate_models
+    from ..report.writers import FORMATS, write_report
+    from .progress import TerminalProgress
+
+    suffix = Path(args.out).suffix.lower()
+    if suffix not in FORMATS:
+        print(f"execretrieval evaluate: error: {args.out}: unknown report format; use one "
+              f"of {', '.join(FORMATS)}", file=sys.stderr)
+        return 2
+    models = [*args.model, *args.run]
+    if not models:
+        print("execretrieval evaluate: error: give at least one --model or --run",
+              file=sys.stderr)
+        return 2
+    for run in args.run:
+        if not Path(run).is_file():
+            print(f"execretrieval evaluate: error: {run}: run file not found", file=sys.stderr)
+            return 2
+    benchmark = _load(args.directory)
+    exclude = read_exclusions(args.exclude_queries, benchmark)
+    command = shlex.join(["execretrieval", *sys.argv[1:]]) if sys.argv[1:] else \
+        "execretrieval evaluate"
+    rankings = []
+    for model in args.model:  # before any execution, so a bad model fails fast
+        with TerminalProgress(f"scoring with {model}") as scoring:
+            rankings.append(rank(benchmark, model, progress=scoring))
+    for run in args.run:  # a run file whatever its extension (.tsv, none, ...)
+        rankings.append(Ranking.from_scores(Path(run).stem or run, from_run(run, benchmark)))
+    with make_oracle(args) as oracle, TerminalProgress("executing") as progress:
+        report = evaluate_models(benchmark, rankings, oracle, ks=args.k, n_boot=args.bootstrap,
+                                 seed=args.seed, exclude=exclude, command=command,
+                                 status=_status, progress=progress)
+    write_report(report, args.out, benchmark)
+    for name, ev in report.models.items():
+        ci = ev.metrics.get("exec@1")
+        if ci is not None:
+            print(f"{name}: exec@1 = {ci.mean:.3f} [{ci.ci_low:.3f}, {ci.ci_high:.3f}], "
+                  f"deception rate = {ev.deception_rate:.3f}")
+    _status(f"wrote {args.out}")
+    return 0
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from ..ranking.registry import rank
+    from ..report.evaluation import evaluate_models
+    from .progress import TerminalProgress
+
+    if len(args.model) != 2:
+        print("execretrieval compare: error: give exactly two --model options",
+              file=sys.stderr)
+        return 2
+    benchmark = _load(args.directory)
+    exclude = read_exclusions(args.exclude_queries, benchmark)
+    rankings = [rank(benchmark, m) for m in args.model]
+    metric = args.metric
+    try:
+        k = int(metric.split("@", 1)[1])
+        if metric.split("@", 1)[0] not in ("exec", "execp", "ndcg") or k < 1:
+            raise ValueError(metric)
+    except (IndexError, ValueError):
+        print(f"execretrieval compare: error: unknown metric {metric!r}; expected exec@k, "
+              "execp@k or ndcg@k", file=sys.stderr)
+        return 2
+    with make_oracle(args) as oracle, TerminalProgress("executing") as progress:
+        report = evaluate_models(benchmark, rankings, oracle, ks=(k,), n_boot=args.bootstrap,
+                                 seed=args.seed, exclude=exclude, compare_metric=metric,
+                                 environment={}, progress=progress)
+    result = report.comparisons[0]
+    data = result.to_dict()
+    if args.json:
+        print(json.dumps(data, indent=2, allow_nan=False))
+    else:
+        print(f"{metric}: {data['a']} = {data['a_mean']:.3f}, {data['b']} = "
+              f"{data['b_mean']:.3f}")
+        print(f"discordant queries: {data['a_only']} only {data['a']}, {data['b_only']} only "
+              f"{data['b']}; exact {'McNemar' if result.test == 'mcnemar_exact' else 'sign'} "
+              f"p = {data['p_value']:.4g}")
+        print(f"difference (a - b) = {data['diff']:.3f} "
+              f"[{data['ci_low']:.3f}, {data['ci_high']:.3f}] (95% paired bootstrap)")
+    return 0
+
+
+def _export_run(args: argparse.Namespace) -> int:
+    from ..ranking.registry import rank
+    from ..ranking.trec import to_run
+
+    benchmark = _load(args.directory)
+    ranking = rank(benchmark, args.model)
+    lines = to_run(args.out, benchmark, ranking, depth=args.depth)
+    _status(f"wrote {args.out}: {lines} lines for {len(benchmark.queries)} queries, at most "
+            f"{min(args.depth, len(benchmark.corpus))} each")
+    return 0
+
+
+def _export_qrels(args: argparse.Namespace) -> int:
+    from ..ranking.trec import to_qrels
+
+    benchmark = _load(args.directory)
+    to_qrels(args.out, benchmark)
+    _status(f"wrote {args.out}")
+    return 0
+
+
+def _embed(args: argparse.Namespace) -> int:
+    from ..ranking.embeddings import embed_benchmark
+    from .progress import TerminalProgress
+
+    benchmark = _load(args.directory)
+    with TerminalProgress(f"encoding with {args.model}") as progress:
+        out = embed_benchmark(benchmark, args.model, out=args.out, progress=progress,
+                              query_prefix=args.query_prefix,
+                              passage_prefix=args.passage_prefix,
+                              normalize=not args.no_normalize)
+    _status(f"wrote {out}")
+    return 0

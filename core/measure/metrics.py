@@ -1,0 +1,232 @@
+"""exec@k, execp@k and nDCG@k with bootstrap intervals: the paper's headline table.
+
+For query q with ranking R(q) (best first) and pass matrix ``passes[q, r]`` (does the
+candidate at rank r + 1 pass all of q's tests, as executed by the oracle)::
+
+    exec@k(q)  = 1 if any(passes[q, :k]) else 0
+    execp@k(q) = sum(passes[q, :k]) / k
+    nDCG@k(q)  = DCG@k / IDCG@k,  DCG@k = sum_{r=1..k} rel(R(q)_r) / log2(r + 1),
+                 IDCG@k = sum_{r=1..min(k, |C(q)|)} 1 / log2(r + 1)
+
+with binary rel = 1 for ids in ``correct_corpus_ids`` C(q) (trec_eval's ``ndcg_cut``, for
+the ranking as given: trec_eval itself would re-sort tied scores by document id, we keep
+corpus order).
+Each metric is the unweighted mean over queries, with a 95% percentile bootstrap interval
+(:mod:`execretrieval.measure.statistics`). The kernels take whole matrices; :func:`evaluate` is the
+pure, documented wrapper; :func:`execution_matrix` is the only part that runs code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Protocol
+
+import numpy as np
+
+from . import analysis
+from .statistics import MetricCI, bootstrap_cis
+
+if TYPE_CHECKING:
+    from ..benchmark.dataset import Benchmark
+    from ..hooks import Progress, ShouldStop
+    from ..ranking.ranking import Ranking
+
+__all__ = [
+    "DEFAULT_KS",
+    "ModelEvaluation",
+    "evaluate",
+    "exec_at_k",
+    "execp_at_k",
+    "execution_matrices",
+    "execution_matrix",
+    "metric_names",
+    "ndcg_at_k",
+    "relevance_matrix",
+]
+
+DEFAULT_KS = (1, 3, 5, 10)
+
+
+class _Oracle(Protocol):
+    def run_many(self, jobs: list[tuple[str, Sequence[str]]], progress: Any = None,
+                 should_stop: Any = None) -> list[Any]: ...
+
+
+def execution_matrix(benchmark: Benchmark, ranking: Ranking, oracle: _Oracle, *,
+                     depth: int = 10, progress: Progress | None = None,
+                     should_stop: ShouldStop | None = None) -> np.ndarray:
+    """(Q x depth) bool: does the candidate at each rank pass its query's whole test suite?
+
+    Every retrieved (snippet, query) pair in the top ``depth`` is executed once through
+    ``oracle.run_many`` (the oracle caches, so a warm re-run executes nothing), including
+    other queries' snippets, which normally fail with NameError. A snippet the model did
+    not retrieve (``Ranking.retrieved``, e.g. past the end of a shallow TREC run) is not
+    executed and counts as not passing.
+    """
+    return execution_matrices(benchmark, [ranking], oracle, depth=depth, progress=progress,
+                              should_stop=should_stop)[0]
+
+
+def execution_matrices(benchmark: Benchmark, rankings: Sequence[Ranking], oracle: _Oracle, *,
+                       depth: int = 10, progress: Progress | None = None,
+                       should_stop: ShouldStop | None = None) -> list[np.ndarray]:
+    """:func:`execution_matrix` for several models in one ``run_many`` call, so a pair
+    that several models retrieve runs once and all cores stay busy."""
+    keys: dict[tuple[int, int], int] = {}
+    jobs: list[tuple[str, Sequence[str]]] = []
+    all_slots: list[np.ndarray] = []
+    for ranking in rankings:
+        d = max(1, min(int(depth), ranking.order.shape[1]))
+        top = ranking.order[:, :d]
+        listed = np.take_along_axis(ranking.retrieved, top.astype(np.intp), axis=1)
+        slots = np.full(top.shape, -1, dtype=np.int64)
+        for q in range(top.shape[0]):
+            tests = benchmark.queries[q].test_suite
+            for r in range(d):
+                if not listed[q, r]:
+                    continue
+                key = (int(top[q, r]), q)
+                slot = keys.get(key)
+                if slot is None:
+                    slot = keys[key] = len(jobs)
+                    jobs.append((benchmark.corpus[key[0]].code, tests))
+                slots[q, r] = slot
+        all_slots.append(slots)
+    results = oracle.run_many(jobs, progress=progress, should_stop=should_stop) if jobs else []
+    # the extra last entry is what an unretrieved slot (-1) reads: never a pass
+    outcome = np.array([*(bool(getattr(res, "passed", False)) for res in results), False],
+                       dtype=bool)
+    return [outcome[slots] for slots in all_slots]
+
+
+def exec_at_k(passes: np.ndarray, k: int) -> np.ndarray:
+    """(Q,) float: 1.0 where some candidate in the top k passes."""
+    return np.asarray(np.asarray(passes[:, :k], dtype=bool).any(axis=1), dtype=np.float64)
+
+
+def execp_at_k(passes: np.ndarray, k: int) -> np.ndarray:
+    """(Q,) float: passing share of the top k (denominator k, as in precision@k)."""
+    return np.asarray(passes[:, :k], dtype=np.float64).sum(axis=1) / k
+
+
+def relevance_matrix(benchmark: Benchmark, ranking: Ranking, depth: int) -> np.ndarray:
+    """(Q x depth) bool: is the candidate at each rank retrieved and in the query's
+    correct_corpus_ids?"""
+    top = ranking.order[:, :depth].astype(np.int64)
+    listed = np.take_along_axis(ranking.retrieved, top.astype(np.intp), axis=1)
+    return analysis.pairs(benchmark).relevant(top) & listed
+
+
+def ndcg_at_k(relevant: np.ndarray, n_relevant: np.ndarray, k: int) -> np.ndarray:
+    """(Q,) float nDCG@k with binary gains (trec_eval ``ndcg_cut.k``); 0 if no relevant id."""
+    rel = np.asarray(relevant[:, :k], dtype=np.float64)
+    discounts = 1.0 / np.log2(np.arange(2, k + 2, dtype=np.float64))
+    dcg = rel @ discounts[: rel.shape[1]]
+    ideal_cum = np.concatenate([[0.0], np.cumsum(discounts)])
+    idcg = ideal_cum[np.minimum(np.asarray(n_relevant, dtype=np.int64), k)]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.asarray(np.where(idcg > 0, dcg / np.where(idcg > 0, idcg, 1.0), 0.0),
+                          dtype=np.float64)
+
+
+def metric_names(ks: Sequence[int] = DEFAULT_KS) -> list[str]:
+    """Metric keys in report order: exec@k, then execp@k, then ndcg@k."""
+    return [f"{m}@{k}" for m in ("exec", "execp", "ndcg") for k in ks]
+
+
+@dataclass(frozen=True, eq=False)
+class ModelEvaluation:
+    """Everything measured about one model on one benchmark (one entry of the report)."""
+
+    model: str
+    query_ids: tuple[str, ...]
+    ks: tuple[int, ...]
+    metrics: Mapping[str, MetricCI]
+    per_query: Mapping[str, np.ndarray]
+    deception_rate: float
+    rank1_paired_miss_share: float
+    deception_by_bug_type: Mapping[str, float]
+    exec1_by_domain: Mapping[str, float]
+    density_ablation: Mapping[str, float]
+    edit_span_vs_deception: Mapping[str, Any]
+    n_boot: int
+    seed: int
+    excluded: tuple[str, ...] = ()
+    ranking: Ranking | None = field(default=None, repr=False)
+    passes: np.ndarray | None = field(default=None, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report JSON of this model (see issue 4 for the shape)."""
+        return {
+            "metrics": {name: ci.to_dict() for name, ci in self.metrics.items()},
+            "deception_rate": self.deception_rate,
+            "rank1_paired_miss_share": self.rank1_paired_miss_share,
+            "deception_by_bug_type": dict(self.deception_by_bug_type),
+            "exec1_by_domain": dict(self.exec1_by_domain),
+            "density_ablation": dict(self.density_ablation),
+            "density_ablation_method": "exact mean over all subsets of kept distractors",
+            "edit_span_vs_deception": dict(self.edit_span_vs_deception),
+            "queries": len(self.query_ids),
+            "excluded_queries": list(self.excluded),
+        }
+
+
+def evaluate(benchmark: Benchmark, ranking: Ranking, passes: np.ndarray, *,
+             ks: Sequence[int] = DEFAULT_KS, n_boot: int = 5000, seed: int = 0,
+             exclude: Collection[str] = frozenset()) -> ModelEvaluation:
+    """Metrics with bootstrap CIs and every analysis, for one model; pure (no execution).
+
+    ``passes`` is the (Q x depth) matrix of :func:`execution_matrix`, depth >= max(ks).
+    Queries in ``exclude`` are left out of every mean and interval.
+    """
+    ks = tuple(sorted({int(k) for k in ks}))
+    if not ks or ks[0] < 1:
+        raise ValueError("ks must be positive integers")
+    passes = np.asarray(passes, dtype=bool)
+    expected_rows = len(benchmark.queries)
+    if passes.ndim != 2 or passes.shape[0] != expected_rows:
+        raise ValueError(f"passes must be ({expected_rows} x depth), got {passes.shape}")
+    if passes.shape[1] < min(ks[-1], ranking.order.shape[1]):
+        raise ValueError(f"passes has depth {passes.shape[1]} but k = {ks[-1]} was asked")
+    if passes.shape[1] < ks[-1]:  # the whole corpus is shorter than k: pad with misses
+        passes = np.pad(passes, ((0, 0), (0, ks[-1] - passes.shape[1])))
+    keep = analysis.query_mask(benchmark, exclude)
+    relevant = relevance_matrix(benchmark, ranking, ks[-1])
+    n_relevant = np.array([len(q.correct_corpus_ids) for q in benchmark.queries])
+    columns: dict[str, np.ndarray] = {}
+    for k in ks:
+        columns[f"exec@{k}"] = exec_at_k(passes, k)
+    for k in ks:
+        columns[f"execp@{k}"] = execp_at_k(passes, k)
+    for k in ks:
+        columns[f"ndcg@{k}"] = ndcg_at_k(relevant, n_relevant, k)
+    names = list(columns)
+    matrix = np.column_stack([columns[n][keep] for n in names])
+    cis = bootstrap_cis(matrix, n_boot=n_boot, seed=seed)
+    per_query = {n: _frozen(columns[n][keep]) for n in names}
+    extra = analysis.summary(benchmark, ranking, passes, exclude=exclude)
+    return ModelEvaluation(
+        model=ranking.model,
+        query_ids=tuple(q.query_id for q, k in zip(benchmark.queries, keep, strict=True) if k),
+        ks=ks,
+        metrics=MappingProxyType(dict(zip(names, cis, strict=True))),
+        per_query=MappingProxyType(per_query),
+        deception_rate=extra["deception_rate"],
+        rank1_paired_miss_share=extra["rank1_paired_miss_share"],
+        deception_by_bug_type=MappingProxyType(extra["deception_by_bug_type"]),
+        exec1_by_domain=MappingProxyType(extra["exec1_by_domain"]),
+        density_ablation=MappingProxyType(extra["density_ablation"]),
+        edit_span_vs_deception=MappingProxyType(extra["edit_span_vs_deception"]),
+        n_boot=int(n_boot), seed=int(seed),
+        excluded=tuple(q.query_id for q, k in zip(benchmark.queries, keep, strict=True)
+                       if not k),
+        ranking=ranking, passes=passes,
+    )
+
+
+def _frozen(values: np.ndarray) -> np.ndarray:
+    out = np.array(values, dtype=np.float64, copy=True)
+    out.flags.writeable = False
+    return out

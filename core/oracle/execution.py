@@ -1,0 +1,210 @@
+"""The execution oracle: does a snippet pass its assert tests? (design §4)
+
+Each (code, test suite) pair runs in its own sandboxed process tree with a fresh namespace per
+test (exec the code, then the test) and a per-suite timeout. Outcomes per test are ``pass``,
+``fail`` (an AssertionError; detail is its message, or "AssertionError"), ``timeout`` (the
+test running at the deadline and every test not reached) and ``error`` ("TypeName: message";
+a SyntaxError in the code makes every test an error). How the sandbox contains hostile code
+is described in :mod:`execretrieval.oracle.sandbox`. Results are cached
+(:mod:`execretrieval.oracle.cache`) so a warm re-run executes nothing.
+"""
+
+from __future__ import annotations
+
+import atexit
+import functools
+import json
+import math
+import os
+import queue
+import sys
+import threading
+import weakref
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import asdict
+from typing import Any, Protocol
+
+from ..errors import CancelledError, OracleError
+from .cache import Cache, ResultCache, cache_key
+from .results import SuiteResult, TestOutcome
+from .sandbox import ForkServerPool, Limits
+
+__all__ = ["Oracle", "SuiteRunner"]
+
+class SuiteRunner(Protocol):
+    """The seam between the Oracle and whatever executes suites."""
+
+    def run_suite(self, code: str, tests: list[str], timeout: float, limits: Limits,
+                  cancel: threading.Event | None = None) -> dict[str, Any]: ...
+
+    def abort(self, cancel: threading.Event) -> None: ...
+
+    def containment(self) -> dict[str, Any]: ...
+
+    def close(self) -> None: ...
+
+
+_DEFAULT: Any = object()
+_LIVE: weakref.WeakSet[Oracle] = weakref.WeakSet()
+
+
+class Oracle:
+    """Runs (code, tests) suites in the sandbox; thread-safe, batches use every core.
+
+    ``cache`` defaults to the on-disk :class:`ResultCache`; pass ``cache=None`` to disable
+    caching. ``workers`` (default ``os.cpu_count()``) sandbox servers are started lazily.
+    """
+
+    def __init__(self, *, timeout: float = 5.0, cache: Cache | None = _DEFAULT,
+                 workers: int | None = None, limits: Limits = Limits(),
+                 runner: SuiteRunner | None = None) -> None:
+        if not (timeout > 0 and math.isfinite(timeout)):
+            raise ValueError(f"timeout must be positive and finite, not {timeout!r}")
+        self.timeout = float(timeout)
+        self.limits = limits
+        self._limits_key = json.dumps(asdict(limits), sort_keys=True)  # part of every key
+        self.workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
+        self.cache: Cache | None = ResultCache() if cache is _DEFAULT else cache
+        self._runner: SuiteRunner = runner if runner is not None else ForkServerPool(self.workers)
+        self._lock = threading.Lock()
+        self.executed = 0
+        self._closed = False
+        _LIVE.add(self)
+
+    # -- single suites --------------------------------------------------------------------
+
+    def key(self, code: str, tests: Sequence[str], timeout: float | None = None) -> str:
+        """The cache key of this suite under this Oracle's timeout and limits."""
+        return cache_key(code, list(tests), self.timeout if timeout is None else timeout,
+                         extra=self._limits_key)
+
+    def cached(self, code: str, tests: Sequence[str]) -> SuiteResult | None:
+        """The cached result of this suite, or None; never executes anything."""
+        tests = _check_suite(code, tests)
+        return None if self.cache is None else self.cache.get(self.key(code, tests))
+
+    def run(self, code: str, tests: Sequence[str], *, timeout: float | None = None) -> SuiteResult:
+        """Run one suite (or answer from the cache). Raises OracleError if the sandbox fails."""
+        return self._run(code, _check_suite(code, tests), timeout, None)
+
+    def _run(self, code: str, tests: list[str], timeout: float | None,
+             cancel: threading.Event | None) -> SuiteResult:
+        timeout = self.timeout if timeout is None else float(timeout)
+        key = self.key(code, tests, timeout)
+        if self.cache is not None:
+            hit = self.cache.get(key)
+            if hit is not None:
+                return hit
+        if not tests:
+            return SuiteResult(outcomes=())
+        if self._closed:
+            raise OracleError("this Oracle is closed")
+        raw = self._runner.run_suite(code, tests, timeout, self.limits, cancel)
+        result = SuiteResult(
+            outcomes=tuple(TestOutcome(t, s, d)
+                           for t, (s, d) in zip(tests, raw["outcomes"], strict=True)),
+            output=raw.get("output", ""), duration=float(raw.get("duration", 0.0)))
+        with self._lock:
+            self.executed += 1
+        if self.cache is not None:
+            self.cache.put(key, result)
+        return result
+
+    # -- batches --------------------------------------------------------------------------
+
+    def run_many(self, jobs: Sequence[tuple[str, Sequence[str]]], *,
+                 progress: Callable[[int, int], None] | None = None,
+                 should_stop: Callable[[], bool] | None = None) -> list[SuiteResult]:
+        """Run many suites on all workers, in order of ``jobs``.
+
+        ``progress(done, total)`` and ``should_stop()`` are called from the calling thread;
+        once ``should_stop()`` is true the running suites are killed and CancelledError is
+        raised.
+        """
+        checked = [(code, _check_suite(code, tests)) for code, tests in jobs]
+        total = len(checked)
+        results: list[SuiteResult | None] = [None] * total
+        cancel = threading.Event()
+        finished: queue.SimpleQueue[int] = queue.SimpleQueue()
+        done = 0
+        with ThreadPoolExecutor(max_workers=self.workers,
+                                thread_name_prefix="execretrieval-oracle") as pool:
+            futures: list[Future[SuiteResult]] = []
+            for i, (code, tests) in enumerate(checked):
+                future = pool.submit(self._run, code, tests, None, cancel)
+                future.add_done_callback(functools.partial(_report_done, finished, i))
+                futures.append(future)
+            try:
+                while done < total:
+                    if should_stop is not None and should_stop():
+                        raise CancelledError("the batch was cancelled")
+                    try:
+                        index = finished.get(timeout=0.05)
+                    except queue.Empty:
+                        continue
+                    results[index] = futures[index].result()
+                    done += 1
+                    if progress is not None:
+                        progress(done, total)
+            except BaseException:
+                cancel.set()
+                for future in futures:
+                    future.cancel()
+                self._runner.abort(cancel)
+                raise
+        if progress is not None and total == 0:
+            progress(0, 0)
+        return [r for r in results if r is not None]
+
+    # -- environment and life cycle -------------------------------------------------------
+
+    def containment(self) -> dict[str, bool | str]:
+        """Which containment measures are active on this machine (for report fingerprints)."""
+        info: dict[str, bool | str] = dict(self._runner.containment())
+        limits = ["memory", "cpu_time", "file_size", "no_core_dumps"]
+        if info.get("unprivileged_uid") or (hasattr(os, "geteuid") and os.geteuid() != 0):
+            limits.append("processes")  # RLIMIT_NPROC does not bind root
+        info.update(rlimits=",".join(limits),
+                    process_cleanup="pid_namespace" if info.get("pid_namespace")
+                    else "uid_kill" if info.get("unprivileged_uid") else "process_group",
+                    result_channel="per-test token, audit-hook guard",
+                    output_capture=f"truncated to {self.limits.output_chars} chars",
+                    platform=sys.platform, kernel=os.uname().release,
+                    python=sys.version.split()[0])
+        return info
+
+    def close(self) -> None:
+        """Stop every sandbox server; the Oracle cannot run suites afterwards."""
+        self._closed = True
+        self._runner.close()
+        if isinstance(self.cache, ResultCache):
+            self.cache.close()
+
+    def __enter__(self) -> Oracle:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _report_done(finished: queue.SimpleQueue[int], index: int, _future: Future[Any]) -> None:
+    finished.put(index)
+
+
+def _check_suite(code: str, tests: Sequence[str]) -> list[str]:
+    if not isinstance(code, str):
+        raise TypeError(f"code must be a str, not {type(code).__name__}")
+    if isinstance(tests, str) or not all(isinstance(t, str) for t in tests):
+        raise TypeError("tests must be a sequence of str")
+    return list(tests)
+
+
+@atexit.register
+def _close_all() -> None:
+    for oracle in list(_LIVE):
+        try:
+            oracle.close()
+        except Exception:  # noqa: BLE001 - best effort at interpreter exit
+            pass
+

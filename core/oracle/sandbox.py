@@ -1,0 +1,307 @@
+"""Host side of the sandbox: resource limits and one fork-server process per worker.
+
+Containment, as chosen for Linux (the process tree is drawn in ``_sandbox_child.py``):
+
+* **Start-up cost**: each server is a clean ``python -I -S`` process (stdlib only; the
+  site-packages folders are on its path, their ``.pth`` hooks are not run) that forks one
+  runner per suite, which forks one process per test. Each server's tree is pinned to one
+  CPU: on this VM a child woken on another, idle CPU costs ~1 ms per fork.
+* **Network**: the server unshares a network namespace at start-up (as root, or inside an
+  unprivileged user namespace where the kernel allows it); candidates see only a loopback
+  that is down, so even a listener on ``127.0.0.1`` is unreachable.
+* **Files**: the server unshares a mount namespace and remounts every mount read-only; a
+  size-limited tmpfs over its private base folder holds one empty working folder per suite.
+  ``/proc`` and ``/sys`` are covered by empty read-only tmpfs mounts (no peeking at other
+  processes or at one's own memory). If the interpreter lives under a folder other users
+  cannot enter (pyenv under ``/root``), that folder is covered by a tmpfs and only the
+  interpreter's tree is bind-mounted back, read-only.
+* **Identity**: as root, candidates run as an unprivileged uid (one per server slot, no
+  supplementary groups, ``no_new_privs``), so they cannot undo the remounts, read root's
+  files, signal or trace the runner; RLIMIT_NPROC then binds (root is exempt from it).
+* **Processes**: each suite runs in a fresh PID namespace whose init is the trusted runner.
+  After every test the runner ``kill(-1)``-s whatever is left, and when the runner dies the
+  kernel kills the namespace. Without PID namespaces: the runner is a child subreaper and
+  kills every descendant it inherits (plus ``kill(-1)`` as the sandbox uid).
+* **Limits**: RLIMIT_AS (memory), RLIMIT_CPU (a backstop behind the wall-clock timeout),
+  RLIMIT_FSIZE (also caps captured output), RLIMIT_NPROC, RLIMIT_CORE = 0. stdout and stderr
+  go to a file the server reads back and truncates; stdin is ``/dev/null``.
+* **Result channel**: see ``_sandbox_runner.py``: a test process announces a random token
+  before candidate code runs and only the runner's own frame can make the audit hook that
+  holds the token deliver one verdict. Anything else written to the channel makes the test
+  an ``error`` ("Tampered"). Python-level costs of this: ``ctypes`` (and packages that
+  import it, such as numpy), gc object walks, tracing/profiling and Python signal handlers
+  are refused to candidates.
+
+Where a measure is unavailable the run still works; :meth:`ForkServer.containment` (and
+``Oracle.containment()``) say which measures are active.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import site
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import OracleError
+
+__all__ = ["ForkServer", "ForkServerPool", "Limits"]
+
+_CHILD = Path(__file__).with_name("_sandbox_child.py")
+_UID_BASE = 1_500_000_000  # far above any uid a real account uses
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits for each test process of a suite.
+
+    ``memory_mb`` is address space (RLIMIT_AS), ``cpu_seconds`` the CPU time of one test
+    process (RLIMIT_CPU; 0 = the suite timeout + 1 s, a backstop behind the wall clock; a
+    test killed by it is a ``timeout`` and the suite goes on), ``max_processes``
+    RLIMIT_NPROC for the sandbox uid, ``file_size_mb`` the largest file a test may write
+    (its captured output included), ``output_chars`` how much captured output is kept.
+    For memory, processes and file size, 0 means no limit.
+    """
+
+    memory_mb: int = 1024
+    cpu_seconds: int = 0
+    max_processes: int = 64
+    file_size_mb: int = 16
+    output_chars: int = 10_000
+
+    def __post_init__(self) -> None:
+        for name, value in asdict(self).items():
+            if not isinstance(value, int) or value < 0:
+                raise ValueError(f"Limits.{name} must be a non-negative int, not {value!r}")
+
+
+_STALE_CHECKED = False
+
+
+def _remove_stale_folders() -> None:
+    """Remove base folders left by Oracle processes that died without closing (once)."""
+    global _STALE_CHECKED
+    if _STALE_CHECKED:
+        return
+    _STALE_CHECKED = True
+    root = Path(tempfile.gettempdir())
+    for folder in root.glob("execretrieval-sandbox-*-*"):
+        owner = folder.name.split("-")[2]
+        if not owner.isdigit() or int(owner) == os.getpid():
+            continue
+        try:
+            os.kill(int(owner), 0)
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+        except OSError:
+            pass
+
+
+class ForkServer:
+    """One clean ``python -I`` server process that runs one suite at a time.
+
+    Not thread-safe by itself: the Oracle hands each server to one thread at a time. ``kill``
+    may be called from any thread to abort the suite in flight (cancellation).
+    """
+
+    def __init__(self, index: int, *, isolate: bool = True, tmpfs_mb: int = 256) -> None:
+        if not hasattr(os, "fork"):
+            raise OracleError("the execution oracle needs a POSIX system (os.fork)")
+        self.index = index
+        _remove_stale_folders()
+        self._base = tempfile.mkdtemp(prefix=f"execretrieval-sandbox-{os.getpid()}-")
+        uid = _UID_BASE + (os.getpid() % 100_000) * 64 + index % 64 if os.geteuid() == 0 else None
+        # -S: no site, so no .pth hooks (an editable install imports ~45 modules there);
+        # the site-packages folders themselves stay importable for candidates.
+        packages = [p for p in site.getsitepackages() if os.path.isdir(p)]
+        # Each server's process tree stays on one CPU: a fork whose child wakes on another
+        # (idle) CPU costs ~1 ms here, more than the rest of a test.
+        cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+        config = {"base": self._base, "uid": uid, "isolate": isolate, "tmpfs_mb": tmpfs_mb,
+                  "site_packages": packages, "cpu": cpus[index % len(cpus)] if cpus else None}
+        env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0",
+               "PYTHONDONTWRITEBYTECODE": "1"}
+        try:
+            self._proc = subprocess.Popen(
+                [sys.executable, "-I", "-S", str(_CHILD), json.dumps(config)],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                env=env, cwd="/", start_new_session=True, close_fds=True,
+            )
+        except OSError as exc:
+            shutil.rmtree(self._base, ignore_errors=True)
+            raise OracleError(f"cannot start the sandbox server: {exc}") from exc
+        self._killed = False
+        hello = self._receive()
+        if hello is None or "hello" not in hello:
+            self.close()
+            raise OracleError("the sandbox server did not start (see python -I "
+                              f"{_CHILD} for a traceback)")
+        self._containment: dict[str, Any] = hello["hello"]
+
+    @property
+    def alive(self) -> bool:
+        return not self._killed and self._proc.poll() is None
+
+    def containment(self) -> dict[str, Any]:
+        """Which containment measures this server has active (see the module docstring)."""
+        return dict(self._containment)
+
+    def run(self, code: str, tests: list[str], timeout: float, limits: Limits) -> dict[str, Any]:
+        """Run one suite; the raw result dict of the server. Raises OracleError if it died."""
+        request = {"code": code, "tests": tests, "timeout": timeout, "limits": asdict(limits),
+                   "output_chars": limits.output_chars}
+        data = json.dumps(request).encode()
+        try:
+            assert self._proc.stdin is not None
+            self._proc.stdin.write(struct.pack(">I", len(data)) + data)
+            self._proc.stdin.flush()
+        except (OSError, ValueError) as exc:
+            raise OracleError("the sandbox server is gone") from exc
+        reply = self._receive()
+        if reply is None:
+            raise OracleError("the sandbox server died during a suite")
+        return reply
+
+    def _receive(self) -> dict[str, Any] | None:
+        stream = self._proc.stdout
+        assert stream is not None
+        try:
+            header = stream.read(4)
+            if len(header) < 4:
+                return None
+            body = stream.read(struct.unpack(">I", header)[0])
+            return json.loads(body)
+        except (OSError, ValueError):
+            return None
+
+    def kill(self) -> None:
+        """Abort at once: the runner dies with the server (PDEATHSIG) and its PID namespace
+        with the runner."""
+        self._killed = True  # never lent out again, even before the kernel reaps it
+        with contextlib.suppress(OSError):
+            self._proc.kill()
+
+    def close(self) -> None:
+        """Stop the server and remove its base folder; safe to call twice."""
+        with contextlib.suppress(OSError, ValueError):
+            if self._proc.stdin is not None:
+                self._proc.stdin.close()  # EOF: the server exits between or during suites
+        try:
+            self._proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self._proc.kill()
+            self._proc.wait()
+        with contextlib.suppress(OSError, ValueError):
+            if self._proc.stdout is not None:
+                self._proc.stdout.close()
+        shutil.rmtree(self._base, ignore_errors=True)
+
+
+class ForkServerPool:
+    """Up to ``size`` fork servers, started on demand and lent to one thread at a time.
+
+    This is the Oracle's default :class:`~execretrieval.oracle.execution.SuiteRunner`.
+    """
+
+    def __init__(self, size: int, *, isolate: bool = True) -> None:
+        self.size = size
+        self._isolate = isolate
+        self._cond = threading.Condition()
+        self._idle: list[ForkServer] = []
+        self._busy: dict[ForkServer, threading.Event | None] = {}
+        self._starting = 0
+        self._slots = list(range(size - 1, -1, -1))  # server index: its CPU and its uid
+        self._closed = False
+        self._containment: dict[str, Any] | None = None
+
+    def _acquire(self) -> ForkServer:
+        with self._cond:
+            while True:
+                if self._closed:
+                    raise OracleError("the sandbox pool is closed")
+                if self._idle:
+                    return self._idle.pop()
+                if len(self._busy) + self._starting < self.size and self._slots:
+                    self._starting += 1
+                    slot = self._slots.pop()
+                    break
+                self._cond.wait()
+        try:
+            server = ForkServer(slot, isolate=self._isolate)
+        except BaseException:
+            with self._cond:
+                self._slots.append(slot)
+            raise
+        finally:
+            with self._cond:
+                self._starting -= 1
+                self._cond.notify()
+        if self._containment is None:
+            self._containment = server.containment()
+        return server
+
+    def run_suite(self, code: str, tests: list[str], timeout: float, limits: Limits,
+                  cancel: threading.Event | None = None) -> dict[str, Any]:
+        """Run one suite on a free server; retry once on a fresh server if one died."""
+        from ..errors import CancelledError
+
+        for attempt in (1, 2):
+            server = self._acquire()
+            with self._cond:
+                if cancel is not None and cancel.is_set():
+                    self._idle.append(server)
+                    self._cond.notify()
+                    raise CancelledError("the batch was cancelled")
+                self._busy[server] = cancel
+            try:
+                return server.run(code, tests, timeout, limits)
+            except OracleError:
+                if (cancel is not None and cancel.is_set()) or attempt == 2:
+                    raise
+            finally:
+                self._release(server)
+        raise OracleError("unreachable")  # pragma: no cover
+
+    def _release(self, server: ForkServer) -> None:
+        with self._cond:
+            self._busy.pop(server, None)
+            if server.alive and not self._closed:
+                self._idle.append(server)
+                server = None  # type: ignore[assignment]
+            else:
+                self._slots.append(server.index)
+            self._cond.notify()
+        if server is not None:
+            server.close()
+
+    def abort(self, cancel: threading.Event) -> None:
+        """Kill the servers running suites for ``cancel`` (their threads get OracleError)."""
+        with self._cond:
+            victims = [s for s, c in self._busy.items() if c is cancel]
+        for server in victims:
+            server.kill()
+
+    def containment(self) -> dict[str, Any]:
+        if self._containment is None:
+            self._release(self._acquire())
+        assert self._containment is not None
+        return dict(self._containment)
+
+    def close(self) -> None:
+        """Stop all servers; a suite in flight ends with OracleError in its thread."""
+        with self._cond:
+            self._closed = True
+            servers = self._idle + list(self._busy)
+            self._idle = []
+            self._cond.notify_all()
+        for server in servers:
+            server.close()

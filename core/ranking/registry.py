@@ -1,0 +1,162 @@
+"""Retrievers: a benchmark in, a queries x corpus score matrix out, and the ranking it implies.
+
+Every retriever satisfies one small protocol, :class:`Retriever`: ``score(benchmark)``
+returns a float64 matrix whose row ``i`` scores ``benchmark.queries[i]`` against every
+snippet, column ``j`` being ``benchmark.corpus[j]``. :func:`rank` turns it into a
+:class:`Ranking`, sorting each row best first; ties are broken by corpus order (a stable
+sort), so the same scores always give the same ranking. NaN scores rank last.
+
+Model names understood by :func:`rank` / :func:`get_retriever`, tried in this order:
+
+- a registered name: ``bm25``, ``tfidf`` (lexical, see :mod:`execretrieval.ranking.bm25`);
+- ``minilm``: the shipped ``embeddings/minilm.npz`` if it matches the benchmark, else
+  all-MiniLM-L6-v2 encoded with the ``dense`` extra (see :mod:`execretrieval.ranking.embeddings`);
+- the name of any ``embeddings/<name>.npz`` in the benchmark folder;
+- a path to a ``.npz`` embedding file, to a TREC run file (``.trec``, ``.run``, ``.txt``),
+  or to a local sentence-transformers model folder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..errors import CancelledError, ModelNotFoundError, RetrieverError
+from ..hooks import Progress, ShouldStop
+from . import embeddings, ranking, trec
+from .bm25 import bm25_scores
+from .ranking import RUN_SUFFIXES, Ranking, Retriever
+from .tfidf import tfidf_scores
+
+if TYPE_CHECKING:
+    from ..benchmark.dataset import Benchmark
+
+__all__ = [
+    "available_models",
+    "get_retriever",
+    "model_label",
+    "rank",
+    "register_retriever",
+]
+
+
+@dataclass(frozen=True)
+class _LexicalRetriever:
+    name: str
+
+    def score(self, benchmark: Benchmark, *, progress: Progress | None = None,
+              should_stop: ShouldStop | None = None) -> np.ndarray:
+        _check_stop(should_stop)
+        if progress:
+            progress(0, 1)
+        if not benchmark.corpus:
+            raise RetrieverError(f"{self.name}: the benchmark has no snippets")
+        fn = bm25_scores if self.name == "bm25" else tfidf_scores
+        scores = fn([q.query for q in benchmark.queries], [s.code for s in benchmark.corpus])
+        _check_stop(should_stop)
+        if progress:
+            progress(1, 1)
+        return scores
+
+
+_REGISTRY: dict[str, Callable[[], Retriever]] = {
+    "bm25": lambda: _LexicalRetriever("bm25"),
+    "tfidf": lambda: _LexicalRetriever("tfidf"),
+}
+
+
+def register_retriever(name: str, factory: Callable[[], Retriever]) -> None:
+    """Make ``rank(benchmark, name)`` use ``factory()``; replaces an existing name."""
+    _REGISTRY[name] = factory
+
+
+def _check_stop(should_stop: ShouldStop | None) -> None:
+    if should_stop is not None and should_stop():
+        raise CancelledError("ranking cancelled")
+
+
+def _shipped(benchmark: Benchmark) -> dict[str, Path]:
+    if benchmark.path is None:
+        return {}
+    folder = Path(benchmark.path) / "embeddings"
+    if not folder.is_dir():
+        return {}
+    return {p.stem: p for p in sorted(folder.glob("*.npz"))}
+
+
+def available_models(benchmark: Benchmark) -> list[str]:
+    """Model names :func:`rank` accepts for this benchmark without a path.
+
+    ``bm25`` and ``tfidf`` always; ``minilm`` when ``embeddings/minilm.npz`` is shipped or
+    the ``dense`` extra is installed; then every other ``embeddings/<name>.npz``.
+    """
+    names = list(_REGISTRY)
+    shipped = _shipped(benchmark)
+    if "minilm" not in names and ("minilm" in shipped or ranking.dense_extra_installed()):
+        names.append("minilm")
+    names.extend(n for n in shipped if n not in names)
+    return names
+
+
+def model_label(model: str) -> str:
+    """The name a model appears under in reports: the file or folder stem for a path."""
+    path = Path(model)
+    if ("/" in model or "\\" in model or path.suffix) and path.exists():
+        return path.stem if path.is_file() else path.name
+    return model
+
+
+def get_retriever(benchmark: Benchmark, model: str, **options: Any) -> Retriever:
+    """The retriever for a model name or path (see the module docstring).
+
+    ``options`` go to dense models: ``query_prefix``, ``passage_prefix``, ``normalize``.
+    Raises ModelNotFoundError naming the models that are available.
+    """
+    if model in _REGISTRY and not options:
+        return _REGISTRY[model]()
+    if model == "minilm":
+        return embeddings.MiniLMRetriever(**options)
+    shipped = _shipped(benchmark)
+    if model in shipped:
+        return embeddings.NpzRetriever(shipped[model], name=model)
+    path = Path(model).expanduser()
+    if path.is_file():
+        if path.suffix == ".npz":
+            return embeddings.NpzRetriever(path, name=path.stem)
+        if path.suffix in RUN_SUFFIXES:
+            return trec.RunFileRetriever(path, name=path.stem)
+        raise ModelNotFoundError(
+            f"{path}: not a model (expected a .npz embedding file, a TREC run file "
+            f"{'/'.join(RUN_SUFFIXES)}, or a sentence-transformers folder)")
+    if path.is_dir():
+        return embeddings.DenseRetriever(path, name=path.name, **options)
+    raise ModelNotFoundError(
+        f"unknown model {model!r}; available for {benchmark.name}: "
+        f"{', '.join(available_models(benchmark))} (or a path to a .npz, a TREC run file, "
+        f"or a sentence-transformers model folder)")
+
+
+def rank(
+    benchmark: Benchmark,
+    model: str,
+    *,
+    progress: Progress | None = None,
+    should_stop: ShouldStop | None = None,
+    **options: Any,
+) -> Ranking:
+    """Score every snippet for every query with ``model`` and rank them best first.
+
+    ``progress(done, total)`` is called while scoring (dense encoding reports per batch);
+    ``should_stop()`` returning True raises CancelledError.
+    """
+    retriever = get_retriever(benchmark, model, **options)
+    scores = retriever.score(benchmark, progress=progress, should_stop=should_stop)
+    expected = (len(benchmark.queries), len(benchmark.corpus))
+    if scores.shape != expected:
+        raise RetrieverError(f"{model}: score matrix has shape {scores.shape}, "
+                             f"expected {expected}")
+    return Ranking.from_scores(model_label(model), scores)

@@ -1,0 +1,166 @@
+"""Evaluation reports: several models on one benchmark, with everything needed to reproduce.
+
+:func:`evaluate_models` is the whole pipeline (rank, execute the top candidates through the
+oracle, measure); :class:`EvaluationReport` holds the result, ready for
+:mod:`execretrieval.report.writers`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..errors import CancelledError
+from ..measure.metrics import DEFAULT_KS, ModelEvaluation, evaluate, execution_matrices
+from ..measure.statistics import Comparison, compare
+from ..ranking.ranking import Ranking
+from ..ranking.registry import rank
+from .environment import environment_fingerprint
+
+if TYPE_CHECKING:
+    from ..benchmark.dataset import Benchmark
+    from ..hooks import Progress, ShouldStop
+
+__all__ = ["EvaluationReport", "evaluate_models", "report_settings"]
+
+@dataclass(frozen=True, eq=False)
+class EvaluationReport:
+    """Models evaluated on one benchmark, with the benchmark, environment, seed and command."""
+
+    benchmark: Mapping[str, Any]
+    environment: Mapping[str, Any]
+    seed: int
+    command: str
+    models: Mapping[str, ModelEvaluation]
+    comparisons: tuple[Comparison, ...] = ()
+    settings: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def create(cls, benchmark: Benchmark, models: Mapping[str, ModelEvaluation], *,
+               environment: Mapping[str, Any], seed: int, command: str,
+               compare_metric: str = "exec@1", settings: Mapping[str, Any] | None = None
+               ) -> EvaluationReport:
+        """A report with every later model compared against the first on ``compare_metric``."""
+        evaluations = list(models.values())
+        comparisons: list[Comparison] = []
+        if evaluations and compare_metric in evaluations[0].per_query:
+            first = evaluations[0]
+            for other in evaluations[1:]:
+                comparisons.append(compare(benchmark, first, other, compare_metric,
+                                           n_boot=first.n_boot, seed=seed))
+        info = {"name": benchmark.name, "fingerprint": benchmark.fingerprint,
+                "queries": len(benchmark.queries), "snippets": len(benchmark.corpus)}
+        return cls(benchmark=info, environment=dict(environment), seed=int(seed),
+                   command=command, models=dict(models), comparisons=tuple(comparisons),
+                   settings=dict(settings or {}))
+
+    def exclusion_note(self, shown: int = 10) -> str:
+        """One sentence saying which queries were left out (``--exclude-queries``), or ""."""
+        excluded = list(self.settings.get("excluded_queries") or ())
+        if not excluded:
+            return ""
+        total = int(self.benchmark.get("queries", 0))
+        ids = ", ".join(excluded[:shown])
+        more = f" and {len(excluded) - shown} more" if len(excluded) > shown else ""
+        return (f"{total - len(excluded)} of {total} queries measured: {len(excluded)} "
+                f"excluded from every figure (--exclude-queries): {ids}{more}.")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report JSON (issue 4): benchmark, environment, seed, command, models, ..."""
+        return _clean({
+            "benchmark": dict(self.benchmark),
+            "environment": dict(self.environment),
+            "seed": self.seed,
+            "command": self.command,
+            "settings": dict(self.settings),
+            "models": {name: ev.to_dict() for name, ev in self.models.items()},
+            "comparisons": [c.to_dict() for c in self.comparisons],
+        })
+
+
+def _clean(value: Any) -> Any:
+    """JSON-ready: NaN/inf -> None, numpy scalars -> Python, tuples -> lists."""
+    if isinstance(value, Mapping):
+        return {str(k): _clean(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_clean(v) for v in value]
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def evaluate_models(
+    benchmark: Benchmark,
+    models: Sequence[str | Ranking],
+    oracle: Any,
+    *,
+    ks: Sequence[int] = DEFAULT_KS,
+    n_boot: int = 5000,
+    seed: int = 0,
+    exclude: Collection[str] = frozenset(),
+    command: str = "",
+    compare_metric: str = "exec@1",
+    environment: Mapping[str, Any] | None = None,
+    status: Callable[[str], None] | None = None,
+    progress: Progress | None = None,
+    ranking_progress: Progress | None = None,
+    should_stop: ShouldStop | None = None,
+) -> EvaluationReport:
+    """Rank with every model (or take the given Ranking), execute each one's top
+    max(k, 5) through the oracle (one batched, cached ``run_many``), and evaluate;
+    Every later model is compared with the first on ``compare_metric``; ``status`` hears
+    each phase by name,
+    ``progress`` follows execution and ``ranking_progress`` each model's scoring (dense
+    encoding can be long)."""
+    rankings: list[Ranking] = []
+    names: list[str] = []
+    for model in models:
+        if should_stop is not None and should_stop():
+            raise CancelledError("evaluation cancelled")
+        if isinstance(model, Ranking):
+            ranking = model
+        else:
+            if status:
+                status(f"ranking with {model}")
+            ranking = rank(benchmark, model, progress=ranking_progress,
+                           should_stop=should_stop)
+        label, n = ranking.model, 2
+        while label in names:
+            label, n = f"{ranking.model}#{n}", n + 1
+        names.append(label)
+        rankings.append(ranking)
+    depth = max(max(ks), 5)  # 5: the density ablation looks past up to 4 removed mutants
+    if status:
+        status(f"executing the top {depth} candidates of {len(rankings)} model(s)")
+    matrices = execution_matrices(benchmark, rankings, oracle, depth=depth,
+                                  progress=progress, should_stop=should_stop)
+    if status:
+        status("measuring")
+    # A repeated model is labelled name#2, ...: in the report and in its comparisons.
+    evaluations = {
+        name: dataclasses.replace(
+            evaluate(benchmark, ranking, passes, ks=ks, n_boot=n_boot, seed=seed,
+                     exclude=exclude), model=name)
+        for name, ranking, passes in zip(names, rankings, matrices, strict=True)
+    }
+    env = dict(environment) if environment is not None else environment_fingerprint(oracle)
+    return EvaluationReport.create(benchmark, evaluations, environment=env, seed=seed,
+                                   command=command, compare_metric=compare_metric,
+                                   settings=report_settings(ks, n_boot, depth, exclude))
+
+
+def report_settings(ks: Sequence[int], n_boot: int, depth: int,
+                    exclude: Collection[str]) -> dict[str, Any]:
+    """The measurement settings a report records beside its figures."""
+    return {"ks": sorted({int(k) for k in ks}), "bootstrap": int(n_boot),
+            "execution_depth": int(depth), "excluded_queries": sorted(set(exclude)),
+            "density_ablation": "exact mean over all subsets of kept distractors"}
+
+
