@@ -1,7 +1,7 @@
 """The inspector reads well at any size: whole function names at 1280x800, tests readable
-# ruff: noqa: F811  (pytest fixtures imported from _gui_fixtures, then used as arguments)
 without scrolling sideways at 1024x700, the diff opened on its change."""
 
+# ruff: noqa: F811  (pytest fixtures imported from _gui_fixtures, then used as arguments)
 from __future__ import annotations
 
 from pathlib import Path
