@@ -76,9 +76,14 @@ def create_app(argv: Sequence[str] | None = None):  # type: ignore[no-untyped-de
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if args.benchmark is not None and not Path(args.benchmark).exists():
-        # still open the window: it explains the problem in a dialog
-        print(f"execretrieval-gui: warning: {args.benchmark}: no such folder", file=sys.stderr)
+    if args.benchmark is not None and not Path(args.benchmark).is_dir():
+        if args.screenshot:   # a picture of something else would only mislead
+            print(f"execretrieval-gui: error: {args.benchmark}: no such benchmark folder",
+                  file=sys.stderr)
+            return 2
+        # the window says so in a dialog and opens the bundled benchmark instead
+        print(f"execretrieval-gui: warning: {args.benchmark}: no such benchmark folder",
+              file=sys.stderr)
     from PySide6.QtCore import QSettings, QTimer
 
     from .mainwindow import MainWindow
@@ -148,9 +153,22 @@ def _arrange_screenshot(window, target: Path, query: str | None) -> None:  # typ
         QTimer.singleShot(150, lambda: save(True))
 
     def on_failed(title: str, text: str) -> None:
+        if state["done"]:
+            return
         print(f"execretrieval-gui: {title}: {text}", file=sys.stderr)
         QTimer.singleShot(300, lambda: save(False))
 
+    def on_argument_rejected(text: str) -> None:
+        """A bad --model: no picture of the fallback, exit 2 with the message."""
+        if state["done"]:
+            return
+        state["done"] = True
+        print(f"execretrieval-gui: error: {text}", file=sys.stderr)
+        window.screenshot_status = 2
+        window.close()
+        QApplication.quit()
+
+    window.state.argument_rejected.connect(on_argument_rejected)   # before failed: it wins
     window.state.query_ready.connect(on_ready)
     window.state.failed.connect(on_failed)
     QTimer.singleShot(SCREENSHOT_TIMEOUT_MS, lambda: save(False))

@@ -22,6 +22,7 @@ __all__ = [
     "cpu_count",
     "evaluate_models",
     "export_report",
+    "is_model",
     "load",
     "make_oracle",
     "model_choices",
@@ -65,6 +66,12 @@ def model_choices(benchmark: Benchmark) -> list[str]:
     from execretrieval.ranking.registry import available_models
 
     return list(available_models(benchmark))
+
+
+def is_model(benchmark: Benchmark, model: str) -> bool:
+    """Can ``model`` be asked of the engine at all: a name it offers, or an existing path?
+    (Whether the file reads is for :func:`rank` to say.)"""
+    return model in model_choices(benchmark) or Path(model).expanduser().exists()
 
 
 def rank(benchmark: Benchmark, model: str, progress: Progress | None = None,

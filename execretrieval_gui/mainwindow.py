@@ -151,8 +151,9 @@ class MainWindow(QMainWindow):
         self.tabs.currentChanged.connect(self._on_tabs_current_changed)
         state.benchmark_loaded.connect(self._on_benchmark_loaded)
         state.rankings_changed.connect(self._on_rankings_changed)
-        state.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        state.message.connect(self._on_state_message)
         state.failed.connect(self._on_failed)
+        state.rerun_offered.connect(self._on_rerun_offered)
         for slot in state.slots() + reporter.slots():
             slot.busy_changed.connect(self._on_work_changed)
 
@@ -234,9 +235,11 @@ class MainWindow(QMainWindow):
         s.setValue("candidates/depth", self.candidates.depth_box.value())
         state = self.state
         if state.benchmark is not None and state.benchmark.path is not None:
-            s.setValue("session/benchmark", str(state.benchmark.path))
-        if state.model_a:
-            s.setValue("session/model", state.model_a)
+            s.setValue("session/benchmark", str(Path(state.benchmark.path).resolve()))
+        if state.model_a:   # a model file by its absolute path, a name as it is
+            model = Path(state.model_a).expanduser()
+            s.setValue("session/model", str(model.resolve()) if model.is_file()
+                       else state.model_a)
         if state.query_id:
             s.setValue("session/query", state.query_id)
         s.sync()
@@ -252,20 +255,35 @@ class MainWindow(QMainWindow):
     # public ---------------------------------------------------------------------------
     def open(self, path: str | Path | None = None, model: str | None = None,
              query: str | None = None) -> None:
-        """Open ``path`` (else the last or the first bundled benchmark)."""
+        """Open ``path`` (else the last session's or the first bundled benchmark).
+
+        A ``path`` that is no folder, or a folder that does not load, gets one dialog and
+        the bundled benchmark opens instead: the window never stays empty.
+        """
         s = self.settings
         bundled = engine.bundled_benchmarks()
+        fallback = bundled[0] if bundled else None
         if path is None:
             last = s.value("session/benchmark", "", type=str)
-            path = last if last and Path(last).is_dir() else (bundled[0] if bundled else None)
-            if path is not None and str(path) == last:
+            # only an absolute path: a relative one would silently open another copy
+            ok = bool(last) and Path(last).is_absolute() and Path(last).is_dir()
+            path = last if ok else fallback
+            if ok:
                 model = model or s.value("session/model", "", type=str) or None
                 query = query or s.value("session/query", "", type=str) or None
+        elif not Path(path).is_dir():
+            text = f"{path}: no such benchmark folder."
+            if fallback is not None:
+                text += f" Opening the bundled benchmark {fallback.name} instead."
+            self.state.argument_rejected.emit(text)
+            self.state.failed.emit("No such folder", text)
+            path, query = fallback, None
         self.picker.set_benchmarks(bundled, Path(path) if path else None)
         if path is None:
             self.statusBar().showMessage("No benchmark: open a folder with Ctrl+O")
             return
-        self.state.open_benchmark(path, model=model, query=query)
+        self.state.open_benchmark(path, model=model, query=query,
+                                  fallback=fallback if Path(path) != fallback else None)
 
     def set_export_busy(self, busy: bool, done: int = 0, total: int = 0) -> None:
         self.export_progress.setVisible(busy)
@@ -308,6 +326,16 @@ class MainWindow(QMainWindow):
 
     def _on_failed(self, title: str, text: str) -> None:
         dialogs.show_error(self, title, text)
+
+    def _on_state_message(self, text: str) -> None:
+        """The status bar elides a long message: its tooltip keeps it whole."""
+        bar = self.statusBar()
+        bar.showMessage(text, 15000 if ":" in text else 8000)
+        bar.setToolTip(text)
+
+    def _on_rerun_offered(self, text: str, everything: bool) -> None:
+        dialogs.ask_rerun(self, text,
+                          lambda: self.state.run_selected(everything=everything, force=True))
 
     def _on_metrics_query_clicked(self, query_id: str) -> None:
         self.state.select_query(query_id)

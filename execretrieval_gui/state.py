@@ -11,7 +11,6 @@ click-through never shows a stale result.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,38 +21,10 @@ from execretrieval.benchmark.annotations import AnnotationStore, Flag
 
 from . import engine
 from .models import CandidateRow, role_of
-from .workers import TaskSlot, emit_partial
+from .state_types import CandidateView, Explained, FlagsView, QueryView, statuses, suite_runs
+from .workers import TaskSlot
 
 __all__ = ["CandidateView", "FlagsView", "InspectorState", "QueryView"]
-
-
-@dataclass(frozen=True)
-class QueryView:
-    """What the panels show for the selected query."""
-
-    query: Query
-    model: str                      # model A's label
-    canonical_rank: int             # 0: no canonical
-    rows: tuple[CandidateRow, ...]  # the top-k, then the query's own snippets below the cut
-
-
-@dataclass(frozen=True)
-class CandidateView:
-    """The selected candidate, with what the diff, tests and flags panels need."""
-
-    query: Query
-    canonical: Snippet | None
-    snippet: Snippet
-    label: str                      # "Rank 3: c_0007 · 8 tests"
-    result: Any                     # SuiteResult | None
-    corpus_ids: tuple[str, ...]     # every listed candidate (flag targets)
-
-
-@dataclass(frozen=True)
-class FlagsView:
-    flagged: frozenset[str]         # every flagged query id
-    flags: tuple[Flag, ...]         # the selected query's flags
-    store_path: Path | None         # None: no store open
 
 
 class InspectorState(QObject):
@@ -64,6 +35,8 @@ class InspectorState(QObject):
     benchmark_path = Signal(object)         # Path of the benchmark held (after load or failure)
     models_changed = Signal(object, str)    # list of model names offered, chosen
     model_shown = Signal(str, str)          # which ("a" | "b"), model name or path held
+    model_rejected = Signal(str, str)       # which ("a" | "b"), model that failed to load
+    argument_rejected = Signal(str)         # a start-up argument that could not be used
     busy_changed = Signal(bool, int, int)   # loading or ranking: busy, done, total
     ranking_ready = Signal(str)             # model A name
     rankings_changed = Signal(str, str)     # model A's label, model B's ("" for none)
@@ -78,6 +51,7 @@ class InspectorState(QObject):
     query_ready = Signal(str)               # candidates, diff and outcomes of the query known
     # live runs
     running_changed = Signal(bool, str)     # running, what
+    rerun_offered = Signal(str, bool)       # what is cached (text), everything?
     run_progress = Signal(str)
     scratch_finished = Signal(object, object)  # SuiteResult, tests
     # flags
@@ -148,8 +122,12 @@ class InspectorState(QObject):
 
     # benchmark ------------------------------------------------------------------------
     def open_benchmark(self, path: str | Path, model: str | None = None,
-                       query: str | None = None) -> None:
-        """Load a folder in the background; then rank with ``model`` and open ``query``."""
+                       query: str | None = None, fallback: str | Path | None = None) -> None:
+        """Load a folder in the background; then rank with ``model`` and open ``query``.
+
+        ``fallback``: a folder to open instead if ``path`` cannot be loaded and nothing is
+        open yet (start-up: the window never stays empty because of a bad argument).
+        """
         path = Path(path)
         self.message.emit(f"Loading {path} …")
         self.pending_query = query
@@ -157,7 +135,7 @@ class InspectorState(QObject):
         self.load_slot.start(
             lambda progress, should_stop: engine.load(path, progress, should_stop),
             on_result=lambda bench: self._on_load_result(bench, model),
-            on_error=self._on_load_error,
+            on_error=lambda exc: self._on_load_error(exc, fallback),
             on_finished=self._emit_busy,
         )
 
@@ -178,8 +156,16 @@ class InspectorState(QObject):
         if bench.path is not None:
             self.benchmark_path.emit(Path(bench.path))
         models = engine.model_choices(bench)
-        chosen = model or (self.model_a if self.model_a in models else "") or \
+        default = (self.model_a if self.model_a in models else "") or \
             ("bm25" if "bm25" in models else (models[0] if models else ""))
+        if model and not engine.is_model(bench, model):
+            text = (f"Unknown model {model!r}: {bench.name} offers {', '.join(models)} "
+                    f"(or a path to a .npz, a TREC run file or a model folder). "
+                    f"Showing {default} instead.")
+            self.argument_rejected.emit(text)
+            self.failed.emit("Unknown model", text)
+            model = None
+        chosen = model or default
         self.model_b = ""
         self.models_changed.emit(models, chosen)
         self.message.emit(f"Loaded {bench.name}: {len(bench.queries)} queries, "
@@ -187,10 +173,16 @@ class InspectorState(QObject):
         if chosen:
             self.set_model(chosen)
 
-    def _on_load_error(self, exc: BaseException) -> None:
-        """Nothing changed: the picker goes back to the benchmark still shown."""
+    def _on_load_error(self, exc: BaseException, fallback: str | Path | None = None) -> None:
+        """Nothing changed: the picker goes back to the benchmark still shown (or, with
+        nothing shown yet, the ``fallback`` opens)."""
         if self.benchmark is not None and self.benchmark.path is not None:
             self.benchmark_path.emit(Path(self.benchmark.path))
+        elif fallback is not None and not isinstance(exc, CancelledError):
+            self._on_task_error("Cannot open benchmark", Explained(
+                f"{exc}\n\nOpening the bundled benchmark {Path(fallback).name} instead."))
+            self.open_benchmark(fallback, query=None)
+            return
         self._on_task_error("Cannot open benchmark", exc)
 
     def _open_store(self, bench: Benchmark) -> None:
@@ -235,11 +227,22 @@ class InspectorState(QObject):
                    on_finished=self._emit_busy)
 
     def _on_rank_error(self, model: str, which: str, exc: BaseException) -> None:
-        """The previous ranking stays; so does the picker's choice."""
+        """The previous ranking stays, and so does the picker's choice; a model that failed
+        leaves the lists (a file that cannot be read is no choice)."""
         previous = self.model_a if which == "a" else self.model_b
+        if not isinstance(exc, CancelledError) and model != previous:
+            self.model_rejected.emit(which, model)
         if previous or which == "b":
             self.model_shown.emit(which, previous)
         self._on_task_error(f"Cannot rank with {model}", exc)
+        bench = self.benchmark
+        if which == "a" and self.ranking_a is None and bench is not None and \
+                not isinstance(exc, CancelledError):   # nothing shown yet: the default model
+            default = next((m for m in ("bm25", *engine.model_choices(bench)) if m != model
+                            and m in engine.model_choices(bench)), "")
+            if default:
+                self.models_changed.emit(engine.model_choices(bench), default)
+                self.set_model(default)
 
     def _on_rank_result(self, model: str, which: str, ranking: Any,
                         status: engine.QueryStatus) -> None:
@@ -367,7 +370,7 @@ class InspectorState(QObject):
         self.pending_changed.emit({s.corpus_id for s in missing})
         qid = query.query_id
         self.badge_slot.start(
-            _suite_runs(self.oracle, [(s.corpus_id, s.code) for s in missing],
+            suite_runs(self.oracle, [(s.corpus_id, s.code) for s in missing],
                         query.test_suite),
             on_result=lambda _v: None,
             on_partial=lambda pairs: self._on_suites_partial(qid, pairs),
@@ -421,7 +424,10 @@ class InspectorState(QObject):
             self.select_query(self.query_id, force=True)
 
     # live runs ------------------------------------------------------------------------
-    def run_selected(self, everything: bool = False) -> None:
+    def run_selected(self, everything: bool = False, force: bool = False) -> None:
+        """Execute the selected candidate's suite (every listed one with ``everything``)
+        live. Outcomes that are all known already (from the cache or an earlier run) are
+        not run again unless ``force``: ``rerun_offered`` says so, for the view to ask."""
         bench, qid = self.benchmark, self.query_id
         if bench is None or qid is None:
             return
@@ -430,15 +436,37 @@ class InspectorState(QObject):
             else ([self.corpus_id] if self.corpus_id else [])
         if not cids:
             return
+        before = {c: self.results.get((c, qid)) for c in cids}
+        if not force and all(r is not None for r in before.values()):
+            what = (f"the {len(cids)} listed candidates" if everything else cids[0])
+            self.rerun_offered.emit(
+                f"The outcomes of {what} are already known (from the result cache or an "
+                f"earlier run): the oracle is deterministic, so running again shows the same "
+                f"outcomes unless the environment changed.", everything)
+            self.message.emit(f"Outcomes of {what} are cached; Run again to re-execute")
+            return
         self.running_changed.emit(True, f"running {len(cids)} suite(s)")
         self.run_slot.start(
-            _suite_runs(self.live_oracle, [(c, bench.snippet(c).code) for c in cids],
+            suite_runs(self.live_oracle, [(c, bench.snippet(c).code) for c in cids],
                         query.test_suite),
-            on_result=lambda _v: self.message.emit("Run finished"),
+            on_result=lambda _v: self._on_run_result(qid, before),
             on_partial=lambda pairs: self._on_suites_partial(qid, pairs),
             on_progress=lambda d, t: self.run_progress.emit(f"{d}/{t} done"),
             on_error=lambda exc: self._on_task_error("Run failed", exc, dialog=False),
             on_finished=lambda: self.running_changed.emit(False, ""))
+
+    def _on_run_result(self, query_id: str, before: dict[str, Any]) -> None:
+        """Say what the live run found, against what was known before it."""
+        changed = [c for c, old in before.items() if old is not None and
+                   statuses(old) != statuses(self.results.get((c, query_id)))]
+        known = sum(old is not None for old in before.values())
+        n = len(before)
+        text = f"Run finished: {n} suite{'s' if n != 1 else ''} executed"
+        if changed:
+            text += f"; outcomes changed for {', '.join(changed)}"
+        elif known:
+            text += "; same outcomes as before"
+        self.message.emit(text)
 
     def run_scratch(self, code: str, tests: tuple[str, ...]) -> None:
         if not tests:
@@ -505,19 +533,3 @@ class InspectorState(QObject):
         self.message.emit(f"{title}: {text}")
         if dialog:
             self.failed.emit(title, text)
-
-
-def _suite_runs(oracle: Any, items: list[tuple[str, str]], tests: tuple[str, ...]) -> Any:
-    """A worker running each (corpus_id, code) against ``tests``, a core's worth at a time,
-    emitting every finished chunk as a partial list of (corpus_id, SuiteResult)."""
-    chunk = max(2, engine.cpu_count())
-
-    def work(progress: Any, should_stop: Any) -> None:
-        for start in range(0, len(items), chunk):
-            part = items[start:start + chunk]
-            found = oracle.run_many([(code, tests) for _, code in part],
-                                    should_stop=should_stop)
-            emit_partial([(cid, res) for (cid, _), res in zip(part, found, strict=True)])
-            progress(start + len(part), len(items))
-
-    return work

@@ -51,7 +51,7 @@ def test_embeddings_file_as_model_b(qtbot, make_window, tiny_dir: Path) -> None:
     npz = tiny_dir / "embeddings" / "minilm.npz"
     _wait_for_b(qtbot, window, lambda: window.picker.load_model_b_file(str(npz)))
     assert window.state.ranking_b.model == "minilm"
-    assert window.picker.model_b_box.currentText() == "minilm.npz"   # listed by file name
+    assert window.picker.model_b_box.currentText() == f"minilm.npz  ({npz.parent})"   # and folder
     assert window.picker.model_b_box.currentData() == str(npz)
     assert "bm25 vs minilm" in window.model_label.text()
     browser = window.browser
@@ -78,7 +78,7 @@ def test_trec_run_as_model_b(qtbot, make_window, tiny_dir: Path, tmp_path: Path)
     to_run(run, bench, bm25, depth=len(bench.corpus))
     _wait_for_b(qtbot, window, lambda: window.picker.load_model_b_file(str(run)))
     assert window.state.ranking_b.model == "bm25"         # a run is named by its file
-    assert window.picker.model_b_box.currentText() == "bm25.trec"
+    assert window.picker.model_b_box.currentText() == f"bm25.trec  ({tmp_path})"
     browser = window.browser
     browser.discordant_box.setCurrentIndex(browser.discordant_box.findData("b_only"))
     assert _shown(browser) == ["q_0001", "q_0002"]     # bm25 right where minilm is wrong
