@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSizePolicy,
     QSpinBox,
+    QSplitter,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -22,7 +23,7 @@ from execretrieval import Query
 
 from .columns import ColumnFitter
 from .diffview import DiffView
-from .models import OBJECT_ROLE, CandidatesModel
+from .models import OBJECT_ROLE, CandidateRow, CandidatesModel
 
 if TYPE_CHECKING:
     from .state import CandidateView, InspectorState, QueryView
@@ -39,6 +40,7 @@ class CandidatesPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = CandidatesModel(self)
+        self._selected = ""   # the corpus id selected in whichever list
         self.title = QLabel("No query selected")
         self.title.setObjectName("queryTitle")
         self.title.setTextFormat(Qt.TextFormat.RichText)
@@ -48,20 +50,27 @@ class CandidatesPanel(QWidget):
         self.depth_box.setValue(10)
         self.depth_box.setPrefix("top ")
         self.depth_box.setToolTip("How many ranked candidates to show")
-        self.table = QTableView()
-        self.table.setObjectName("candidateTable")
-        self.table.setModel(self.model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.verticalHeader().hide()
-        self.table.verticalHeader().setDefaultSectionSize(22)
-        self.table.setWordWrap(False)
-        m = CandidatesModel
-        # every column as wide as its text; short of room, bug type and role give way
-        self.fitter = ColumnFitter(self.table, shrink=(m.BUG, m.ROLE), grow=None,
-                                   minimum={m.BUG: 70, m.ROLE: 70})
-        self.table.viewport().installEventFilter(self)
-        self.table.setColumnHidden(CandidatesModel.B_RANK, True)   # until a model B is chosen
+        self.table, self.fitter = self._make_table(self.model, "candidateTable")
+        # the A|B view: model B's own top-k beside A's, once a Compare model is chosen
+        self.model_b = CandidatesModel(self)
+        self.model_b.other = "A"
+        self.table_b, self.fitter_b = self._make_table(self.model_b, "candidateTableB")
+        self.label_a = QLabel()
+        self.label_b = QLabel()
+        for label in (self.label_a, self.label_b):
+            label.setObjectName("rankingLabel")
+        self.split = QSplitter(Qt.Orientation.Horizontal)
+        self.split.setObjectName("abSplitter")
+        self.split.setChildrenCollapsible(False)
+        for label, table in ((self.label_a, self.table), (self.label_b, self.table_b)):
+            pane = QWidget()
+            pl = QVBoxLayout(pane)
+            pl.setContentsMargins(0, 0, 0, 0)
+            pl.setSpacing(1)
+            pl.addWidget(label)
+            pl.addWidget(table, 1)
+            self.split.addWidget(pane)
+        self._show_b_list(False)
 
         # a long query (HumanEval's run to a dozen lines) scrolls in at most five lines
         # instead of pushing the candidates out of view
@@ -81,10 +90,54 @@ class CandidatesPanel(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.setSpacing(3)
         layout.addLayout(top)
-        layout.addWidget(self.table, 1)
+        layout.addWidget(self.split, 1)
 
         self.table.selectionModel().currentRowChanged.connect(self._on_table_current_changed)
+        self.table_b.selectionModel().currentRowChanged.connect(self._on_table_current_changed)
         self.depth_box.valueChanged.connect(self.depth_changed)
+
+    def _make_table(self, model: CandidatesModel, name: str) -> tuple[QTableView, ColumnFitter]:
+        table = QTableView()
+        table.setObjectName(name)
+        table.setModel(model)
+        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        table.verticalHeader().hide()
+        table.verticalHeader().setDefaultSectionSize(22)
+        table.setWordWrap(False)
+        m = CandidatesModel
+        # every column as wide as its text; short of room, bug type and role give way
+        # (and the score difference, in the narrow halves of the A|B view)
+        fitter = ColumnFitter(table, shrink=(m.BUG, m.ROLE, m.DELTA), grow=None,
+                              minimum={m.BUG: 40, m.ROLE: 44, m.DELTA: 0})
+        table.viewport().installEventFilter(self)
+        table.setColumnHidden(m.B_RANK, True)   # until a model B is chosen
+        return table, fitter
+
+    def _show_b_list(self, shown: bool) -> None:
+        """Two lists side by side share the width: each drops the score difference and
+        the score (both in the row's tooltip) and shortens roles and badges."""
+        self.split.widget(1).setVisible(shown)
+        self.label_a.setVisible(shown)
+        for model, table, fitter in ((self.model, self.table, self.fitter),
+                                     (self.model_b, self.table_b, self.fitter_b)):
+            model.compact = shown
+            table.setColumnHidden(CandidatesModel.DELTA, shown)
+            table.setColumnHidden(CandidatesModel.SCORE, shown)
+            model.layoutChanged.emit()
+            fitter.fit()
+
+    def show_b_rows(self, rows: tuple[CandidateRow, ...] | None,
+                    a_ranks: list[int | None] | None, model_b: str) -> None:
+        """Model B's ranking of the query beside A's (None: no model B, one list)."""
+        self._show_b_list(rows is not None)
+        self.model_b.set_rows(list(rows or ()), self.model.n_tests)
+        if rows is not None:
+            self.model_b.set_b_ranks(a_ranks, self.label_a.property("model") or "")
+            self.label_b.setText(f"<b>B</b>: {model_b}")
+            self.table_b.setColumnHidden(CandidatesModel.B_RANK, False)
+            self._select_in(self.table_b, self.model_b, self._selected)
+        self.fitter_b.fit()
 
     def show_query(self, query: Query | None, model_label: str = "",
                    canonical_rank: int = 0) -> None:
@@ -107,11 +160,28 @@ class CandidatesPanel(QWidget):
         self.fitter.fit()
 
     def select_corpus_id(self, corpus_id: str) -> None:
-        row = self.model.row_of(corpus_id)
-        if row >= 0:
-            self.table.selectionModel().setCurrentIndex(
-                self.model.index(row, 0), QItemSelectionModel.SelectionFlag.ClearAndSelect
-                | QItemSelectionModel.SelectionFlag.Rows)
+        """Select the snippet in both lists (cleared in a list that does not hold it)."""
+        self._selected = corpus_id
+        self._select_in(self.table, self.model, corpus_id)
+        if self.split.widget(1).isVisibleTo(self):
+            self._select_in(self.table_b, self.model_b, corpus_id)
+
+    @staticmethod
+    def _select_in(table: QTableView, model: CandidatesModel, corpus_id: str) -> None:
+        row = model.row_of(corpus_id)
+        selection = table.selectionModel()
+        if row < 0:
+            selection.blockSignals(True)
+            selection.clear()
+            selection.blockSignals(False)
+            table.viewport().update()
+            return
+        current = table.currentIndex()
+        if not (current.isValid() and current.row() == row):
+            selection.setCurrentIndex(model.index(row, 0),
+                                      QItemSelectionModel.SelectionFlag.ClearAndSelect
+                                      | QItemSelectionModel.SelectionFlag.Rows)
+        table.scrollTo(model.index(row, 0))
 
     def current_corpus_id(self) -> str | None:
         index = self.table.currentIndex()
@@ -125,6 +195,7 @@ class CandidatesPanel(QWidget):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
         self.fitter.viewport_event(watched, event)
+        self.fitter_b.viewport_event(watched, event)
         return super().eventFilter(watched, event)
 
     # the state ------------------------------------------------------------------------
@@ -132,14 +203,18 @@ class CandidatesPanel(QWidget):
         """Render what ``state`` selects; send the user's choices back to it."""
         state.query_changed.connect(self._on_state_query_changed)
         state.b_ranks_changed.connect(self.show_b_ranks)
+        state.b_rows_changed.connect(self.show_b_rows)
         state.candidate_changed.connect(self._on_state_candidate_changed)
         state.pending_changed.connect(self.model.set_pending)
+        state.pending_changed.connect(self.model_b.set_pending)
         state.result_changed.connect(self._on_state_result_changed)
         self.candidate_selected.connect(state.select_candidate)
         self.depth_changed.connect(state.set_depth)
 
     def _on_state_query_changed(self, view: QueryView) -> None:
         self.show_query(view.query, view.model, view.canonical_rank)
+        self.label_a.setText(f"<b>A</b>: {view.model}")
+        self.label_a.setProperty("model", view.model)
         self.model.set_rows(list(view.rows), len(view.query.test_suite))
         self.table.setColumnHidden(CandidatesModel.B_RANK, True)
         self.fitter.fit()
@@ -149,6 +224,7 @@ class CandidatesPanel(QWidget):
 
     def _on_state_result_changed(self, corpus_id: str, _row: int, result: Any) -> None:
         self.model.set_outcome(corpus_id, result)
+        self.model_b.set_outcome(corpus_id, result)
 
 
 def _escape(text: str) -> str:

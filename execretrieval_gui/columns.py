@@ -87,14 +87,19 @@ class ColumnFitter:
             return
         widths = {c: self.wanted(c) for c in cols}
         excess = sum(widths.values()) - avail
-        for c in self.shrink:
-            if excess <= 0:
-                break
-            if c in widths:
-                floor = min(widths[c], self.minimum.get(c, 40))
-                give = min(excess, widths[c] - floor)
-                widths[c] -= give
-                excess -= give
+        # the shrinkable columns down to their floors, in order; still too wide, down to
+        # the narrowest a header allows (a scroll bar only when even that does not fit)
+        hard = max(24, view.horizontalHeader().minimumSectionSize())
+        for floors in ({c: self.minimum.get(c, 40) for c in self.shrink},
+                       {c: min(hard, self.minimum.get(c, 40)) for c in self.shrink}):
+            for c in self.shrink:
+                if excess <= 0:
+                    break
+                if c in widths:
+                    floor = min(widths[c], floors[c])
+                    give = min(excess, widths[c] - floor)
+                    widths[c] -= give
+                    excess -= give
         if excess < 0 and self.grow in widths:
             widths[self.grow] -= excess   # the spare width
         header = view.horizontalHeader()

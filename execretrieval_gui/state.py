@@ -10,7 +10,6 @@ click-through never shows a stale result.
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +19,17 @@ from execretrieval import Benchmark, CancelledError, Query, Snippet
 from execretrieval.benchmark.annotations import AnnotationStore, Flag
 
 from . import engine
-from .models import CandidateRow, role_of
-from .state_types import CandidateView, Explained, FlagsView, QueryView, statuses, suite_runs
+from .models import CandidateRow
+from .state_types import (
+    CandidateView,
+    Explained,
+    FlagsView,
+    QueryView,
+    other_ranks,
+    ranked_rows,
+    statuses,
+    suite_runs,
+)
 from .workers import TaskSlot
 
 __all__ = ["CandidateView", "FlagsView", "InspectorState", "QueryView"]
@@ -44,6 +52,7 @@ class InspectorState(QObject):
     # the selected query and candidate
     query_changed = Signal(object)          # QueryView
     b_ranks_changed = Signal(object, str)   # list[int | None] per listed row, or None; B label
+    b_rows_changed = Signal(object, object, str)  # B's rows (None: no B), their A ranks, B label
     candidate_changed = Signal(object)      # CandidateView
     pending_changed = Signal(object)        # set of corpus ids whose badges are computing
     result_changed = Signal(str, int, object)  # corpus id, its row, SuiteResult
@@ -75,6 +84,7 @@ class InspectorState(QObject):
         self.query_id: str | None = None
         self.corpus_id: str | None = None
         self.rows: list[CandidateRow] = []
+        self.rows_b: list[CandidateRow] = []     # model B's ranking of the query (A|B view)
         self.depth = 10
         self.results: dict[tuple[str, str], Any] = {}   # (corpus_id, query_id) -> SuiteResult
         self.pending_query: str | None = None
@@ -211,6 +221,7 @@ class InspectorState(QObject):
             self.model_b, self.ranking_b, self.status_b = "", None, None
             self.status_changed.emit(self.status_a, None)
             self.b_ranks_changed.emit(None, "")
+            self._emit_b_rows()
             self.rankings_changed.emit(*self.model_labels())
             return
         self.message.emit(f"Ranking {bench.name} with {model} …")
@@ -257,6 +268,9 @@ class InspectorState(QObject):
         self.rankings_changed.emit(*self.model_labels())
         if which == "b":
             self._emit_b_ranks()
+            self._emit_b_rows()
+            if self.query_id is not None and self.benchmark is not None:
+                self._fill_missing(self.benchmark.query(self.query_id), self.rows_b)
             return
         self.ranking_ready.emit(model)
         target = self.pending_query or self.query_id
@@ -286,19 +300,27 @@ class InspectorState(QObject):
         return f"{a} vs {b}" if b else a
 
     def b_ranks(self) -> list[int | None] | None:
-        """Each listed candidate's rank under model B; None without B.
-
-        A snippet a TREC run leaves out (score -inf) has no rank of its own: None.
-        """
+        """Each listed candidate's rank under model B; None without B."""
         bench, rb, qid = self.benchmark, self.ranking_b, self.query_id
         if rb is None or bench is None or qid is None:
             return None
-        qi = bench.query_index(qid)
-        return [rb.rank_of(qi, r.corpus_index) if math.isfinite(rb.scores[qi, r.corpus_index])
-                else None for r in self.rows]
+        return other_ranks(bench, rb, qid, self.rows)
 
     def _emit_b_ranks(self) -> None:
         self.b_ranks_changed.emit(self.b_ranks(), self.model_labels()[1])
+
+    def _emit_b_rows(self) -> None:
+        """Model B's own ranking of the query (the A|B view), with each row's rank under A."""
+        bench, ra, rb, qid = self.benchmark, self.ranking_a, self.ranking_b, self.query_id
+        if bench is None or ra is None or rb is None or qid is None:
+            self.rows_b = []
+            self.b_rows_changed.emit(None, None, "")
+            return
+        query = bench.query(qid)
+        self.rows_b, _rank = ranked_rows(bench, rb, qid, self.depth,
+                                         lambda snippet: self._known(snippet, query))
+        self.b_rows_changed.emit(tuple(self.rows_b), other_ranks(bench, ra, qid, self.rows_b),
+                                 self.model_labels()[1])
 
     # query and candidates -------------------------------------------------------------
     def select_query(self, query_id: str, force: bool = False) -> None:
@@ -314,36 +336,21 @@ class InspectorState(QObject):
         self.query_id = query_id
         self._shown_ranking = ranking
         query = bench.query(query_id)
-        qi = bench.query_index(query_id)
-        canon = bench.canonical_for(query_id)
-        canon_score = float(ranking.scores[qi, bench.corpus_index(canon.corpus_id)]) \
-            if canon is not None else float("nan")
-        rows = []
-        top = [int(j) for j in ranking.top(qi, self.depth)]
-        # The query's own snippets ranked below the cut follow the top-k, by rank.
-        own = (bench.corpus_index(s.corpus_id) for s in bench.snippets_for(query_id))
-        below = sorted((j for j in own if ranking.rank_of(qi, j) > len(top)),
-                       key=lambda j: ranking.rank_of(qi, j))
-        for j in top + below:
-            snippet = bench.corpus[j]
-            score = float(ranking.scores[qi, j])
-            rank = ranking.rank_of(qi, j)
-            rows.append(CandidateRow(rank, j, snippet, score, score - canon_score,
-                                     role_of(query, snippet), self._known(snippet, query),
-                                     below_cut=rank > len(top)))
-        canon_rank = ranking.rank_of(qi, bench.corpus_index(canon.corpus_id)) if canon else 0
+        rows, canon_rank = ranked_rows(bench, ranking, query_id, self.depth,
+                                       lambda snippet: self._known(snippet, query))
         self.rows = rows
         self.run_slot.cancel()
         self.corpus_id = None
         self.query_changed.emit(QueryView(query, ranking.model, canon_rank, tuple(rows)))
         self._emit_b_ranks()
+        self._emit_b_rows()
         self.refresh_flags()
         self.running_changed.emit(False, "")
         shown = [r.snippet.corpus_id for r in rows]
         first = keep if keep in shown else (shown[0] if shown else None)
         if first is not None:
             self.select_candidate(first)
-        self._fill_missing(query, rows)
+        self._fill_missing(query, rows + self.rows_b)
 
     def row_of(self, corpus_id: str) -> int:
         return next((i for i, r in enumerate(self.rows) if r.snippet.corpus_id == corpus_id), -1)
@@ -362,7 +369,9 @@ class InspectorState(QObject):
         return self.results[key]
 
     def _fill_missing(self, query: Query, rows: list[CandidateRow]) -> None:
-        missing = [r.snippet for r in rows if r.outcome is None]
+        missing = list({r.snippet.corpus_id: r.snippet for r in rows
+                        if r.outcome is None and (r.snippet.corpus_id, query.query_id)
+                        not in self.results}.values())
         if not missing:
             self.badge_slot.cancel()
             self.query_ready.emit(query.query_id)

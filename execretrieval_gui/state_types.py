@@ -7,18 +7,21 @@ into the state's attributes for what a signal carries.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from execretrieval import Query, Snippet
+from execretrieval import Benchmark, Query, Snippet
 from execretrieval.benchmark.annotations import Flag
 
 from . import engine
-from .models import CandidateRow
+from .models import CandidateRow, role_of
 from .workers import emit_partial
 
-__all__ = ["CandidateView", "Explained", "FlagsView", "QueryView", "statuses", "suite_runs"]
+__all__ = ["CandidateView", "Explained", "FlagsView", "QueryView", "other_ranks", "ranked_rows",
+           "statuses", "suite_runs"]
 
 
 @dataclass(frozen=True)
@@ -72,3 +75,38 @@ def suite_runs(oracle: Any, items: list[tuple[str, str]], tests: tuple[str, ...]
             progress(start + len(part), len(items))
 
     return work
+
+
+def ranked_rows(bench: Benchmark, ranking: Any, query_id: str, depth: int,
+                known: Callable[[Snippet], Any]) -> tuple[list[CandidateRow], int]:
+    """The top-``depth`` of ``ranking`` for the query, then the query's own snippets ranked
+    below the cut (by rank), each with what ``known`` says of its outcome; and the
+    canonical's rank (0: no canonical)."""
+    query = bench.query(query_id)
+    qi = bench.query_index(query_id)
+    canon = bench.canonical_for(query_id)
+    canon_score = float(ranking.scores[qi, bench.corpus_index(canon.corpus_id)]) \
+        if canon is not None else float("nan")
+    top = [int(j) for j in ranking.top(qi, depth)]
+    own = (bench.corpus_index(s.corpus_id) for s in bench.snippets_for(query_id))
+    below = sorted((j for j in own if ranking.rank_of(qi, j) > len(top)),
+                   key=lambda j: ranking.rank_of(qi, j))
+    rows = []
+    for j in top + below:
+        snippet = bench.corpus[j]
+        score = float(ranking.scores[qi, j])
+        rank = ranking.rank_of(qi, j)
+        rows.append(CandidateRow(rank, j, snippet, score, score - canon_score,
+                                 role_of(query, snippet), known(snippet),
+                                 below_cut=rank > len(top)))
+    canon_rank = ranking.rank_of(qi, bench.corpus_index(canon.corpus_id)) if canon else 0
+    return rows, canon_rank
+
+
+def other_ranks(bench: Benchmark, other: Any, query_id: str,
+                rows: list[CandidateRow]) -> list[int | None]:
+    """Each row's rank under another model's ranking; None where that model leaves the
+    snippet out (a TREC run's -inf score)."""
+    qi = bench.query_index(query_id)
+    return [other.rank_of(qi, r.corpus_index) if math.isfinite(other.scores[qi, r.corpus_index])
+            else None for r in rows]
