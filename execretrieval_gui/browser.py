@@ -233,7 +233,8 @@ class QueryBrowser(QWidget):
         self.query_selected.connect(state.select_query)
 
     def _on_state_flags_changed(self, view: FlagsView) -> None:
-        self.set_flagged(set(view.flagged))
+        if view.flagged != self.model.flagged:
+            self.set_flagged(set(view.flagged))
 
     def _on_state_query_changed(self, view: QueryView) -> None:
         if self.current_query_id() != view.query.query_id:

@@ -117,6 +117,8 @@ class CandidatesPanel(QWidget):
     def _show_b_list(self, shown: bool) -> None:
         """Two lists side by side share the width: each drops the score difference and
         the score (both in the row's tooltip) and shortens roles and badges."""
+        if self.model.compact == shown and self.split.widget(1).isVisibleTo(self) == shown:
+            return
         self.split.widget(1).setVisible(shown)
         self.label_a.setVisible(shown)
         for model, table, fitter in ((self.model, self.table, self.fitter),
@@ -125,7 +127,7 @@ class CandidatesPanel(QWidget):
             table.setColumnHidden(CandidatesModel.DELTA, shown)
             table.setColumnHidden(CandidatesModel.SCORE, shown)
             model.layoutChanged.emit()
-            fitter.fit()
+            fitter.schedule()
 
     def show_b_rows(self, rows: tuple[CandidateRow, ...] | None,
                     a_ranks: list[int | None] | None, model_b: str) -> None:
@@ -137,7 +139,7 @@ class CandidatesPanel(QWidget):
             self.label_b.setText(f"<b>B</b>: {model_b}")
             self.table_b.setColumnHidden(CandidatesModel.B_RANK, False)
             self._select_in(self.table_b, self.model_b, self._selected)
-        self.fitter_b.fit()
+        self.fitter_b.schedule()
 
     def show_query(self, query: Query | None, model_label: str = "",
                    canonical_rank: int = 0) -> None:
@@ -157,7 +159,7 @@ class CandidatesPanel(QWidget):
         """Give each listed candidate its rank under model B; None hides the column."""
         self.model.set_b_ranks(ranks, model_b)
         self.table.setColumnHidden(CandidatesModel.B_RANK, ranks is None)
-        self.fitter.fit()
+        self.fitter.schedule()
 
     def select_corpus_id(self, corpus_id: str) -> None:
         """Select the snippet in both lists (cleared in a list that does not hold it)."""
@@ -217,7 +219,7 @@ class CandidatesPanel(QWidget):
         self.label_a.setProperty("model", view.model)
         self.model.set_rows(list(view.rows), len(view.query.test_suite))
         self.table.setColumnHidden(CandidatesModel.B_RANK, True)
-        self.fitter.fit()
+        self.fitter.schedule()
 
     def _on_state_candidate_changed(self, view: CandidateView) -> None:
         self.select_corpus_id(view.snippet.corpus_id)

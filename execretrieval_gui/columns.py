@@ -54,6 +54,10 @@ class ColumnFitter:
         self._timer.setInterval(0)
         self._timer.timeout.connect(self.fit)
 
+    def schedule(self) -> None:
+        """Fit once the event loop runs (several changes in a row fit once)."""
+        self._timer.start()
+
     def viewport_event(self, watched: QObject, event: QEvent) -> None:
         """Refit soon when ``event`` is a width change of the view's viewport."""
         if (watched is self.view.viewport() and event.type() == QEvent.Type.Resize
@@ -65,8 +69,10 @@ class ColumnFitter:
         view = self.view
         header = view.horizontalHeader()
         want = self.content.get(column)
-        if want is None:
-            want = max(view.sizeHintForColumn(column), 0) + 4
+        if want is None:   # the widest text of the column (cheaper than Qt's size hints)
+            model = view.model()
+            texts = (model.data(model.index(r, column)) for r in range(model.rowCount()))
+            want = text_width(view, (str(t) for t in texts if t is not None))
         title = view.model().headerData(column, Qt.Orientation.Horizontal,
                                         Qt.ItemDataRole.DisplayRole)
         want = max(want, header.fontMetrics().horizontalAdvance(str(title or "")) + _PAD)

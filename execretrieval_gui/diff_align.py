@@ -24,6 +24,7 @@ import re
 import tokenize
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 
 __all__ = ["DiffRow", "Gap", "Span", "change_blocks", "diff_rows", "fold_rows", "line_marks",
            "marked_fragments", "tokens"]
@@ -209,6 +210,12 @@ def _merge(spans: list[Span]) -> tuple[Span, ...]:
 
 def diff_rows(old: str, new: str) -> list[DiffRow]:
     """Aligned rows of ``old`` (the canonical) against ``new`` (the candidate)."""
+    return list(_diff_rows(old, new))
+
+
+@lru_cache(maxsize=256)
+def _diff_rows(old: str, new: str) -> tuple[DiffRow, ...]:
+    """:func:`diff_rows`, remembered: a view asks for the same pair's rows several times."""
     a, b = old.splitlines(), new.splitlines()
     rows: list[DiffRow] = []
     sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
@@ -236,7 +243,7 @@ def diff_rows(old: str, new: str) -> list[DiffRow]:
                         rows.append(DiffRow("insert", None, j, (), ((0, len(b[j])),)))
                 else:
                     rows.append(DiffRow("insert", None, j, (), ((0, len(b[j])),)))
-    return rows
+    return tuple(rows)
 
 
 def marked_fragments(old: str, new: str) -> tuple[list[str], list[str]]:

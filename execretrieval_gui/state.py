@@ -81,6 +81,7 @@ class InspectorState(QObject):
         self.status_b: engine.QueryStatus | None = None
         self.store: AnnotationStore | None = None
         self.store_path: Path | None = None
+        self._flagged: frozenset[str] | None = None   # cached flagged query ids
         self.query_id: str | None = None
         self.corpus_id: str | None = None
         self.rows: list[CandidateRow] = []
@@ -344,7 +345,7 @@ class InspectorState(QObject):
         self.query_changed.emit(QueryView(query, ranking.model, canon_rank, tuple(rows)))
         self._emit_b_ranks()
         self._emit_b_rows()
-        self.refresh_flags()
+        self.refresh_flags(changed=False)
         self.running_changed.emit(False, "")
         shown = [r.snippet.corpus_id for r in rows]
         first = keep if keep in shown else (shown[0] if shown else None)
@@ -520,10 +521,18 @@ class InspectorState(QObject):
         self.refresh_flags()
 
     def flagged_query_ids(self) -> frozenset[str]:
-        store = self.store
-        return frozenset(store.flagged_query_ids()) if store is not None else frozenset()
+        """Every flagged query (as of the last change to the flags)."""
+        if self._flagged is None:
+            store = self.store
+            self._flagged = frozenset(store.flagged_query_ids()) if store is not None \
+                else frozenset()
+        return self._flagged
 
-    def refresh_flags(self) -> None:
+    def refresh_flags(self, changed: bool = True) -> None:
+        """Tell the views the flags; ``changed``: they may have changed on disk (else only
+        the selected query's are read again)."""
+        if changed:
+            self._flagged = None
         store = self.store
         flags = store.flags(self.query_id) if (store and self.query_id) else []
         self.flags_changed.emit(FlagsView(self.flagged_query_ids(), tuple(flags),

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -341,8 +341,20 @@ class TestsPanel(QWidget):
         if self.outcomes.compare is not None:
             table.setColumnWidth(OutcomeModel.SCRATCH, outcome)
             used += outcome
-        table.setColumnWidth(OutcomeModel.TEST, max(80, table.viewport().width() - used))
-        table.resizeRowsToContents()
+        width = max(80, table.viewport().width() - used)
+        table.setColumnWidth(OutcomeModel.TEST, width)
+        model = self.outcomes
+        texts = [str(model.index(r, OutcomeModel.TEST).data() or "")
+                 for r in range(model.rowCount())]
+        mono = table.fontMetrics() if not texts else QFontMetrics(
+            model.index(0, OutcomeModel.TEST).data(Qt.ItemDataRole.FontRole) or table.font())
+        if any("\n" in t or mono.horizontalAdvance(t) > width - 10 for t in texts):
+            table.resizeRowsToContents()   # some wrap: each row as tall as its text
+        else:   # one line each (the usual case): no need to measure every cell
+            size = table.verticalHeader().defaultSectionSize()
+            for r in range(len(texts)):
+                if table.rowHeight(r) != size:
+                    table.setRowHeight(r, size)
 
     def eventFilter(self, watched: object, event: QEvent) -> bool:  # Qt override
         if watched is self.outcome_table.viewport() and event.type() == QEvent.Type.Resize:
