@@ -20,8 +20,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-__all__ = ["ask_export", "ask_rerun", "ask_store_file", "export_flag_ids", "export_flags",
-           "import_flags", "show_error"]
+__all__ = ["ask_csv_path", "ask_export", "ask_rerun", "ask_store_file", "export_flag_ids",
+           "export_flags", "import_flags", "show_error"]
 
 REPORT_FORMATS = {"HTML (self-contained, with charts)": ".html", "JSON": ".json",
                   "CSV": ".csv", "Markdown": ".md"}
@@ -34,6 +34,15 @@ def show_error(parent: QWidget, title: str, text: str) -> QMessageBox:
     box.setObjectName("errorDialog")
     box.open()
     return box
+
+
+def ask_csv_path(parent: QWidget, suggested: str) -> str:
+    """A CSV file to write ("" if the user cancels); ``.csv`` added when missing."""
+    path, _ = QFileDialog.getSaveFileName(parent, "Export the query list", suggested,
+                                          "CSV (*.csv)")
+    if path and not path.lower().endswith(".csv"):
+        path += ".csv"
+    return path
 
 
 def ask_rerun(parent: QWidget, text: str, rerun: Callable[[], None]) -> QMessageBox:

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from execretrieval import Benchmark
+from execretrieval import Benchmark, atomic_write_text
 
 from . import (
     dialogs,
@@ -39,6 +39,7 @@ from .flagspanel import FlagsPanel
 from .metricsview import MetricsView
 from .picker import Picker
 from .reporting import Reporter
+from .slices import query_list_csv
 from .state import InspectorState
 from .testspanel import TestsPanel
 from .workers import wait_for_all
@@ -145,6 +146,8 @@ class MainWindow(QMainWindow):
         self.tests.outcome_table.doubleClicked.connect(
             lambda index: self.flags.select_target("test", index.row()))
         self.export_cancel.clicked.connect(reporter.cancel_export)
+        self.browser.export_button.clicked.connect(self.export_query_list)
+        state.slices.changed.connect(self._on_slices_changed)
         reporter.export_busy.connect(self.set_export_busy)
         self.metrics.query_clicked.connect(self._on_metrics_query_clicked)
         self.metrics.discordant_requested.connect(self._on_discordant_requested)
@@ -218,6 +221,7 @@ class MainWindow(QMainWindow):
         self.unified_action.setChecked(self.diff.unified)
         self.candidates.depth_box.setValue(int(s.value("candidates/depth", 10, type=int)))
         self.state.set_depth(self.candidates.depth_box.value())
+        self.state.slices.load_json(s.value("slices/saved", "", type=str))
         store = s.value("annotations/file", "", type=str)
         if store:
             self.state.use_store_file(store)
@@ -407,6 +411,27 @@ class MainWindow(QMainWindow):
         choice = dialogs.ask_export(self)
         if choice is not None:
             self.reporter.export(*choice)
+
+    def export_query_list(self) -> None:
+        """The queries the list shows now (filtered, in its order) to a CSV file."""
+        state = self.state
+        if state.benchmark is None:
+            return
+        path = dialogs.ask_csv_path(self, f"{state.benchmark.name}-queries.csv")
+        if not path:
+            return
+        ids = self.browser.visible_query_ids()
+        try:
+            atomic_write_text(path, query_list_csv(state.benchmark, ids, state.status_a,
+                                                   state.flagged_query_ids()))
+        except OSError as exc:
+            state.failed.emit("Cannot write the query list", f"{path}: {exc}")
+            return
+        state.message.emit(f"{len(ids)} queries written to {path}")
+
+    def _on_slices_changed(self, _named: object) -> None:
+        self.settings.setValue("slices/saved", self.state.slices.to_json())
+        self.settings.sync()
 
     def export_flags(self) -> None:
         dialogs.export_flags(self, self.state.store)

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from .charts import BarChart
-from .metric_models import DiscordantModel, MetricsModel
+from .metric_models import DiscordantModel, MetricsModel, SliceMetricsModel
 from .models import OBJECT_ROLE
 
 if TYPE_CHECKING:
@@ -57,6 +57,7 @@ class MetricsView(QWidget):
         super().__init__(parent)
         self.model = MetricsModel(self)
         self.discordant = DiscordantModel(self)
+        self.slice_model = SliceMetricsModel(self)
         self.comparison: Any = None
         self.busy = False
 
@@ -97,6 +98,18 @@ class MetricsView(QWidget):
         self.discordant_table.horizontalHeader().resizeSection(1, 170)
         self.show_discordant = QPushButton("Show these in the browser")
         self.show_discordant.setEnabled(False)
+        self.slice_table = QTableView()
+        self.slice_table.setObjectName("sliceTable")
+        self.slice_table.setModel(self.slice_model)
+        self.slice_table.verticalHeader().hide()
+        self.slice_table.verticalHeader().setDefaultSectionSize(22)
+        self.slice_table.horizontalHeader().setStretchLastSection(True)
+        self.slice_table.setToolTip("Save a filter of the query list as a slice to see it here")
+        slice_box = QGroupBox("Saved slices (save the query list's filter with “Save slice”)")
+        sl = QVBoxLayout(slice_box)
+        sl.setContentsMargins(4, 4, 4, 4)
+        sl.addWidget(self.slice_table)
+        self.slice_group = slice_box
         compare_box = QGroupBox("Model comparison (exec@1, exact McNemar)")
         cl = QVBoxLayout(compare_box)
         cl.addWidget(self.compare_label)
@@ -125,6 +138,7 @@ class MetricsView(QWidget):
         ll.addWidget(self.table, 3)
         ll.addWidget(self.analyses)
         ll.addWidget(compare_box, 2)
+        ll.addWidget(slice_box, 2)
         split = QSplitter()
         split.setObjectName("metricsSplitter")
         split.addWidget(left)
@@ -215,8 +229,13 @@ class MetricsView(QWidget):
         state.rankings_changed.connect(self.set_models)
         reporter.metrics_busy.connect(self.set_busy)
         reporter.metrics_ready.connect(self.show_results)
+        reporter.slices_measured.connect(self.show_slices)
         self.compute_requested.connect(reporter.compute)
         self.cancel_requested.connect(reporter.cancel_metrics)
+
+    def show_slices(self, rows: list[Any]) -> None:
+        self.slice_model.set_rows(rows)
+        self.slice_table.resizeColumnsToContents()
 
     def _on_compute_clicked(self) -> None:
         if self.busy:

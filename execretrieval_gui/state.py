@@ -20,6 +20,7 @@ from execretrieval.benchmark.annotations import AnnotationStore, Flag
 
 from . import engine
 from .models import CandidateRow
+from .slices import Slices
 from .state_types import (
     CandidateView,
     Explained,
@@ -92,6 +93,7 @@ class InspectorState(QObject):
         self._shown_ranking: Any = None
         self._oracle: Any = None
         self._live_oracle: Any = None
+        self.slices = Slices(self)   # saved query filters (their metrics: the reporter's)
         self.load_slot = TaskSlot("load", self)
         self.rank_slot = TaskSlot("rank", self)
         self.rank_b_slot = TaskSlot("rank B", self)
