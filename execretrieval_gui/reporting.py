@@ -100,10 +100,11 @@ class Reporter(QObject):
         if self.last is not None and self.last[0] == self._key(exclude):
             evaluations = (self.last[1], self.last[2])   # measured already: just write
         sources = tuple(m for m in (s.model_a, s.model_b if rb is not None else "") if m)
+        flags = s.flag_notes()   # read here: the store belongs to this thread
         self.export_slot.start(
             lambda progress, should_stop: engine.export_report(
                 path, bench, ra, rb, oracle, exclude, progress, should_stop, evaluations,
-                sources),
+                sources, flags),
             on_result=lambda written: self._on_export_result(str(written)),
             on_progress=lambda d, t: self.export_busy.emit(True, d, t),
             on_error=lambda exc: s.report_error("Export failed", exc),

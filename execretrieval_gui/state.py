@@ -530,6 +530,18 @@ class InspectorState(QObject):
                 else frozenset()
         return self._flagged
 
+    def flag_notes(self) -> dict[str, list[str]]:
+        """Every flagged query's flags as lines a report prints."""
+        store = self.store
+        if store is None:
+            return {}
+        notes: dict[str, list[str]] = {}
+        for flag in store.flags():
+            line = f"{flag.category_label} on {flag.describe_target()}"
+            notes.setdefault(flag.query_id, []).append(
+                f"{line}: {flag.note}" if flag.note else line)
+        return notes
+
     def refresh_flags(self, changed: bool = True) -> None:
         """Tell the views the flags; ``changed``: they may have changed on disk (else only
         the selected query's are read again)."""
