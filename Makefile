@@ -12,7 +12,7 @@ DEB_PACKAGES := fonts-dejavu-core libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-
 	libfontconfig1 libglib2.0-0 libdbus-1-3 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 \
 	libxcb-image0 libxcb-randr0 libxcb-render-util0 libxcb-shape0 libxcb-xkb1 xvfb xauth
 BENCHMARK ?= data/builtin
-MODEL ?= bm25
+MODEL ?= minilm
 QUERY ?= lowest_set_bit
 
 .PHONY: help install system-deps run test bench stress screenshot check-data lint clean
