@@ -66,7 +66,7 @@ class QueryBrowser(QWidget):
         self.flagged_box = QCheckBox("Flagged")
         for box in (self.domain_box, self.bug_box, self.outcome_box, self.discordant_box):
             box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-            box.setMinimumContentsLength(10)
+            box.setMinimumContentsLength(7)
         self.only_label = QLabel()
         self.only_clear = QToolButton(text="✕")
         self.only_clear.setToolTip("Show all queries again")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
+from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -80,7 +81,11 @@ class CandidatesPanel(QWidget):
         self.title_area.setWidgetResizable(True)
         self.title_area.setFrameShape(QFrame.Shape.NoFrame)
         self.title_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.title_area.setMaximumHeight(6 * self.title.fontMetrics().lineSpacing() + 8)
+        title_font = QFont(self.title.font())
+        title_font.setPointSize(10)   # the style sheet's size for #queryTitle
+        line = QFontMetrics(title_font).lineSpacing()
+        self.title_area.setMinimumHeight(3 * line + 6)   # whole lines, never half of one
+        self.title_area.setMaximumHeight(5 * line + 6)
         self.title_area.setSizePolicy(QSizePolicy.Policy.Preferred,
                                       QSizePolicy.Policy.Maximum)
         top = QHBoxLayout()
@@ -106,9 +111,9 @@ class CandidatesPanel(QWidget):
         table.verticalHeader().setDefaultSectionSize(22)
         table.setWordWrap(False)
         m = CandidatesModel
-        # every column as wide as its text; short of room, bug type and role give way
-        # (and the score difference, in the narrow halves of the A|B view)
-        fitter = ColumnFitter(table, shrink=(m.BUG, m.ROLE, m.DELTA), grow=None,
+        # every column as wide as its text; short of room the score difference steps aside
+        # first (it is in every row's tooltip), then bug type and role are elided
+        fitter = ColumnFitter(table, shrink=(m.DELTA, m.BUG, m.ROLE), grow=None,
                               minimum={m.BUG: 40, m.ROLE: 44, m.DELTA: 0})
         table.viewport().installEventFilter(self)
         table.setColumnHidden(m.B_RANK, True)   # until a model B is chosen

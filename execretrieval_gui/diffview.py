@@ -247,10 +247,9 @@ class DiffView(QWidget):
 
     def _update_change_label(self) -> None:
         n = self.changes
-        self.change_label.setText(f"change {self.change + 1} of {n}" if n > 1 else
-                                  ("1 change" if n == 1 else ""))
-        for button in (self.prev_button, self.next_button):
-            button.setEnabled(n > 1)
+        self.change_label.setText(f"change {self.change + 1} of {n}" if n > 1 else "")
+        for button in (self.prev_button, self.next_button):   # one change: nothing to step
+            button.setVisible(n > 1)
 
     # slots ----------------------------------------------------------------------------
     def _on_mode_toggled(self, _checked: bool) -> None:

@@ -44,6 +44,9 @@ class FlagsPanel(QWidget):
         self.target_box.setObjectName("flagTarget")
         self.category_box = QComboBox()
         self.category_box.setObjectName("flagCategory")
+        for box in (self.target_box, self.category_box):   # a long label must not widen the dock
+            box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            box.setMinimumContentsLength(12)
         for key, label in CATEGORIES.items():
             self.category_box.addItem(label, key)
         self.note = QLineEdit()

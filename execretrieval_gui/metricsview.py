@@ -70,6 +70,7 @@ class MetricsView(QWidget):
         self.progress.hide()
         self.models_label = QLabel()
         self.models_label.setObjectName("metricsModels")
+        self.models_label.setWordWrap(True)   # a long model file name must not widen the window
 
         self.table = QTableView()
         self.table.setObjectName("metricsTable")
@@ -105,7 +106,8 @@ class MetricsView(QWidget):
         self.slice_table.verticalHeader().setDefaultSectionSize(22)
         self.slice_table.horizontalHeader().setStretchLastSection(True)
         self.slice_table.setToolTip("Save a filter of the query list as a slice to see it here")
-        slice_box = QGroupBox("Saved slices (save the query list's filter with “Save slice”)")
+        slice_box = QGroupBox("Saved slices")
+        slice_box.setToolTip("Save the query list's filter with “Save slice…” to measure it here")
         sl = QVBoxLayout(slice_box)
         sl.setContentsMargins(4, 4, 4, 4)
         sl.addWidget(self.slice_table)

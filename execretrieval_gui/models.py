@@ -276,7 +276,8 @@ class CandidatesModel(ListTableModel):
                 if self.compact:
                     return {"canonical": "canon.", "own distractor": "own"}.get(
                         row.role, row.snippet.query_id)
-                return row.role if row.role != "other query" else f"other ({row.snippet.query_id})"
+                return {"own distractor": "own mutant", "other query":
+                        f"other {row.snippet.query_id}"}.get(row.role, row.role)
             if col == self.BUG:
                 if row.snippet.bug_type:
                     return row.snippet.bug_type

@@ -107,7 +107,7 @@ class TestsPanel(QWidget):
         self.cancel_button.setEnabled(False)
         self.spinner = QLabel("")
         self.spinner.setObjectName("spinner")
-        self.spinner.setMinimumWidth(90)
+        self.spinner.setMinimumWidth(40)
 
         self.outcome_table = QTableView()
         self.outcome_table.setObjectName("outcomeTable")

@@ -62,6 +62,7 @@ def test_tests_readable_and_change_in_view_at_1024x700(qtbot, make_window) -> No
     window.resize(1024, 700)
     open_and_wait(qtbot, window, DATA / "humaneval", query="numerical_letter_grade")
     qtbot.wait(100)
+    assert window.width() == 1024 and window.minimumSizeHint().width() <= 1024
     table = window.tests.outcome_table
     assert table.horizontalScrollBar().maximum() == 0           # nothing off to the right
     test_col = OutcomeModel.TEST
