@@ -111,10 +111,11 @@ class CandidatesPanel(QWidget):
         table.verticalHeader().setDefaultSectionSize(22)
         table.setWordWrap(False)
         m = CandidatesModel
-        # every column as wide as its text; short of room the score difference steps aside
-        # first (it is in every row's tooltip), then bug type and role are elided
-        fitter = ColumnFitter(table, shrink=(m.DELTA, m.BUG, m.ROLE), grow=None,
-                              minimum={m.BUG: 40, m.ROLE: 44, m.DELTA: 0})
+        # every column as wide as its text; short of room a long bug type is elided a
+        # little, then the score difference steps aside (it is in every row's tooltip),
+        # then bug type and role are elided further
+        fitter = ColumnFitter(table, shrink=((m.BUG, 110), (m.DELTA, 0), (m.BUG, 40),
+                                             (m.ROLE, 44)), grow=None, whole=(m.DELTA,))
         table.viewport().installEventFilter(self)
         table.setColumnHidden(m.B_RANK, True)   # until a model B is chosen
         return table, fitter

@@ -29,18 +29,23 @@ class ColumnFitter:
     viewport it watches crashes PySide at exit).
 
     ``shrink``: columns that give up width when there is too little, in that order, each down
-    to its floor in ``minimum``. ``grow``: the column that takes any spare width (None: the
+    to its floor in ``minimum`` — or a ``(column, floor)`` step, so a column can give a
+    little early and more later. ``whole``: columns that are dropped rather than elided
+    (a number cut in the middle reads as another number). ``grow``: the column that takes
+    any spare width (None: the
     spare stays blank on the right). ``content``: widths known better than Qt's sample of
     the visible rows (the longest function name of the whole benchmark, say).
     """
 
-    def __init__(self, view: QTableView, shrink: Iterable[int] = (), grow: int | None = None,
-                 minimum: Mapping[int, int] | None = None,
-                 maximum: Mapping[int, int] | None = None) -> None:
+    def __init__(self, view: QTableView, shrink: Iterable[int | tuple[int, int]] = (),
+                 grow: int | None = None, minimum: Mapping[int, int] | None = None,
+                 maximum: Mapping[int, int] | None = None, whole: Iterable[int] = ()) -> None:
         self.view = view
-        self.shrink = list(shrink)
-        self.grow = grow
         self.minimum = dict(minimum or {})
+        self.steps = [(c, self.minimum.get(c, 40)) if isinstance(c, int) else c
+                      for c in shrink]
+        self.whole = set(whole)
+        self.grow = grow
         self.maximum = dict(maximum or {})
         self.content: dict[int, int] = {}
         self._width = -1
@@ -93,19 +98,20 @@ class ColumnFitter:
             return
         widths = {c: self.wanted(c) for c in cols}
         excess = sum(widths.values()) - avail
-        # the shrinkable columns down to their floors, in order; still too wide, down to
-        # the narrowest a header allows (a scroll bar only when even that does not fit)
+        # the shrink steps in order, each column down to the step's floor (a whole column
+        # all the way); still too wide, the elidable ones down to the narrowest a header
+        # allows (a scroll bar only when even that does not fit)
         hard = max(24, view.horizontalHeader().minimumSectionSize())
-        for floors in ({c: self.minimum.get(c, 40) for c in self.shrink},
-                       {c: min(hard, self.minimum.get(c, 40)) for c in self.shrink}):
-            for c in self.shrink:
-                if excess <= 0:
-                    break
-                if c in widths:
-                    floor = min(widths[c], floors[c])
-                    give = min(excess, widths[c] - floor)
-                    widths[c] -= give
-                    excess -= give
+        last = [(c, min(hard, floor)) for c, floor in self.steps if c not in self.whole]
+        for c, floor in self.steps + last:
+            if excess <= 0:
+                break
+            if c not in widths:
+                continue
+            give = widths[c] if c in self.whole else \
+                min(excess, widths[c] - min(widths[c], floor))
+            widths[c] -= give
+            excess -= give
         if excess < 0 and self.grow in widths:
             widths[self.grow] -= excess   # the spare width
         header = view.horizontalHeader()

@@ -348,13 +348,12 @@ class TestsPanel(QWidget):
                  for r in range(model.rowCount())]
         mono = table.fontMetrics() if not texts else QFontMetrics(
             model.index(0, OutcomeModel.TEST).data(Qt.ItemDataRole.FontRole) or table.font())
-        if any("\n" in t or mono.horizontalAdvance(t) > width - 10 for t in texts):
-            table.resizeRowsToContents()   # some wrap: each row as tall as its text
-        else:   # one line each (the usual case): no need to measure every cell
-            size = table.verticalHeader().defaultSectionSize()
-            for r in range(len(texts)):
-                if table.rowHeight(r) != size:
-                    table.setRowHeight(r, size)
+        size = table.verticalHeader().defaultSectionSize()
+        for r, text in enumerate(texts):   # only a row that wraps is measured
+            if "\n" in text or mono.horizontalAdvance(text) > width - 10:
+                table.resizeRowToContents(r)
+            elif table.rowHeight(r) != size:
+                table.setRowHeight(r, size)
 
     def eventFilter(self, watched: object, event: QEvent) -> bool:  # Qt override
         if watched is self.outcome_table.viewport() and event.type() == QEvent.Type.Resize:
