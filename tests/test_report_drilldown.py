@@ -69,3 +69,20 @@ def test_drilldown_sections(tmp_path: Path) -> None:
     # without the benchmark: the summary report as before
     plain = write_report(report, tmp_path / "p.html").read_text()
     assert "<details" not in plain
+
+
+def test_saved_slices_table(tmp_path: Path) -> None:
+    bench = small_benchmark(tmp_path / "small")
+    report = evaluate_models(bench, ["bm25"], CanonicalOracle(bench), n_boot=50, seed=1,
+                             command="x")
+    ids = [q.query_id for q in bench.queries][:2]
+    text = write_report(report, tmp_path / "r.html",
+                        slices={"first two": ("by hand", ids)}).read_text()
+    ev = report.models["bm25"]
+    by_hand = sum(float(ev.per_query["exec@1"][ev.query_ids.index(q)]) for q in ids) / 2
+    row = text[text.index("<td>first two</td>"):]
+    row = row[:row.index("</tr>")]
+    cells = re.findall(r"<td>([^<]*)</td>", row)
+    assert cells[:4] == ["first two", "by hand", "bm25", "2"]
+    assert cells[4] == f"{by_hand:.3f}"
+    assert "Saved slices" not in write_report(report, tmp_path / "p.html").read_text()

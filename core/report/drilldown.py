@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from ..benchmark.dataset import Benchmark, Query
 
-__all__ = ["DRILL_CSS", "Outcomes", "cached_outcomes", "drilldown_html"]
+__all__ = ["DRILL_CSS", "Outcomes", "cached_outcomes", "drilldown_html", "slices_html"]
 
 # (code, tests) -> per-test statuses ('pass' | 'fail' | 'error' | 'timeout'), or None
 Outcomes = Callable[[str, Sequence[str]], Sequence[str] | None]
@@ -147,3 +147,31 @@ def drilldown_html(bench: Benchmark, evaluations: Mapping[str, Any], depth: int 
         parts.append("</details>")
         out.append("".join(parts))
     return "\n".join(out)
+
+
+def slices_html(evaluations: Mapping[str, Any],
+                slices: Mapping[str, tuple[str, Sequence[str]]]) -> str:
+    """A table of every saved slice (name -> (description, query ids)) measured for every
+    model: the mean of exec@1, exec@10 and nDCG@10 over the slice's measured queries."""
+    if not slices or not evaluations:
+        return ""
+    metrics = ("exec@1", "exec@10", "ndcg@10")
+    rows = []
+    for name, (description, ids) in slices.items():
+        for model, ev in evaluations.items():
+            index = {q: i for i, q in enumerate(ev.query_ids)}
+            picked = [index[q] for q in ids if q in index]
+            cells = []
+            for m in metrics:
+                column = ev.per_query.get(m)
+                mean = (sum(float(column[i]) for i in picked) / len(picked)
+                        if picked and column is not None else None)
+                cells.append("–" if mean is None else f"{mean:.3f}")
+            rows.append(f"<tr><td>{escape(name)}</td><td>{escape(description)}</td>"
+                        f"<td>{escape(model)}</td><td>{len(picked)}</td>"
+                        + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    head = "".join(f"<th>{h}</th>" for h in ("slice", "filter", "model", "queries",
+                                              *(m.replace("ndcg", "nDCG") for m in metrics)))
+    return ("<h2>Saved slices</h2><p>Means over each slice's measured queries (intervals "
+            "are for all queries only).</p>"
+            f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>")

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from .drilldown import DRILL_CSS, Outcomes, drilldown_html
+from .drilldown import DRILL_CSS, Outcomes, drilldown_html, slices_html
 
 if TYPE_CHECKING:
     from ..benchmark.dataset import Benchmark
@@ -144,9 +144,11 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 def report_html(report: EvaluationReport, benchmark: Benchmark | None = None,
                 outcomes: Outcomes | None = None,
-                flags: Mapping[str, Sequence[str]] | None = None) -> str:
+                flags: Mapping[str, Sequence[str]] | None = None,
+                slices: Mapping[str, tuple[str, Sequence[str]]] | None = None) -> str:
     """One HTML page: summary, metric tables with intervals, four charts, environment;
-    with the ``benchmark``, a collapsible section per query (see :mod:`.drilldown`)."""
+    the saved ``slices`` (name -> (filter, query ids)) measured; with the ``benchmark``,
+    a collapsible section per query (see :mod:`.drilldown`)."""
     data = report.to_dict()
     b, models = data["benchmark"], data["models"]
     names = list(models)
@@ -207,6 +209,8 @@ def report_html(report: EvaluationReport, benchmark: Benchmark | None = None,
         out += ["<h2>Paired comparisons</h2>",
                 _table(["metric", "a", "b", "a mean", "b mean", "a only", "b only",
                         "p (exact)", "diff [95% CI]"], rows)]
+    if slices:
+        out.append(slices_html(report.models, slices))
     if benchmark is not None:
         depth = int(report.settings.get("execution_depth", 10) or 10)
         out.append(drilldown_html(benchmark, report.models, depth, outcomes, flags))
