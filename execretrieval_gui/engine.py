@@ -166,13 +166,15 @@ def export_report(path: str | Path, benchmark: Benchmark, ranking_a: Any, rankin
                   progress: Progress | None = None, should_stop: StopHook | None = None,
                   evaluations: tuple[Any, Any] | None = None,
                   sources: tuple[str, ...] = (),
-                  flags: dict[str, list[str]] | None = None) -> Path:
+                  flags: dict[str, list[str]] | None = None,
+                  slices: dict[str, tuple[str, list[str]]] | None = None) -> Path:
     """Evaluate (unless ``evaluations`` are given) and write the report; format by suffix.
 
     ``sources`` are the models as the user chose them (names or file paths), for the
     report's command line: the ``execretrieval evaluate`` call that measures the same.
     ``flags`` (query id -> lines) go into the HTML report's per-query sections, with the
-    per-test outcomes the oracle's cache holds."""
+    per-test outcomes the oracle's cache holds; saved ``slices`` (name -> (filter, query
+    ids)) get their own table."""
     from execretrieval.report.drilldown import cached_outcomes
     from execretrieval.report.environment import environment_fingerprint
     from execretrieval.report.evaluation import EvaluationReport, report_settings
@@ -193,7 +195,8 @@ def export_report(path: str | Path, benchmark: Benchmark, ranking_a: Any, rankin
             command=command, settings=report_settings(ev_a.ks, ev_a.n_boot, 10, exclude))
     if progress:
         progress(1, 1)
-    return write_report(report, path, benchmark, outcomes=cached_outcomes(oracle), flags=flags)
+    return write_report(report, path, benchmark, outcomes=cached_outcomes(oracle), flags=flags,
+                        slices=slices)
 
 
 def _evaluate_command(benchmark: Benchmark, sources: tuple[str, ...],

@@ -13,6 +13,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from . import engine
+from .filters import matching
 from .slices import slice_metrics
 from .state import InspectorState
 from .workers import TaskSlot
@@ -101,10 +102,14 @@ class Reporter(QObject):
             evaluations = (self.last[1], self.last[2])   # measured already: just write
         sources = tuple(m for m in (s.model_a, s.model_b if rb is not None else "") if m)
         flags = s.flag_notes()   # read here: the store belongs to this thread
+        flagged = s.flagged_query_ids()
+        slices = {name: (criteria.describe(), matching(criteria, bench, s.status_a, s.status_b,
+                                                         flagged))
+                  for name, criteria in s.slices.named.items()}
         self.export_slot.start(
             lambda progress, should_stop: engine.export_report(
                 path, bench, ra, rb, oracle, exclude, progress, should_stop, evaluations,
-                sources, flags),
+                sources, flags, slices),
             on_result=lambda written: self._on_export_result(str(written)),
             on_progress=lambda d, t: self.export_busy.emit(True, d, t),
             on_error=lambda exc: s.report_error("Export failed", exc),

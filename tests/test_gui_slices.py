@@ -74,6 +74,12 @@ def test_slices_measured_saved_and_exported(qtbot, make_window, tmp_path: Path, 
     browser.export_button.click()
     exported = [r["query_id"] for r in csv.DictReader(io.StringIO(out.read_text()))]
     assert exported == browser.visible_query_ids() and len(exported) == n
+    # the HTML report measures the slice too
+    report = tmp_path / "r.html"
+    with qtbot.waitSignal(window.reporter.exported, timeout=120000):
+        window.reporter.export(report, exclude_flagged=False)
+    html = report.read_text(encoding="utf-8")
+    assert "<h2>Saved slices</h2>" in html and "<td>with in</td>" in html
     # slices outlive the session; choosing one filters the list by it
     browser.search.clear()
     assert browser.proxy.rowCount() == 4
