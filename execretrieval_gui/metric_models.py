@@ -89,9 +89,8 @@ class DiscordantModel(ListTableModel):
 class SliceMetricsModel(ListTableModel):
     """Saved slices measured: one row per slice and model (SliceRow objects)."""
 
-    COLUMNS = ("Slice", "Model", "Queries", "exec@1", "exec@5", "exec@10", "nDCG@10",
-               "Deceived")
-    _METRICS = ("exec@1", "exec@5", "exec@10", "ndcg@10")
+    COLUMNS = ("Slice", "Model", "Queries", "exec@1", "exec@10", "nDCG@10", "Deceived")
+    _METRICS = ("exec@1", "exec@10", "ndcg@10")
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         row, col = self.row_at(index), index.column()
@@ -106,10 +105,10 @@ class SliceMetricsModel(ListTableModel):
                 return row.model
             if col == 2:
                 return str(row.n_queries)
-            if 3 <= col <= 6:
+            if 3 <= col <= 5:
                 value = row.means.get(self._METRICS[col - 3], float("nan"))
                 return "–" if value != value else f"{value:.3f}"
-            if col == 7:
+            if col == 6:
                 return "–" if row.deceived != row.deceived else f"{100 * row.deceived:.0f}%"
         if role == Qt.ItemDataRole.ToolTipRole:
             return (f"{row.name}: {row.description}\n{row.model}, {row.n_queries} queries "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from .charts import BarChart
+from .columns import ColumnFitter
 from .metric_models import DiscordantModel, MetricsModel, SliceMetricsModel
 from .models import OBJECT_ROLE
 
@@ -104,7 +105,9 @@ class MetricsView(QWidget):
         self.slice_table.setModel(self.slice_model)
         self.slice_table.verticalHeader().hide()
         self.slice_table.verticalHeader().setDefaultSectionSize(22)
-        self.slice_table.horizontalHeader().setStretchLastSection(True)
+        # every column whole but the slice's name (elided, whole in the tooltip)
+        self.slice_fitter = ColumnFitter(self.slice_table, shrink=((0, 70), (1, 60)))
+        self.slice_table.viewport().installEventFilter(self)
         self.slice_table.setToolTip("Save a filter of the query list as a slice to see it here")
         slice_box = QGroupBox("Saved slices")
         slice_box.setToolTip("Save the query list's filter with “Save slice…” to measure it here")
@@ -140,7 +143,7 @@ class MetricsView(QWidget):
         ll.addWidget(self.table, 3)
         ll.addWidget(self.analyses)
         ll.addWidget(compare_box, 2)
-        ll.addWidget(slice_box, 2)
+        ll.addWidget(slice_box, 3)
         split = QSplitter()
         split.setObjectName("metricsSplitter")
         split.addWidget(left)
@@ -237,7 +240,13 @@ class MetricsView(QWidget):
 
     def show_slices(self, rows: list[Any]) -> None:
         self.slice_model.set_rows(rows)
-        self.slice_table.resizeColumnsToContents()
+        # one model measured: its name is in the bar above, not on every row
+        self.slice_table.setColumnHidden(1, len({r.model for r in rows}) < 2)
+        self.slice_fitter.schedule()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        self.slice_fitter.viewport_event(watched, event)
+        return super().eventFilter(watched, event)
 
     def _on_compute_clicked(self) -> None:
         if self.busy:
