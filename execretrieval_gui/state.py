@@ -16,11 +16,12 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from execretrieval import Benchmark, CancelledError, Query, Snippet
-from execretrieval.benchmark.annotations import AnnotationStore, Flag
+from execretrieval.benchmark.annotations import AnnotationStore
 
 from . import engine
 from .models import CandidateRow
 from .slices import Slices
+from .state_flags import FlagsMixin
 from .state_types import (
     CandidateView,
     Explained,
@@ -36,7 +37,7 @@ from .workers import TaskSlot
 __all__ = ["CandidateView", "FlagsView", "InspectorState", "QueryView"]
 
 
-class InspectorState(QObject):
+class InspectorState(FlagsMixin, QObject):
     """Owns what is loaded and what runs; the window and its panels own how it looks."""
 
     # loading and ranking
@@ -67,6 +68,10 @@ class InspectorState(QObject):
     # flags
     flags_changed = Signal(object)          # FlagsView
     flag_saved = Signal(object)             # Flag
+    # encoding with a served model (issue 15)
+    embed_progress = Signal(int, int)       # texts done, to send
+    embed_status = Signal(str)              # a retry, from a worker thread (queued)
+    embed_finished = Signal(bool, str)      # ok; the model name, or what went wrong
     # talk
     message = Signal(str)                   # for the status bar
     failed = Signal(str, str)               # title, text (shown as a dialog)
@@ -99,6 +104,8 @@ class InspectorState(QObject):
         self.rank_b_slot = TaskSlot("rank B", self)
         self.badge_slot = TaskSlot("badges", self)
         self.run_slot = TaskSlot("run", self)
+        self.embed_slot = TaskSlot("embed", self)
+        self.embed_status.connect(self.message)
 
     # oracle ---------------------------------------------------------------------------
     @property
@@ -197,21 +204,6 @@ class InspectorState(QObject):
             self.open_benchmark(fallback, query=None)
             return
         self._on_task_error("Cannot open benchmark", exc)
-
-    def _open_store(self, bench: Benchmark) -> None:
-        if self.store is not None:
-            self.store.close()
-            self.store = None
-        try:
-            self.store = AnnotationStore(bench.fingerprint, self.store_path)
-        except Exception as exc:  # noqa: BLE001 - the window must survive a bad store
-            self.failed.emit("Cannot open the annotation store", str(exc))
-        self.refresh_flags()
-
-    def use_store_file(self, path: str | Path) -> None:
-        self.store_path = Path(path)
-        if self.benchmark is not None:
-            self._open_store(self.benchmark)
 
     # ranking --------------------------------------------------------------------------
     def set_model(self, model: str, which: str = "a") -> None:
@@ -324,6 +316,33 @@ class InspectorState(QObject):
                                          lambda snippet: self._known(snippet, query))
         self.b_rows_changed.emit(tuple(self.rows_b), other_ranks(bench, ra, qid, self.rows_b),
                                  self.model_labels()[1])
+
+    # served models ----------------------------------------------------------------------
+    def embed_served(self, request: dict[str, Any]) -> None:
+        """Encode the benchmark through an embedding service, then rank with the file."""
+        bench = self.benchmark
+        if bench is None:
+            self.embed_finished.emit(False, "No benchmark is loaded")
+            return
+        self.message.emit(f"Encoding {bench.name} with {request['model']} …")
+        self.embed_slot.start(
+            lambda progress, should_stop: engine.embed_served(
+                bench, request, progress, should_stop, self.embed_status.emit),
+            on_result=self._on_embed_result,
+            on_error=lambda exc: self.embed_finished.emit(False, str(exc) or repr(exc)),
+            on_progress=self.embed_progress.emit)
+
+    def cancel_embed(self) -> None:
+        """Stop encoding; what arrived stays cached, so encoding again resumes."""
+        if self.embed_slot.busy:
+            self.embed_slot.cancel()
+            self.embed_finished.emit(False, "cancelled")
+
+    def _on_embed_result(self, result: Any) -> None:
+        self.message.emit(f"Encoded {result.texts} texts ({result.from_cache} from the cache, "
+                          f"{result.sent} sent) into {result.path}")
+        self.embed_finished.emit(True, result.path.stem)
+        self.set_model(result.path.stem)
 
     # query and candidates -------------------------------------------------------------
     def select_query(self, query_id: str, force: bool = False) -> None:
@@ -498,59 +517,6 @@ class InspectorState(QObject):
             self.run_slot.cancel()
             self.running_changed.emit(False, "")
             self.message.emit("Run cancelled")
-
-    # flags ----------------------------------------------------------------------------
-    def add_flag(self, flag: Flag) -> None:
-        if self.store is None:
-            self.failed.emit("Cannot save the flag", "No annotation store is open.")
-            return
-        try:
-            saved = self.store.add(flag)   # returns once it is on disk
-        except Exception as exc:  # noqa: BLE001
-            self.failed.emit("Cannot save the flag", str(exc))
-            return
-        self.flag_saved.emit(saved)
-        self.refresh_flags()
-        self.message.emit(f"Flag saved: {saved.category_label} on {saved.describe_target()}")
-
-    def remove_flag(self, flag_id: int) -> None:
-        if self.store is None:
-            return
-        try:
-            self.store.remove(flag_id)
-        except Exception as exc:  # noqa: BLE001
-            self.failed.emit("Cannot remove the flag", str(exc))
-        self.refresh_flags()
-
-    def flagged_query_ids(self) -> frozenset[str]:
-        """Every flagged query (as of the last change to the flags)."""
-        if self._flagged is None:
-            store = self.store
-            self._flagged = frozenset(store.flagged_query_ids()) if store is not None \
-                else frozenset()
-        return self._flagged
-
-    def flag_notes(self) -> dict[str, list[str]]:
-        """Every flagged query's flags as lines a report prints."""
-        store = self.store
-        if store is None:
-            return {}
-        notes: dict[str, list[str]] = {}
-        for flag in store.flags():
-            line = f"{flag.category_label} on {flag.describe_target()}"
-            notes.setdefault(flag.query_id, []).append(
-                f"{line}: {flag.note}" if flag.note else line)
-        return notes
-
-    def refresh_flags(self, changed: bool = True) -> None:
-        """Tell the views the flags; ``changed``: they may have changed on disk (else only
-        the selected query's are read again)."""
-        if changed:
-            self._flagged = None
-        store = self.store
-        flags = store.flags(self.query_id) if (store and self.query_id) else []
-        self.flags_changed.emit(FlagsView(self.flagged_query_ids(), tuple(flags),
-                                          Path(store.path) if store is not None else None))
 
     # errors ---------------------------------------------------------------------------
     def report_error(self, title: str, exc: BaseException, dialog: bool = True) -> None:
