@@ -106,3 +106,18 @@ def test_next_and_previous_change(qtbot) -> None:  # type: ignore[no-untyped-def
     assert view.change == 1 and "unchanged lines" in view.browser.toPlainText()
     assert "y40 = 40" not in view.browser.toPlainText()
 
+
+
+def test_n_and_p_leave_text_fields_alone(qtbot, make_window, tiny_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    window = open_and_wait(qtbot, make_window(), tiny_dir, query="lowest_set_bit")
+    calls: list[int] = []
+    window.diff.step_change = calls.append                    # what N / P would do
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    window.search_queries()
+    qtbot.keyClicks(window.browser.search, "np")
+    assert window.browser.search.text() == "np" and calls == []   # typing stays typing
+    window.diff.browser.setFocus()
+    qtbot.keyClick(window.diff.browser, Qt.Key.Key_N)
+    qtbot.keyClick(window.diff.browser, Qt.Key.Key_P)
+    assert calls == [1, -1]
