@@ -13,8 +13,9 @@ DEB_PACKAGES := fonts-dejavu-core libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-
 	libxcb-image0 libxcb-randr0 libxcb-render-util0 libxcb-shape0 libxcb-xkb1 xvfb xauth \
 	desktop-file-utils
 BENCHMARK ?= data/builtin
-MODEL ?= bm25
+MODEL ?= minilm
 QUERY ?= lowest_set_bit
+SIZE ?= 1280x800
 
 .PHONY: help install system-deps run test bench stress screenshot check-data lint dist clean
 
@@ -67,10 +68,13 @@ bench: $(STAMP)
 stress: $(STAMP)
 	@for f in bench/stress_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
 
+# the picture must not depend on this machine's flags: a fresh, empty annotation store
 screenshot: $(STAMP)
 	mkdir -p docs
-	QT_QPA_PLATFORM=offscreen $(BIN)/execretrieval-gui $(BENCHMARK) --model $(MODEL) \
-		--query $(QUERY) --screenshot docs/screenshot.png
+	@tmp=$$(mktemp -d); \
+	QT_QPA_PLATFORM=offscreen EXECRETRIEVAL_DATA_DIR=$$tmp $(BIN)/execretrieval-gui \
+		$(BENCHMARK) --model $(MODEL) --query $(QUERY) --size $(SIZE) \
+		--screenshot docs/screenshot.png; status=$$?; rm -rf $$tmp; exit $$status
 
 # Rebuilding the bundled benchmark must reproduce it byte for byte (about 2 minutes).
 check-data: $(STAMP)

@@ -1,4 +1,5 @@
-"""``execretrieval-gui [DIR] [--model NAME] [--query NAME_OR_ID] [--screenshot FILE.png]``."""
+"""``execretrieval-gui [DIR] [--model NAME] [--query NAME_OR_ID] [--size WxH]
+[--screenshot FILE.png]``."""
 
 from __future__ import annotations
 
@@ -10,9 +11,24 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-__all__ = ["build_parser", "create_app", "main"]
+__all__ = ["build_parser", "create_app", "main", "parse_size"]
 
 SCREENSHOT_TIMEOUT_MS = 180_000
+DEFAULT_SIZE = (1280, 800)
+MIN_SIZE = (640, 480)
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"1024x700"`` -> ``(1024, 700)``; anything else is an argparse error naming it."""
+    w, sep, h = text.lower().partition("x")
+    if not sep or not w.strip().isdigit() or not h.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r}: expected WIDTHxHEIGHT, e.g. 1280x800")
+    size = int(w), int(h)
+    if size[0] < MIN_SIZE[0] or size[1] < MIN_SIZE[1] or max(size) > 16384:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: the window must be at least {MIN_SIZE[0]}x{MIN_SIZE[1]} "
+            "(and at most 16384 on a side)")
+    return size
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -25,6 +41,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--model", metavar="NAME",
                         help="bm25, tfidf, minilm, an embeddings .npz or a TREC run file")
     parser.add_argument("--query", metavar="FUNCTION_NAME_OR_ID", help="open this query")
+    parser.add_argument("--size", metavar="WxH", type=parse_size,
+                        help="window size in pixels, e.g. 1024x700 (default: the last one, "
+                             "else 1280x800; with --screenshot always 1280x800 unless given)")
     parser.add_argument("--screenshot", metavar="FILE.png",
                         help="render the window once the query has loaded, save it, exit")
     entry = parser.add_mutually_exclusive_group()
@@ -80,7 +99,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             engine.resolve(args.benchmark)  # a folder, or a bundled name (window.open)
         except BenchmarkError as exc:
-            # still open the window: it explains the problem in a dialog
+            if args.screenshot:   # a picture of something else would only mislead
+                print(f"execretrieval-gui: error: {exc}", file=sys.stderr)
+                return 2
+            # the window says so in a dialog and opens the bundled benchmark instead
             print(f"execretrieval-gui: warning: {exc}", file=sys.stderr)
     from PySide6.QtCore import QSettings, QTimer
 
@@ -95,6 +117,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         settings = QSettings()
     window = MainWindow(settings)
+    if args.size or args.screenshot:
+        window.resize(*(args.size or DEFAULT_SIZE))
     window.show()
     if args.screenshot:
         _arrange_screenshot(window, Path(args.screenshot), args.query)
@@ -119,7 +143,6 @@ def _arrange_screenshot(window, target: Path, query: str | None) -> None:  # typ
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
-    window.resize(1280, 800)
     window.screenshot_status = 1
     state = {"done": False, "errors": []}
 
@@ -150,9 +173,22 @@ def _arrange_screenshot(window, target: Path, query: str | None) -> None:  # typ
         QTimer.singleShot(150, lambda: save(True))
 
     def on_failed(title: str, text: str) -> None:
+        if state["done"]:
+            return
         print(f"execretrieval-gui: {title}: {text}", file=sys.stderr)
         QTimer.singleShot(300, lambda: save(False))
 
+    def on_argument_rejected(text: str) -> None:
+        """A bad --model: no picture of the fallback, exit 2 with the message."""
+        if state["done"]:
+            return
+        state["done"] = True
+        print(f"execretrieval-gui: error: {text}", file=sys.stderr)
+        window.screenshot_status = 2
+        window.close()
+        QApplication.quit()
+
+    window.state.argument_rejected.connect(on_argument_rejected)   # before failed: it wins
     window.state.query_ready.connect(on_ready)
     window.state.failed.connect(on_failed)
     QTimer.singleShot(SCREENSHOT_TIMEOUT_MS, lambda: save(False))

@@ -37,6 +37,7 @@ __all__ = [
     "embed_served",
     "evaluate_models",
     "export_report",
+    "is_model",
     "load",
     "make_oracle",
     "model_choices",
@@ -120,6 +121,12 @@ def model_choices(benchmark: Benchmark) -> list[str]:
     from execretrieval.ranking.registry import available_models
 
     return list(available_models(benchmark))
+
+
+def is_model(benchmark: Benchmark, model: str) -> bool:
+    """Can ``model`` be asked of the engine at all: a name it offers, or an existing path?
+    (Whether the file reads is for :func:`rank` to say.)"""
+    return model in model_choices(benchmark) or Path(model).expanduser().exists()
 
 
 def rank(benchmark: Benchmark, model: str, progress: Progress | None = None,
@@ -254,11 +261,17 @@ def export_report(path: str | Path, benchmark: Benchmark, ranking_a: Any, rankin
                   oracle: Any, exclude: frozenset[str] = frozenset(),
                   progress: Progress | None = None, should_stop: StopHook | None = None,
                   evaluations: tuple[Any, Any] | None = None,
-                  sources: tuple[str, ...] = ()) -> Path:
+                  sources: tuple[str, ...] = (),
+                  flags: dict[str, list[str]] | None = None,
+                  slices: dict[str, tuple[str, list[str]]] | None = None) -> Path:
     """Evaluate (unless ``evaluations`` are given) and write the report; format by suffix.
 
     ``sources`` are the models as the user chose them (names or file paths), for the
-    report's command line: the ``execretrieval evaluate`` call that measures the same."""
+    report's command line: the ``execretrieval evaluate`` call that measures the same.
+    ``flags`` (query id -> lines) go into the HTML report's per-query sections, with the
+    per-test outcomes the oracle's cache holds; saved ``slices`` (name -> (filter, query
+    ids)) get their own table."""
+    from execretrieval.report.drilldown import cached_outcomes
     from execretrieval.report.environment import environment_fingerprint
     from execretrieval.report.evaluation import EvaluationReport, report_settings
     from execretrieval.report.writers import write_report
@@ -278,7 +291,8 @@ def export_report(path: str | Path, benchmark: Benchmark, ranking_a: Any, rankin
             command=command, settings=report_settings(ev_a.ks, ev_a.n_boot, 10, exclude))
     if progress:
         progress(1, 1)
-    return write_report(report, path, benchmark)
+    return write_report(report, path, benchmark, outcomes=cached_outcomes(oracle), flags=flags,
+                        slices=slices)
 
 
 def _evaluate_command(benchmark: Benchmark, sources: tuple[str, ...],

@@ -126,6 +126,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     from ..ranking.ranking import Ranking
     from ..ranking.registry import rank
     from ..ranking.trec import from_run
+    from ..report.drilldown import cached_outcomes
     from ..report.evaluation import evaluate_models
     from ..report.writers import FORMATS, write_report
     from .progress import TerminalProgress
@@ -158,7 +159,8 @@ def _evaluate(args: argparse.Namespace) -> int:
         report = evaluate_models(benchmark, rankings, oracle, ks=args.k, n_boot=args.bootstrap,
                                  seed=args.seed, exclude=exclude, command=command,
                                  status=_status, progress=progress)
-    write_report(report, args.out, benchmark)
+        # the HTML drill-down's tests matrix reads the outcomes just measured from the cache
+        write_report(report, args.out, benchmark, outcomes=cached_outcomes(oracle))
     for name, ev in report.models.items():
         ci = ev.metrics.get("exec@1")
         if ci is not None:
