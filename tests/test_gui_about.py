@@ -15,6 +15,7 @@ from PySide6.QtGui import QGuiApplication
 from conftest import copy_tiny
 from execretrieval import Oracle, __version__, bundled_benchmarks, read_recent
 from execretrieval_gui.about import AboutDialog
+from execretrieval_gui.picker import folder_label
 
 
 def _picker_items(window) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
@@ -29,9 +30,10 @@ def test_no_argument_opens_builtin_and_a_name_opens_a_bundled_one(qtbot, make_wi
     assert len(window.state.benchmark.queries) == 160
     open_and_wait(qtbot, window, "tiny", query="lowest_set_bit")
     assert window.state.benchmark.path == bundled["tiny"]
-    # the picker shows each bundled benchmark once, by name, the loaded one selected
-    assert _picker_items(window) == [(name, str(path)) for name, path in bundled.items()]
-    assert window.picker.benchmark_box.currentText() == "tiny"
+    # the picker shows each bundled benchmark once, by name and folder, the loaded one selected
+    assert _picker_items(window) == [(folder_label(path), str(path))
+                                     for path in bundled.values()]
+    assert window.picker.benchmark_box.currentText().split()[0] == "tiny"
     assert read_recent() == []          # bundled ones are always listed, never "recent"
 
 
@@ -43,8 +45,8 @@ def test_an_opened_folder_is_remembered_and_offered_next_time(qtbot, make_window
     assert [path for path, _ in read_recent()] == [mine.resolve()]
     later = open_and_wait(qtbot, make_window(), "tiny")
     items = _picker_items(later)   # bundled first, then what was opened before
-    assert items == [(name, str(path)) for name, path in bundled_benchmarks().items()] + \
-        [("bench", str(mine.resolve()))]
+    assert items == [(folder_label(path), str(path)) for path in bundled_benchmarks().values()] \
+        + [(folder_label(mine), str(mine.resolve()))]
 
 
 def test_about_shows_versions_extras_and_the_oracles_containment(qtbot, make_window) -> None:  # type: ignore[no-untyped-def]

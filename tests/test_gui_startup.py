@@ -116,7 +116,8 @@ def _gui(*args: str) -> subprocess.CompletedProcess[str]:
 def test_screenshot_with_bad_arguments_exits_2(tmp_path: Path, tiny_dir: Path) -> None:
     out = tmp_path / "shot.png"
     missing = _gui(str(tmp_path / "nowhere"), "--screenshot", str(out))
-    assert missing.returncode == 2 and "nowhere: not a benchmark folder (no such directory)" in missing.stderr
+    assert missing.returncode == 2
+    assert "nowhere: not a benchmark folder (no such directory)" in missing.stderr
     unknown = _gui(str(tiny_dir), "--model", "nosuch", "--screenshot", str(out))
     assert unknown.returncode == 2 and "Unknown model 'nosuch'" in unknown.stderr
     assert not out.exists()
