@@ -80,7 +80,7 @@ def test_csv_has_one_row_per_query_and_model(report_and_bench, tmp_path: Path) -
     assert first["function_name"] == "low_bit" and first["domain"] == "bit-manipulation"
     assert first["rank1_corpus_id"] in {"c1", "d1a", "d1b"}
     assert int(first["canonical_rank"]) >= 1
-    assert float(first["exec@1"]) in (0.0, 1.0)
+    assert 0.0 <= float(first["exec@1"]) <= 1.0   # an expectation over tie orders
     evaluation = report.models["bm25"]
     assert [float(r["exec@10"]) for r in rows[:2]] == evaluation.per_query["exec@10"].tolist()
 

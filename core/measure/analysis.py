@@ -2,7 +2,14 @@
 
 Every function takes an ``exclude`` set of query ids; excluded queries are left out of the
 average (their snippets stay in every other query's pool). A query's *paired* distractors
-are its own buggy mutants; "deceived" compares scores strictly (a tie does not deceive).
+are its own buggy mutants. "Deceived" means a paired distractor is *ranked* above the
+canonical; with tied scores that is the expectation over all orders of the ties
+(:mod:`execretrieval.measure.ties`): a distractor tied with its canonical is above it with
+probability 1/2, and a canonical tied with j of its distractors (none strictly above) is
+below one of them with probability j / (j + 1). Given a tie-free ranking (the surrogate of
+:func:`~execretrieval.measure.ties.break_ties`) the same functions give the deterministic
+figure. :func:`deception_classes` keeps the two kinds apart: *strict* (a distractor scores
+above the canonical) and *tied with the canonical* (none above, some equal).
 Queries without a canonical or without distractors cannot be deceived and are left out of
 the deception averages. An average over nothing is NaN.
 """
@@ -19,6 +26,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .ties import needed_depth, sort_keys, sorted_view
+
 if TYPE_CHECKING:
     from ..benchmark.dataset import Benchmark
     from ..ranking.ranking import Ranking
@@ -26,6 +35,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Pairs",
     "deception_by_bug_type",
+    "deception_classes",
     "deception_per_query",
     "deception_rate",
     "density_ablation",
@@ -35,6 +45,7 @@ __all__ = [
     "pairs",
     "query_mask",
     "rank1_paired_miss_share",
+    "sorted_good",
 ]
 
 NAN = float("nan")
@@ -132,67 +143,131 @@ def _mean(values: np.ndarray) -> float:
 
 def _pair_above(benchmark: Benchmark, ranking: Ranking
                 ) -> tuple[Pairs, np.ndarray, np.ndarray]:
-    """Each pair's [distractor scores above its canonical], and whether that is known: a
-    pair neither of whose snippets the model retrieved (past the end of a TREC run) is
-    not known and left out of every deception share."""
+    """Each pair's P(distractor ranked above its canonical) over tie orders (1, 1/2 for a
+    tie, 0), and whether that is known: a pair neither of whose snippets the model
+    retrieved (past the end of a TREC run) is not known and left out of every share."""
     p = pairs(benchmark)
-    s = ranking.scores
+    s = sort_keys(ranking.scores)
     r = ranking.retrieved
     known = r[p.pair_q, p.pair_d] | r[p.pair_q, p.pair_c]
-    return p, s[p.pair_q, p.pair_d] > s[p.pair_q, p.pair_c], known
+    sd, sc = s[p.pair_q, p.pair_d], s[p.pair_q, p.pair_c]
+    above = np.where(sd > sc, 1.0, np.where(sd == sc, 0.5, 0.0))
+    return p, above, known
+
+
+def deception_classes(benchmark: Benchmark, ranking: Ranking
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    """(strict, tied), each (Q,) float 1/0/NaN: some paired distractor scores strictly
+    above the canonical; none does but some scores exactly the same ("tied with the
+    canonical"). NaN where the query cannot be deceived (see :func:`deception_per_query`)."""
+    p, above, known = _pair_above(benchmark, ranking)
+    strict = np.full(len(benchmark.queries), NAN)
+    strict[np.unique(p.pair_q)] = 0.0
+    strict[np.unique(p.pair_q[~known])] = NAN
+    tied = strict.copy()
+    strict[p.pair_q[above == 1.0]] = 1.0
+    tied[p.pair_q[(above == 0.5) & known]] = 1.0
+    tied[strict == 1.0] = 0.0
+    return strict, tied
 
 
 def deception_per_query(benchmark: Benchmark, ranking: Ranking) -> np.ndarray:
-    """(Q,) float: 1 if some paired distractor scores above the canonical, 0 if none, NaN if
+    """(Q,) float: P(some paired distractor is ranked above the canonical) over tie orders:
+    1 if one scores above it, j / (j + 1) if none does and j tie with it, else 0; NaN if
     the query has no canonical or no distractors, or if none is above but the model
     retrieved neither the canonical nor some distractor (a query a TREC run leaves out)."""
     p, above, known = _pair_above(benchmark, ranking)
     out = np.full(len(benchmark.queries), NAN)
     out[np.unique(p.pair_q)] = 0.0
     out[np.unique(p.pair_q[~known])] = NAN
-    out[p.pair_q[above]] = 1.0
+    tied = np.bincount(p.pair_q[(above == 0.5) & known], minlength=len(out)).astype(float)
+    has_tie = (tied > 0) & ~np.isnan(out)
+    out[has_tie] = tied[has_tie] / (tied[has_tie] + 1.0)
+    out[p.pair_q[above == 1.0]] = 1.0
     return out
 
 
 def deception_rate(benchmark: Benchmark, ranking: Ranking, *,
                    exclude: Collection[str] = frozenset()) -> float:
-    """Share of queries whose canonical scores below at least one paired distractor.
-
-    ``mean over eligible q of [max_{d in D(q)} s(q, d) > s(q, canonical(q))]``.
-    """
+    """Share of queries whose canonical is ranked below at least one paired distractor
+    (expected over tie orders; see :func:`deception_per_query`)."""
     values = deception_per_query(benchmark, ranking)[query_mask(benchmark, exclude)]
     return _mean(values[~np.isnan(values)])
 
 
+def _kept_mean(values: np.ndarray, keep: np.ndarray) -> float:
+    chosen = values[keep]
+    return _mean(chosen[~np.isnan(chosen)])
+
+
+def sorted_good(benchmark: Benchmark, ranking: Ranking, passes: np.ndarray,
+                width: int) -> np.ndarray:
+    """(Q x width) bool in rank order: does each candidate pass? ``passes`` (aligned with
+    ``ranking.order``) where it reaches; past its depth a retrieved snippet passes iff it
+    is one of the query's correct ids; past the corpus nothing passes."""
+    n = ranking.shape[1]
+    shown = min(width, n)
+    order = ranking.order[:, :shown].astype(np.int64)
+    listed = np.take_along_axis(ranking.retrieved, order, axis=1)
+    out = np.zeros((ranking.shape[0], max(width, 1)), dtype=bool)
+    out[:, :shown] = pairs(benchmark).relevant(order) & listed
+    d = min(passes.shape[1], shown)
+    out[:, :d] = np.asarray(passes[:, :d], dtype=bool)
+    return out
+
+
 def rank1_paired_miss_share(benchmark: Benchmark, ranking: Ranking, passes: np.ndarray, *,
                             exclude: Collection[str] = frozenset()) -> float:
-    """Of the queries whose rank-1 candidate fails, the share where it is the query's own
-    distractor: ``#{q: not passes[q,0] and top1(q) in D(q)} / #{q: not passes[q,0]}``."""
+    """Of the rank-1 misses, the share that are the query's own distractor:
+    ``sum_q P(top1(q) in D(q), fails) / sum_q P(top1(q) fails)``, the probabilities over
+    the orders of the top tie group (a ratio of expectations; without ties it is
+    ``#{q: miss and own} / #{q: miss}``)."""
     p = pairs(benchmark)
-    mask = query_mask(benchmark, exclude) & ~np.asarray(passes[:, 0], dtype=bool)
-    top1 = ranking.order[:, 0]
-    listed = ranking.retrieved[np.arange(len(top1)), top1]
-    own = (p.owner[top1] == np.arange(len(top1))) & p.is_distractor[top1] & listed
-    return _mean(own[mask].astype(np.float64))
+    q = len(benchmark.queries)
+    width = int(needed_depth(ranking, 1).max()) if q else 1
+    view = sorted_view(ranking, width)
+    good = sorted_good(benchmark, ranking, passes, view.width)
+    n = ranking.shape[1]
+    order = ranking.order[:, :min(view.width, n)].astype(np.int64)
+    own = np.zeros(good.shape, dtype=bool)
+    listed = np.take_along_axis(ranking.retrieved, order, axis=1)
+    own[:, :order.shape[1]] = ((p.owner[order] == np.arange(q)[:, None])
+                               & p.is_distractor[order] & listed)
+    miss = view.group_mean(~good)[:, 0]
+    own_miss = view.group_mean(own & ~good)[:, 0]
+    keep = query_mask(benchmark, exclude)
+    total = float(miss[keep].sum())
+    return float(own_miss[keep].sum()) / total if total > 0 else NAN
 
 
 def deception_by_bug_type(benchmark: Benchmark, ranking: Ranking, *,
-                          exclude: Collection[str] = frozenset()) -> dict[str, float]:
-    """Per bug type: share of paired distractors scoring strictly above their canonical
-    (pairs the model retrieved neither snippet of are left out)."""
+                          exclude: Collection[str] = frozenset(),
+                          kind: str = "ranked") -> dict[str, float]:
+    """Per bug type: share of paired distractors ranked above their canonical (a tie
+    counts 1/2, its expectation), or with ``kind="strict"`` scoring strictly above it, or
+    with ``kind="tied"`` scoring exactly the same (pairs the model retrieved neither
+    snippet of are left out)."""
     p, above, known = _pair_above(benchmark, ranking)
+    if kind == "strict":
+        above = (above == 1.0).astype(np.float64)
+    elif kind == "tied":
+        above = (above == 0.5).astype(np.float64)
+    elif kind != "ranked":
+        raise ValueError(f"unknown kind {kind!r}")
     keep = query_mask(benchmark, exclude)[p.pair_q] & known
     bugs = np.array(p.bug_type, dtype=object)
     return {bug: _mean(above[keep & (bugs == bug)].astype(np.float64))
             for bug in sorted(set(p.bug_type))}
 
 
-def exec1_by_domain(benchmark: Benchmark, passes: np.ndarray, *,
+def exec1_by_domain(benchmark: Benchmark, exec1: np.ndarray, *,
                     exclude: Collection[str] = frozenset()) -> dict[str, float]:
-    """Mean exec@1 (``passes[:, 0]``) over the queries of each domain."""
+    """Mean exec@1 over the queries of each domain; ``exec1`` is the per-query exec@1
+    (Q,), e.g. its expectation over tie orders, or a (Q x depth) pass matrix (column 0)."""
     keep = query_mask(benchmark, exclude)
     domains = np.array([q.domain for q in benchmark.queries], dtype=object)
-    hit = np.asarray(passes[:, 0], dtype=np.float64)
+    values = np.asarray(exec1, dtype=np.float64)
+    hit = values[:, 0] if values.ndim == 2 else values
     return {d: _mean(hit[keep & (domains == d)]) for d in benchmark.domains
             if (keep & (domains == d)).any()}
 
@@ -204,43 +279,49 @@ def density_ablation(benchmark: Benchmark, ranking: Ranking, passes: np.ndarray,
 
     For query q with paired distractors D(q), every subset S of D(q) with |S| = min(m, |D(q)|)
     is kept in turn (the others are removed from q's ranking only; other queries' snippets
-    stay): exec@1_m(q) is the mean over all such S of [first candidate of q's ranking not in
-    D(q) \\ S passes]. This is an exact average over subsets, not a random draw, so no seed is
-    involved. The result is the mean of exec@1_m(q) over queries. A candidate below the
-    depth of ``passes`` (possible only if depth < |D(q)| + 1) counts as passing iff it is
-    one of the query's ``correct_corpus_ids``.
+    stay): exec@1_m(q) is the mean over all such S of the passing share of the top tie
+    group of what remains (its expected exec@1 over tie orders; without ties, whether the
+    first remaining candidate passes). This is an exact average over subsets, not a random
+    draw, so no seed is involved. The result is the mean of exec@1_m(q) over queries. A
+    candidate below the depth of ``passes`` counts as passing iff it is one of the query's
+    ``correct_corpus_ids``.
     """
     p = pairs(benchmark)
     keep = np.flatnonzero(query_mask(benchmark, exclude))
     n_own = (p.distractor_matrix >= 0).sum(axis=1)
     width = p.distractor_matrix.shape[1]
-    # the first kept candidate is always within the top |D(q)| + 1
+    # the first kept candidate is always within the top |D(q)| + 1; its tie group may
+    # reach further
     reach = min(width + 1, ranking.order.shape[1])
-    order = ranking.order[:, :reach].astype(np.int64)
-    hits = np.zeros((len(benchmark.queries), reach), dtype=bool)
-    depth = min(passes.shape[1], reach)
-    hits[:, :depth] = passes[:, :depth]
-    if depth < reach:  # below the executed depth: correct ids pass, nothing else does
-        listed = np.take_along_axis(ranking.retrieved, order[:, depth:], axis=1)
-        hits[:, depth:] = p.relevant(order[:, depth:]) & listed
-    # rank position (0-based) of each paired distractor, or reach if it is further down
-    own_pos = np.full(p.distractor_matrix.shape, reach, dtype=np.int64)
-    for r in range(reach):
+    span = int(needed_depth(ranking, reach).max()) if len(benchmark.queries) else reach
+    view = sorted_view(ranking, max(span, reach))
+    hits = sorted_good(benchmark, ranking, passes, view.width)
+    cols = min(view.width, ranking.order.shape[1])
+    order = ranking.order[:, :cols].astype(np.int64)
+    # rank position (0-based) of each paired distractor, or -1 if it is further down
+    own_pos = np.full(p.distractor_matrix.shape, -1, dtype=np.int64)
+    for r in range(cols):
         own_pos[(p.distractor_matrix == order[:, r:r + 1]) & (p.distractor_matrix >= 0)] = r
     totals = np.zeros((max_kept + 1, len(benchmark.queries)))
     for n in range(width + 1):
         group = keep[n_own[keep] == n]
         if not group.size:
             continue
+        rows = np.arange(group.size)
+        keys = view.keys[group]
+        good = hits[group]
         for m in range(max_kept + 1):
             subsets = list(itertools.combinations(range(n), min(m, n)))
             for kept in subsets:
-                removed = [i for i in range(n) if i not in kept]
-                blocked = np.zeros((group.size, reach + 1), dtype=bool)
-                for i in removed:
-                    blocked[np.arange(group.size), own_pos[group, i]] = True
-                first = np.argmin(blocked[:, :reach], axis=1)  # first rank not removed
-                totals[m, group] += hits[group, first] / len(subsets)
+                removed = np.zeros((group.size, view.width + 1), dtype=bool)
+                for i in range(n):
+                    if i not in kept:
+                        removed[rows, own_pos[group, i]] = True   # -1: the spare column
+                removed = removed[:, :view.width]
+                first = np.argmin(removed, axis=1)  # first position not removed
+                top = (keys == keys[rows, first][:, None]) & ~removed
+                share = (top & good).sum(axis=1) / top.sum(axis=1)
+                totals[m, group] += share / len(subsets)
     return {str(m): _mean(totals[m, keep]) for m in range(max_kept + 1)}
 
 
@@ -300,10 +381,13 @@ def spearman(x: np.ndarray, y: np.ndarray) -> float:
 
 
 def edit_span_vs_deception(benchmark: Benchmark, ranking: Ranking, *,
-                           exclude: Collection[str] = frozenset()) -> dict[str, Any]:
-    """Deception against edit size: share of paired distractors above their canonical per
-    span bin, and Spearman's rho between span and margin ``s(q, d) - s(q, canonical)``."""
+                           exclude: Collection[str] = frozenset(),
+                           scores: Ranking | None = None) -> dict[str, Any]:
+    """Deception against edit size: share of paired distractors ranked above their
+    canonical per span bin (a tie counts 1/2), and Spearman's rho between span and margin
+    ``s(q, d) - s(q, canonical)`` (scores of ``scores``, default ``ranking``)."""
     p, above, known = _pair_above(benchmark, ranking)
+    ranking = scores if scores is not None else ranking
     spans = pair_edit_spans(benchmark)
     included = query_mask(benchmark, exclude)[p.pair_q]
     keep = included & known
@@ -325,14 +409,31 @@ def edit_span_vs_deception(benchmark: Benchmark, ranking: Ranking, *,
 
 
 def summary(benchmark: Benchmark, ranking: Ranking, passes: np.ndarray, *,
-            exclude: Collection[str] = frozenset()) -> Mapping[str, Any]:
-    """All analyses of one model, keyed as in the report JSON."""
+            exclude: Collection[str] = frozenset(), exec1: np.ndarray | None = None,
+            scores: Ranking | None = None) -> Mapping[str, Any]:
+    """All analyses of one model, keyed as in the report JSON.
+
+    ``ranking`` is the model's ranking (ties counted as their expectation) or a tie-free
+    surrogate (:func:`~execretrieval.measure.ties.break_ties`); ``scores`` the model's own
+    ranking when ``ranking`` is a surrogate (strict/tied classes and score margins come from
+    real scores); ``exec1`` the per-query exec@1 (default: column 0 of ``passes``)."""
+    real = scores if scores is not None else ranking
+    strict, tied = deception_classes(benchmark, real)
+    keep = query_mask(benchmark, exclude)
     return {
         "deception_rate": deception_rate(benchmark, ranking, exclude=exclude),
+        "deception_strict": _kept_mean(strict, keep),
+        "deception_tied": _kept_mean(tied, keep),
         "rank1_paired_miss_share": rank1_paired_miss_share(benchmark, ranking, passes,
                                                            exclude=exclude),
         "deception_by_bug_type": deception_by_bug_type(benchmark, ranking, exclude=exclude),
-        "exec1_by_domain": exec1_by_domain(benchmark, passes, exclude=exclude),
+        "deception_by_bug_type_strict": deception_by_bug_type(benchmark, real,
+                                                              exclude=exclude, kind="strict"),
+        "deception_by_bug_type_tied": deception_by_bug_type(benchmark, real, exclude=exclude,
+                                                            kind="tied"),
+        "exec1_by_domain": exec1_by_domain(benchmark, passes if exec1 is None else exec1,
+                                           exclude=exclude),
         "density_ablation": density_ablation(benchmark, ranking, passes, exclude=exclude),
-        "edit_span_vs_deception": edit_span_vs_deception(benchmark, ranking, exclude=exclude),
+        "edit_span_vs_deception": edit_span_vs_deception(benchmark, ranking, exclude=exclude,
+                                                         scores=real),
     }
