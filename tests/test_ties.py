@@ -195,3 +195,64 @@ def test_policies_bracket_the_expectation(seed: int) -> None:
         tie_free = break_ties(ranking, good, good, policy)
         keys = np.take_along_axis(scores, tie_free.order, axis=1)
         assert (np.diff(keys, axis=1) <= 0).all()
+
+
+def _qrels_benchmark(rng: np.random.Generator, q: int, n: int) -> Benchmark:
+    """q queries over n snippets whose correct ids are random non-empty subsets."""
+    corpus = [Snippet(f"s{j:02d}", f"q{j % q}", "canonical", None, "", f"def f{j}(): pass")
+              for j in range(n)]
+    queries = []
+    for i in range(q):
+        correct = rng.choice(n, size=int(rng.integers(1, min(n, 4) + 1)), replace=False)
+        queries.append(Query(f"q{i}", "t", f"f{i}", "geometry", ("assert 1",),
+                             tuple(f"s{j:02d}" for j in sorted(correct))))
+    return Benchmark(queries, corpus)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_ndcg_matches_pytrec_eval_on_tie_free_scores(seed: int) -> None:
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    rng = np.random.default_rng(seed)
+    q, n = int(rng.integers(1, 5)), int(rng.integers(2, 15))
+    bench = _qrels_benchmark(rng, q, n)
+    scores = np.array([rng.permutation(n) + rng.random() for _ in range(q)], dtype=float)
+    ranking = Ranking.from_scores("r", scores)
+    result = evaluate(bench, ranking, np.zeros((q, n), dtype=bool), ks=(1, 3, 5, 10),
+                      n_boot=10)
+    qrels = {query.query_id: {c: 1 for c in query.correct_corpus_ids} for query in bench.queries}
+    run = {query.query_id: {s.corpus_id: float(scores[i, j]) for j, s in enumerate(bench.corpus)}
+           for i, query in enumerate(bench.queries)}
+    measures = {"ndcg_cut_1", "ndcg_cut_3", "ndcg_cut_5", "ndcg_cut_10"}
+    reference = pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run)
+    for i, query in enumerate(bench.queries):
+        for k in (1, 3, 5, 10):
+            assert result.per_query[f"ndcg@{k}"][i] == pytest.approx(
+                reference[query.query_id][f"ndcg_cut_{k}"], abs=1e-12)
+
+
+def test_trec_eval_breaks_ties_by_document_id_not_by_our_order() -> None:
+    """What export-run documents: trec_eval re-sorts tied scores by docid (descending), so
+    on a tied run it gives one arbitrary order's figure, inside our tie range."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    rng = np.random.default_rng(7)
+    bench = _qrels_benchmark(rng, 3, 8)
+    scores = rng.integers(0, 2, size=(3, 8)).astype(float)
+    ranking = Ranking.from_scores("r", scores)
+    result = evaluate(bench, ranking, np.zeros((3, 8), dtype=bool), ks=(3,), n_boot=10)
+    qrels = {query.query_id: {c: 1 for c in query.correct_corpus_ids} for query in bench.queries}
+    run = {query.query_id: {s.corpus_id: float(scores[i, j]) for j, s in enumerate(bench.corpus)}
+           for i, query in enumerate(bench.queries)}
+    reference = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut_3"}).evaluate(run)
+    ids = np.array([s.corpus_id for s in bench.corpus])
+    for i, query in enumerate(bench.queries):
+        # docid descending within each tie: that ranking, scored without ties, is trec_eval's
+        order = sorted(range(8), key=lambda j, i=i: (-scores[i, j], tuple(-ord(c) for c in
+                                                                        ids[j])))
+        relevant = set(query.correct_corpus_ids)
+        assert reference[query.query_id]["ndcg_cut_3"] == pytest.approx(
+            ndcg([int(j) for j in order], {bench.corpus_index(c) for c in relevant},
+                 len(relevant), 3), abs=1e-12)
+    span = result.tie_report["range"]["ndcg@3"]
+    trec_mean = float(np.mean([reference[qq.query_id]["ndcg_cut_3"] for qq in bench.queries]))
+    assert span["pessimistic"] - 1e-12 <= trec_mean <= span["optimistic"] + 1e-12
