@@ -179,7 +179,8 @@ def export_report(path: str | Path, benchmark: Benchmark, ranking_a: Any, rankin
         models = dict(zip(labels, [ev for ev in (ev_a, ev_b) if ev is not None], strict=True))
         report = EvaluationReport.create(
             benchmark, models, environment=environment_fingerprint(oracle), seed=ev_a.seed,
-            command=command, settings=report_settings(ev_a.ks, ev_a.n_boot, 10, exclude))
+            command=command,
+            settings=report_settings(ev_a.ks, ev_a.n_boot, 10, exclude, ev_a.ties))
     if progress:
         progress(1, 1)
     return write_report(report, path, benchmark)

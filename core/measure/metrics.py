@@ -183,6 +183,9 @@ class ModelEvaluation:
     deception_by_bug_type_tied: Mapping[str, float] = field(default_factory=dict)
     tie_report: Mapping[str, Any] = field(default_factory=dict)
     blind_spots: Mapping[str, Any] | None = None
+    # per measured query: "<metric>:pessimistic" / "<metric>:optimistic" figures, and
+    # "deceived" (under the policy), "deceived_strict", "deceived_tied" (1/0/NaN)
+    per_query_extra: Mapping[str, np.ndarray] = field(default_factory=dict, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         """The report JSON of this model (see issue 4 for the shape)."""
@@ -312,11 +315,17 @@ def evaluate(benchmark: Benchmark, ranking: Ranking, passes: np.ndarray, *,
     cis = bootstrap_cis(matrix, n_boot=n_boot, seed=seed)
     per_query = {n: _frozen(columns[n][keep]) for n in names}
     bounds: dict[str, dict[str, float]] = {n: {} for n in names}
+    extra_columns: dict[str, np.ndarray] = {}
     for policy in ("pessimistic", "optimistic"):
         other = columns if policy == ties else tie_aware_columns(
             benchmark, *broken(policy), ks)
         for n in names:
             bounds[n][policy] = _mean(other[n][keep])
+            extra_columns[f"{n}:{policy}"] = _frozen(other[n][keep])
+    strict, tied = analysis.deception_classes(benchmark, ranking)
+    extra_columns["deceived"] = _frozen(analysis.deception_per_query(benchmark, used)[keep])
+    extra_columns["deceived_strict"] = _frozen(strict[keep])
+    extra_columns["deceived_tied"] = _frozen(tied[keep])
     tie_report = {
         "policy": ties,
         "queries_tied_at_cut": {str(k): int(ties_across_cut(ranking, k)[keep].sum())
@@ -346,6 +355,7 @@ def evaluate(benchmark: Benchmark, ranking: Ranking, passes: np.ndarray, *,
         deception_by_bug_type_strict=MappingProxyType(extra["deception_by_bug_type_strict"]),
         deception_by_bug_type_tied=MappingProxyType(extra["deception_by_bug_type_tied"]),
         tie_report=MappingProxyType(tie_report),
+        per_query_extra=MappingProxyType(extra_columns),
     )
 
 

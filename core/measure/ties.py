@@ -44,6 +44,7 @@ __all__ = [
     "expected_exec_at_k",
     "expected_execp_at_k",
     "needed_depth",
+    "rank_range",
     "sort_keys",
     "sorted_view",
     "ties_across_cut",
@@ -164,6 +165,18 @@ def expected_dcg(view: SortedView, relevant: np.ndarray, k: int) -> np.ndarray:
     gains = view.group_mean(relevant)[:, :k]
     discounts = 1.0 / np.log2(np.arange(2, k + 2, dtype=np.float64))
     return np.asarray(gains @ discounts[: gains.shape[1]], dtype=np.float64)
+
+
+def rank_range(ranking: Ranking, query_index: int, corpus_indices: np.ndarray | list[int]
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """(best, worst) 1-based ranks each snippet can take over the orders of its ties:
+    ``1 + #(scoring above)`` and ``#(scoring at least as high)``."""
+    keys = sort_keys(ranking.scores[query_index])
+    own = keys[np.asarray(corpus_indices, dtype=np.intp)]
+    ordered = np.sort(keys)   # ascending
+    above = keys.size - np.searchsorted(ordered, own, side="right")
+    at_least = keys.size - np.searchsorted(ordered, own, side="left")
+    return (above + 1).astype(np.int64), at_least.astype(np.int64)
 
 
 def ties_across_cut(ranking: Ranking, k: int) -> np.ndarray:
