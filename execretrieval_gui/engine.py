@@ -8,7 +8,7 @@ Everything here is plain Python (no Qt). Functions that may take long take the
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,7 @@ __all__ = [
     "model_choices",
     "query_status",
     "rank",
+    "rank_ranges",
     "repo_root",
 ]
 
@@ -80,9 +81,12 @@ class QueryStatus:
     """Per-query facts about one ranking, as arrays aligned with ``benchmark.queries``.
 
     ``top1_correct``: the rank-1 snippet is one of the query's correct ids (until the
-    oracle says otherwise through :meth:`with_exec_top1`); ``canonical_rank`` is 1-based
-    (0 when the query has no canonical); ``deceived``: some paired distractor scores above
-    the canonical.
+    oracle says otherwise through :meth:`with_exec_top1`); with a tie at rank 1 it is True
+    only when every tied candidate is correct, and ``top1_share`` says which share is;
+    ``canonical_rank`` is 1-based (0 when the query has no canonical), its best rank over
+    the orders of its ties; ``deceived``: some paired distractor scores strictly above the
+    canonical; ``tied``: none does but some scores exactly the same, or the rank-1 tie mixes
+    correct and wrong candidates (the query's figures depend on how ties are broken).
     """
 
     model: str
@@ -90,29 +94,75 @@ class QueryStatus:
     canonical_rank: np.ndarray
     deceived: np.ndarray
     top1_index: np.ndarray
+    top1_share: np.ndarray | None = None
+    canonical_tied: np.ndarray | None = None
 
-    def with_exec_top1(self, passes: np.ndarray) -> QueryStatus:
-        return QueryStatus(self.model, np.asarray(passes, dtype=bool), self.canonical_rank,
-                           self.deceived, self.top1_index)
+    @property
+    def top1_mixed(self) -> np.ndarray:
+        """(Q,) bool: rank 1 is a tie of right and wrong candidates."""
+        if self.top1_share is None:
+            return np.zeros(len(self.top1_correct), dtype=bool)
+        return (self.top1_share > 1e-12) & (self.top1_share < 1.0 - 1e-12)
+
+    @property
+    def tied(self) -> np.ndarray:
+        """(Q,) bool: the canonical ties a mutant (none above) or rank 1 is a mixed tie."""
+        out = self.top1_mixed.copy()
+        if self.canonical_tied is not None:
+            out |= self.canonical_tied
+        return out
+
+    def with_exec_top1(self, exec1: np.ndarray) -> QueryStatus:
+        """Rank-1 correctness from the oracle: per-query exec@1 (an expectation over the
+        orders of a rank-1 tie) or a 0/1 column."""
+        share = np.asarray(exec1, dtype=np.float64)
+        return replace(self, top1_correct=share >= 1.0 - 1e-12, top1_share=share)
 
 
 def query_status(benchmark: Benchmark, ranking: Any) -> QueryStatus:
     """Compute :class:`QueryStatus` for every query (vectorised; ~ms at paper scale).
 
-    Built on the engine's pairing structure and per-query deception, so the browser and
-    the reports agree on what "deceived" means."""
-    from execretrieval.measure.analysis import deception_per_query, pairs
+    Built on the engine's pairing structure and deception classes, so the browser and
+    the reports agree on what "deceived" and "tied" mean."""
+    from execretrieval.measure.analysis import deception_classes, pairs
+    from execretrieval.measure.ties import sort_keys
 
     p = pairs(benchmark)
     order = np.asarray(ranking.order)
-    top1 = order[:, 0] if order.shape[1] else np.zeros(len(benchmark.queries), dtype=np.int32)
-    top1_correct = p.relevant(top1.astype(np.int64)[:, None])[:, 0]
-    deceived = deception_per_query(benchmark, ranking) == 1.0  # NaN (no pair) is not deceived
-    ranks = np.zeros(len(benchmark.queries), dtype=np.int64)
+    nq = len(benchmark.queries)
+    top1 = order[:, 0] if order.shape[1] else np.zeros(nq, dtype=np.int32)
+    keys = sort_keys(ranking.scores)
+    rows = np.arange(nq)
+    share = np.zeros(nq)
+    if order.shape[1]:
+        top_group = keys == keys[rows, top1][:, None]
+        correct = np.zeros_like(top_group)
+        if p.correct_matrix.shape[1]:
+            for col in range(p.correct_matrix.shape[1]):
+                idx = p.correct_matrix[:, col]
+                ok = idx >= 0
+                correct[rows[ok], idx[ok]] = True
+        correct &= np.asarray(ranking.retrieved)
+        share = (top_group & correct).sum(axis=1) / top_group.sum(axis=1)
+    strict, tied_class = deception_classes(benchmark, ranking)
+    ranks = np.zeros(nq, dtype=np.int64)
     has = p.canonical >= 0
     if has.any():
-        ranks[has] = np.asarray(ranking.ranks)[np.nonzero(has)[0], p.canonical[has]]
-    return QueryStatus(str(ranking.model), top1_correct, ranks, deceived, top1)
+        own = keys[np.nonzero(has)[0], p.canonical[has]]
+        ranks[has] = 1 + (keys[has] > own[:, None]).sum(axis=1)
+    return QueryStatus(str(ranking.model), share >= 1.0, ranks, strict == 1.0, top1,
+                       share, tied_class == 1.0)
+
+
+def rank_ranges(ranking: Any, query_index: int, corpus_indices: list[int]
+                ) -> tuple[list[int], list[int]]:
+    """Best and worst 1-based rank of each snippet over the orders of its tied scores."""
+    from execretrieval.measure.ties import rank_range
+
+    if not corpus_indices:
+        return [], []
+    best, worst = rank_range(ranking, query_index, corpus_indices)
+    return [int(b) for b in best], [int(w) for w in worst]
 
 
 def cpu_count() -> int:

@@ -12,7 +12,8 @@ from .models import SORT_ROLE, QueryTableModel
 __all__ = ["DISCORDANT", "OUTCOMES", "QueryFilter", "QueryFilterProxy"]
 
 OUTCOMES = {"top1_correct": "Rank-1 correct", "top1_wrong": "Rank-1 wrong",
-            "deceived": "Deceived (distractor above canonical)"}
+            "deceived": "Deceived (distractor above canonical)",
+            "tied": "Tied (canonical ties a distractor, or rank 1 is a mixed tie)"}
 DISCORDANT = {"a_only": "A right, B wrong", "b_only": "B right, A wrong"}
 
 
@@ -81,17 +82,28 @@ class QueryFilterProxy(QSortFilterProxyModel):
         if c.outcome and st is not None:
             if c.outcome == "top1_correct" and not st.top1_correct[source_row]:
                 return False
-            if c.outcome == "top1_wrong" and st.top1_correct[source_row]:
+            if c.outcome == "top1_wrong" and (st.top1_correct[source_row]
+                                              or st.top1_mixed[source_row]):
                 return False
             if c.outcome == "deceived" and not st.deceived[source_row]:
+                return False
+            if c.outcome == "tied" and not st.tied[source_row]:
                 return False
         if c.discordant:
             sb = model.status_b
             if st is None or sb is None:
                 return False
-            a, b = bool(st.top1_correct[source_row]), bool(sb.top1_correct[source_row])
-            if c.discordant == "a_only" and not (a and not b):
+            # with a tie at rank 1 a model is right with the tie's correct share: the one
+            # with the larger share is the one more often right (as in the comparison)
+            a, b = _share(st, source_row), _share(sb, source_row)
+            if c.discordant == "a_only" and not a > b:
                 return False
-            if c.discordant == "b_only" and not (b and not a):
+            if c.discordant == "b_only" and not b > a:
                 return False
         return True
+
+
+def _share(status: Any, row: int) -> float:
+    """The share of rank-1 orders that put a correct snippet first (0/1 without ties)."""
+    share = getattr(status, "top1_share", None)
+    return float(share[row]) if share is not None else float(status.top1_correct[row])

@@ -33,8 +33,12 @@ class QueryView:
 
     query: Query
     model: str                      # model A's label
-    canonical_rank: int             # 0: no canonical
+    canonical_rank: int             # 0: no canonical; else its best rank over tie orders
     rows: tuple[CandidateRow, ...]  # the top-k, then the query's own snippets below the cut
+    canonical_rank_worst: int = 0   # its worst rank over the orders of its ties
+    canonical_score: float = math.nan
+    tied_mutants: int = 0           # own mutants scoring exactly the canonical's score
+    tied_others: int = 0            # other snippets scoring exactly the canonical's score
 
 
 @dataclass(frozen=True)
@@ -321,18 +325,30 @@ class InspectorState(QObject):
         own = (bench.corpus_index(s.corpus_id) for s in bench.snippets_for(query_id))
         below = sorted((j for j in own if ranking.rank_of(qi, j) > len(top)),
                        key=lambda j: ranking.rank_of(qi, j))
-        for j in top + below:
+        best, worst = engine.rank_ranges(ranking, qi, top + below)
+        for n, j in enumerate(top + below):
             snippet = bench.corpus[j]
             score = float(ranking.scores[qi, j])
             rank = ranking.rank_of(qi, j)
             rows.append(CandidateRow(rank, j, snippet, score, score - canon_score,
                                      role_of(query, snippet), self._known(snippet, query),
-                                     below_cut=rank > len(top)))
-        canon_rank = ranking.rank_of(qi, bench.corpus_index(canon.corpus_id)) if canon else 0
+                                     below_cut=rank > len(top), rank_best=best[n],
+                                     rank_worst=worst[n]))
+        canon_rank = canon_worst = tied_mutants = tied_others = 0
+        if canon is not None:
+            cj = bench.corpus_index(canon.corpus_id)
+            (b,), (w,) = engine.rank_ranges(ranking, qi, [cj])
+            canon_rank, canon_worst = b, w
+            row_scores = ranking.scores[qi]
+            same = [int(j) for j in (row_scores == row_scores[cj]).nonzero()[0] if j != cj]
+            tied_mutants = sum(1 for j in same if bench.corpus[j].query_id == query_id)
+            tied_others = len(same) - tied_mutants
         self.rows = rows
         self.run_slot.cancel()
         self.corpus_id = None
-        self.query_changed.emit(QueryView(query, ranking.model, canon_rank, tuple(rows)))
+        self.query_changed.emit(QueryView(query, ranking.model, canon_rank, tuple(rows),
+                                          canon_worst, canon_score, tied_mutants,
+                                          tied_others))
         self._emit_b_ranks()
         self.refresh_flags()
         self.running_changed.emit(False, "")
@@ -397,7 +413,7 @@ class InspectorState(QObject):
         self.corpus_id = corpus_id
         query = bench.query(self.query_id)
         row = self.row_of(corpus_id)
-        label = f"Rank {self.rows[row].rank}: {corpus_id}" if row >= 0 else corpus_id
+        label = f"Rank {self.rows[row].rank_label}: {corpus_id}" if row >= 0 else corpus_id
         label += f" · {len(query.test_suite)} tests"
         self.candidate_changed.emit(CandidateView(
             query, bench.canonical_for(self.query_id), bench.snippet(corpus_id), label,
