@@ -18,6 +18,7 @@ from execretrieval import Benchmark, load_benchmark
 
 __all__ = [
     "QueryStatus",
+    "blind_distractors",
     "bundled_benchmarks",
     "cpu_count",
     "evaluate_models",
@@ -152,6 +153,18 @@ def query_status(benchmark: Benchmark, ranking: Any) -> QueryStatus:
         ranks[has] = 1 + (keys[has] > own[:, None]).sum(axis=1)
     return QueryStatus(str(ranking.model), share >= 1.0, ranks, strict == 1.0, top1,
                        share, tied_class == 1.0)
+
+
+def blind_distractors(benchmark: Benchmark, model: str, ranking: Any) -> dict[str, str]:
+    """Distractor id -> why ``model`` cannot tell it from its canonical (edit past the input
+    window, bit-identical vector); empty when nothing is known. Never raises: a badge is
+    not worth a failed ranking."""
+    from execretrieval.ranking.blindspots import blind_spots
+
+    try:
+        return blind_spots(benchmark, model, ranking).blind()
+    except Exception:  # noqa: BLE001 - unreadable model files were reported by rank()
+        return {}
 
 
 def rank_ranges(ranking: Any, query_index: int, corpus_indices: list[int]

@@ -100,6 +100,7 @@ class InspectorState(QObject):
         self.ranking_b: Any = None
         self.status_a: engine.QueryStatus | None = None
         self.status_b: engine.QueryStatus | None = None
+        self.blind_a: dict[str, str] = {}   # model A's blind-spot distractors -> why
         self.store: AnnotationStore | None = None
         self.store_path: Path | None = None
         self.query_id: str | None = None
@@ -175,6 +176,7 @@ class InspectorState(QObject):
         self.benchmark = bench
         self.results.clear()
         self.ranking_a = self.ranking_b = self.status_a = self.status_b = None
+        self.blind_a = {}
         self.query_id = self.corpus_id = None
         self.rows = []
         self._open_store(bench)
@@ -230,7 +232,8 @@ class InspectorState(QObject):
 
         def work(progress: Any, should_stop: Any) -> Any:
             ranking = engine.rank(bench, model, progress, should_stop)
-            return ranking, engine.query_status(bench, ranking)
+            blind = engine.blind_distractors(bench, model, ranking) if which == "a" else {}
+            return ranking, engine.query_status(bench, ranking), blind
 
         slot.start(work,
                    on_result=lambda value: self._on_rank_result(model, which, *value),
@@ -246,9 +249,11 @@ class InspectorState(QObject):
         self._on_task_error(f"Cannot rank with {model}", exc)
 
     def _on_rank_result(self, model: str, which: str, ranking: Any,
-                        status: engine.QueryStatus) -> None:
+                        status: engine.QueryStatus, blind: dict[str, str] | None = None
+                        ) -> None:
         if which == "a":
             self.model_a, self.ranking_a, self.status_a = model, ranking, status
+            self.blind_a = dict(blind or {})
         else:
             self.model_b, self.ranking_b, self.status_b = model, ranking, status
         self.status_changed.emit(self.status_a, self.status_b)
@@ -333,7 +338,9 @@ class InspectorState(QObject):
             rows.append(CandidateRow(rank, j, snippet, score, score - canon_score,
                                      role_of(query, snippet), self._known(snippet, query),
                                      below_cut=rank > len(top), rank_best=best[n],
-                                     rank_worst=worst[n]))
+                                     rank_worst=worst[n],
+                                     blind=self.blind_a.get(snippet.corpus_id, "")
+                                     if snippet.query_id == query_id else ""))
         canon_rank = canon_worst = tied_mutants = tied_others = 0
         if canon is not None:
             cj = bench.corpus_index(canon.corpus_id)

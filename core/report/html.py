@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from .tables import tie_table
+from .tables import blind_table, tie_table
 
 if TYPE_CHECKING:
     from .evaluation import EvaluationReport
@@ -180,6 +180,14 @@ def report_html(report: EvaluationReport) -> str:
                 "ties broken against correct code (pessimistic) to ties broken for it "
                 "(optimistic).</p>",
                 _table(header, [[escape(c) for c in row] for row in tie_rows])]
+        header, blind_rows = blind_table(models)
+        if blind_rows:
+            out += ["<h2>Blind spots</h2>",
+                    "<p>Paired mutants the model cannot tell from their canonical: the edit "
+                    "lies past its input window (the truncated inputs are identical), the "
+                    "stored vectors are bit-identical, or every query scores them alike "
+                    "(– : not applicable or not checkable).</p>",
+                    _table(header, [[escape(c) for c in row] for row in blind_rows])]
         rows = [[escape(n), str(m["queries"]), _num(m["deception_rate"]),
                  _num(m.get("deception_strict")), _num(m.get("deception_tied")),
                  _num(m["rank1_paired_miss_share"])] for n, m in models.items()]

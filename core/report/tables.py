@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-__all__ = ["tie_table"]
+__all__ = ["blind_table", "tie_table"]
 
 
 def _fmt(value: Any, digits: int = 3) -> str:
@@ -35,4 +35,27 @@ def tie_table(models: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
                      *(str(tr.get("queries_tied_at_cut", {}).get(k, "")) for k in cuts),
                      *(f"{_fmt(ranges.get(k, {}).get('pessimistic'))}–"
                        f"{_fmt(ranges.get(k, {}).get('optimistic'))}" for k in shown)])
+    return header, rows
+
+
+def blind_table(models: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """Header and rows of the blind-spots table: paired mutants each model cannot tell
+    from their canonical (past its input window, bit-identical vector, identical scores)."""
+    rows = []
+    for name, m in models.items():
+        b = m.get("blind_spots")
+        if not b:
+            continue
+
+        def count(key: str, b: dict[str, Any] = b) -> str:
+            value = b.get(key)
+            return "–" if value is None else str(value.get("count", ""))
+
+        window = b.get("window")
+        rows.append([name, str(b.get("pairs", "")),
+                     f"{window} ({b.get('window_source', '')})" if window else "–",
+                     count("past_window"), count("identical_vectors"),
+                     count("identical_scores")])
+    header = ["model", "paired mutants", "input window (word pieces)", "edit past the window",
+              "vector identical to the canonical's", "every score equal to the canonical's"]
     return header, rows

@@ -20,7 +20,7 @@ from ..measure.analysis import pairs
 from ..measure.ties import rank_range, ties_across_cut
 from .evaluation import EvaluationReport
 from .html import report_html
-from .tables import tie_table
+from .tables import blind_table, tie_table
 
 if TYPE_CHECKING:
     from ..benchmark.dataset import Benchmark
@@ -140,6 +140,15 @@ def report_markdown(report: EvaluationReport) -> str:
                   "(optimistic).", "",
                   "| " + " | ".join(header) + " |", "|---|" + "---|" * (len(header) - 1)]
         lines += ["| " + " | ".join(row) + " |" for row in rows]
+        header, rows = blind_table(models)
+        if rows:
+            lines += ["", "## Blind spots", "",
+                      "Paired mutants the model cannot tell from their canonical: the edit "
+                      "lies past its input window (the truncated inputs are identical), the "
+                      "stored vectors are bit-identical, or every query scores them alike "
+                      "(– : not applicable or not checkable).", "",
+                      "| " + " | ".join(header) + " |", "|---|" + "---|" * (len(header) - 1)]
+            lines += ["| " + " | ".join(row) + " |" for row in rows]
         lines += ["", "## Deception", "",
                   "| model | queries | deception rate | strict | tied with the canonical | "
                   "rank-1 misses that are own mutants |",
