@@ -17,16 +17,20 @@ the deception averages. An average over nothing is NaN.
 from __future__ import annotations
 
 import itertools
-import math
-import threading
-import weakref
-from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .ties import needed_depth, sort_keys, sorted_view
+from .editspan import (  # the edit-span analysis, re-exported
+    edit_span,
+    edit_span_vs_deception,
+    pair_edit_spans,
+    spearman,
+)
+from .pairing import NAN, Pairs, pair_above, pairs, query_mask
+from .pairing import mean_or_nan as _mean
+from .ties import needed_depth, sorted_view
 
 if TYPE_CHECKING:
     from ..benchmark.dataset import Benchmark
@@ -41,118 +45,14 @@ __all__ = [
     "density_ablation",
     "edit_span",
     "edit_span_vs_deception",
+    "pair_edit_spans",
     "exec1_by_domain",
     "pairs",
     "query_mask",
     "rank1_paired_miss_share",
     "sorted_good",
+    "spearman",
 ]
-
-NAN = float("nan")
-SPAN_BINS = (1, 2, 3, 5, 9, 17)  # lower edges: 1, 2, 3-4, 5-8, 9-16, 17+ characters
-
-
-@dataclass(frozen=True, eq=False)
-class Pairs:
-    """Each query's canonical and paired distractors as index arrays (cached per benchmark).
-
-    ``canonical[q]`` is the canonical's corpus index or -1; ``pair_q``, ``pair_d``,
-    ``pair_c`` list every (query, distractor, canonical) triple with a canonical.
-    """
-
-    canonical: np.ndarray
-    distractors: tuple[tuple[int, ...], ...]
-    pair_q: np.ndarray
-    pair_d: np.ndarray
-    pair_c: np.ndarray
-    bug_type: tuple[str, ...]
-    correct: tuple[frozenset[int], ...]
-    correct_matrix: np.ndarray      # (Q x max correct), corpus indices padded with -1
-    distractor_matrix: np.ndarray   # (Q x max distractors), corpus indices padded with -1
-    owner: np.ndarray               # (N,) query index of each snippet (-1 if unknown)
-    is_distractor: np.ndarray       # (N,) bool
-
-    def relevant(self, top: np.ndarray) -> np.ndarray:
-        """Bool like ``top`` (Q x r corpus indices): is each one a correct id of its row?"""
-        if self.correct_matrix.shape[1] == 0:
-            return np.zeros(top.shape, dtype=bool)
-        return (top[:, :, None] == self.correct_matrix[:, None, :]).any(axis=2)
-
-
-_CACHE: weakref.WeakKeyDictionary[Any, Pairs] = weakref.WeakKeyDictionary()
-_SPANS: weakref.WeakKeyDictionary[Any, np.ndarray] = weakref.WeakKeyDictionary()
-_LOCK = threading.Lock()
-
-
-def pairs(benchmark: Benchmark) -> Pairs:
-    """The pairing structure of a benchmark (computed once per Benchmark object)."""
-    with _LOCK:
-        cached = _CACHE.get(benchmark)
-    if cached is not None:
-        return cached
-    canonical = np.full(len(benchmark.queries), -1, dtype=np.int64)
-    distractors: list[tuple[int, ...]] = []
-    pq: list[int] = []
-    pd: list[int] = []
-    pc: list[int] = []
-    bugs: list[str] = []
-    for qi, query in enumerate(benchmark.queries):
-        canon = benchmark.canonical_for(query.query_id)
-        own = tuple(benchmark.corpus_index(s.corpus_id)
-                    for s in benchmark.distractors_for(query.query_id))
-        distractors.append(own)
-        if canon is None:
-            continue
-        canonical[qi] = benchmark.corpus_index(canon.corpus_id)
-        for dj in own:
-            pq.append(qi)
-            pd.append(dj)
-            pc.append(int(canonical[qi]))
-            bugs.append(benchmark.corpus[dj].bug_type or "unknown")
-    correct = tuple(frozenset(benchmark.corpus_index(c) for c in q.correct_corpus_ids)
-                    for q in benchmark.queries)
-    owner = np.array([benchmark.query_index(s.query_id) if benchmark.has_query(s.query_id)
-                      else -1 for s in benchmark.corpus], dtype=np.int64)
-    result = Pairs(canonical, tuple(distractors), np.array(pq, dtype=np.int64),
-                   np.array(pd, dtype=np.int64), np.array(pc, dtype=np.int64), tuple(bugs),
-                   correct, _padded([sorted(c) for c in correct]), _padded(distractors),
-                   owner, np.array([not s.is_canonical for s in benchmark.corpus], dtype=bool))
-    with _LOCK:
-        _CACHE[benchmark] = result
-    return result
-
-
-def _padded(rows: Sequence[Sequence[int]]) -> np.ndarray:
-    width = max((len(r) for r in rows), default=0)
-    out = np.full((len(rows), width), -1, dtype=np.int64)
-    for i, row in enumerate(rows):
-        out[i, : len(row)] = row
-    return out
-
-
-def query_mask(benchmark: Benchmark, exclude: Collection[str]) -> np.ndarray:
-    """(Q,) bool: True for the queries measured, False for those in ``exclude``."""
-    if not exclude:
-        return np.ones(len(benchmark.queries), dtype=bool)
-    return np.array([q.query_id not in exclude for q in benchmark.queries], dtype=bool)
-
-
-def _mean(values: np.ndarray) -> float:
-    return float(values.mean()) if values.size else NAN
-
-
-def _pair_above(benchmark: Benchmark, ranking: Ranking
-                ) -> tuple[Pairs, np.ndarray, np.ndarray]:
-    """Each pair's P(distractor ranked above its canonical) over tie orders (1, 1/2 for a
-    tie, 0), and whether that is known: a pair neither of whose snippets the model
-    retrieved (past the end of a TREC run) is not known and left out of every share."""
-    p = pairs(benchmark)
-    s = sort_keys(ranking.scores)
-    r = ranking.retrieved
-    known = r[p.pair_q, p.pair_d] | r[p.pair_q, p.pair_c]
-    sd, sc = s[p.pair_q, p.pair_d], s[p.pair_q, p.pair_c]
-    above = np.where(sd > sc, 1.0, np.where(sd == sc, 0.5, 0.0))
-    return p, above, known
 
 
 def deception_classes(benchmark: Benchmark, ranking: Ranking
@@ -160,7 +60,7 @@ def deception_classes(benchmark: Benchmark, ranking: Ranking
     """(strict, tied), each (Q,) float 1/0/NaN: some paired distractor scores strictly
     above the canonical; none does but some scores exactly the same ("tied with the
     canonical"). NaN where the query cannot be deceived (see :func:`deception_per_query`)."""
-    p, above, known = _pair_above(benchmark, ranking)
+    p, above, known = pair_above(benchmark, ranking)
     strict = np.full(len(benchmark.queries), NAN)
     strict[np.unique(p.pair_q)] = 0.0
     strict[np.unique(p.pair_q[~known])] = NAN
@@ -176,7 +76,7 @@ def deception_per_query(benchmark: Benchmark, ranking: Ranking) -> np.ndarray:
     1 if one scores above it, j / (j + 1) if none does and j tie with it, else 0; NaN if
     the query has no canonical or no distractors, or if none is above but the model
     retrieved neither the canonical nor some distractor (a query a TREC run leaves out)."""
-    p, above, known = _pair_above(benchmark, ranking)
+    p, above, known = pair_above(benchmark, ranking)
     out = np.full(len(benchmark.queries), NAN)
     out[np.unique(p.pair_q)] = 0.0
     out[np.unique(p.pair_q[~known])] = NAN
@@ -247,7 +147,7 @@ def deception_by_bug_type(benchmark: Benchmark, ranking: Ranking, *,
     counts 1/2, its expectation), or with ``kind="strict"`` scoring strictly above it, or
     with ``kind="tied"`` scoring exactly the same (pairs the model retrieved neither
     snippet of are left out)."""
-    p, above, known = _pair_above(benchmark, ranking)
+    p, above, known = pair_above(benchmark, ranking)
     if kind == "strict":
         above = (above == 1.0).astype(np.float64)
     elif kind == "tied":
@@ -323,89 +223,6 @@ def density_ablation(benchmark: Benchmark, ranking: Ranking, passes: np.ndarray,
                 share = (top & good).sum(axis=1) / top.sum(axis=1)
                 totals[m, group] += share / len(subsets)
     return {str(m): _mean(totals[m, keep]) for m in range(max_kept + 1)}
-
-
-def edit_span(canonical: str, distractor: str) -> int:
-    """Characters in the edited region: with p the longest common prefix and s the longest
-    common suffix (not overlapping p), ``max(len(a) - p - s, len(b) - p - s)``.
-
-    For a single edit this is the length of the changed stretch, e.g. 1 for ``&`` -> ``|``,
-    4 for ``a, b`` -> ``b, a``, the guard's length for a deleted guard.
-    """
-    a, b = canonical, distractor
-    limit = min(len(a), len(b))
-    p = 0
-    while p < limit and a[p] == b[p]:
-        p += 1
-    s = 0
-    while s < limit - p and a[len(a) - 1 - s] == b[len(b) - 1 - s]:
-        s += 1
-    return max(len(a) - p - s, len(b) - p - s)
-
-
-def pair_edit_spans(benchmark: Benchmark) -> np.ndarray:
-    """Edit span of every paired distractor against its canonical, aligned with ``pairs``."""
-    with _LOCK:
-        cached = _SPANS.get(benchmark)
-    if cached is not None:
-        return cached
-    p = pairs(benchmark)
-    spans = np.array([edit_span(benchmark.corpus[c].code, benchmark.corpus[d].code)
-                      for d, c in zip(p.pair_d.tolist(), p.pair_c.tolist(), strict=True)],
-                     dtype=np.int64)
-    with _LOCK:
-        _SPANS[benchmark] = spans
-    return spans
-
-
-def _average_ranks(values: np.ndarray) -> np.ndarray:
-    """1-based ranks, ties sharing the mean of their positions."""
-    order = np.argsort(values, kind="stable")
-    sorted_values = values[order]
-    starts = np.flatnonzero(np.r_[True, sorted_values[1:] != sorted_values[:-1]])
-    ends = np.r_[starts[1:], values.size]
-    mean_rank = (starts + ends + 1) / 2.0
-    ranks = np.empty(values.size)
-    ranks[order] = np.repeat(mean_rank, ends - starts)
-    return ranks
-
-
-def spearman(x: np.ndarray, y: np.ndarray) -> float:
-    """Spearman's rho: Pearson's r of the average ranks; NaN if either side is constant."""
-    rx = _average_ranks(np.asarray(x, dtype=np.float64))
-    ry = _average_ranks(np.asarray(y, dtype=np.float64))
-    rx -= rx.mean()
-    ry -= ry.mean()
-    denom = math.sqrt(float(rx @ rx) * float(ry @ ry))
-    return float(rx @ ry / denom) if denom > 0 else NAN
-
-
-def edit_span_vs_deception(benchmark: Benchmark, ranking: Ranking, *,
-                           exclude: Collection[str] = frozenset(),
-                           scores: Ranking | None = None) -> dict[str, Any]:
-    """Deception against edit size: share of paired distractors ranked above their
-    canonical per span bin (a tie counts 1/2), and Spearman's rho between span and margin
-    ``s(q, d) - s(q, canonical)`` (scores of ``scores``, default ``ranking``)."""
-    p, above, known = _pair_above(benchmark, ranking)
-    ranking = scores if scores is not None else ranking
-    spans = pair_edit_spans(benchmark)
-    included = query_mask(benchmark, exclude)[p.pair_q]
-    keep = included & known
-    with np.errstate(invalid="ignore"):  # -inf - -inf: both unretrieved, NaN, left out
-        margin = ranking.scores[p.pair_q, p.pair_d] - ranking.scores[p.pair_q, p.pair_c]
-    bins: list[dict[str, Any]] = []
-    edges = (*SPAN_BINS, None)
-    for low, high in itertools.pairwise(edges):
-        sel = keep & (spans >= low) & ((spans < high) if high is not None else True)
-        bins.append({"span_min": low, "span_max": (high - 1) if high is not None else None,
-                     "distractors": int(sel.sum()),
-                     "deception": _mean(above[sel].astype(np.float64))})
-    rho = NAN
-    finite = keep & np.isfinite(margin)
-    if finite.sum() > 2 and np.ptp(spans[finite]) > 0 and np.ptp(margin[finite]) > 0:
-        rho = spearman(spans[finite], margin[finite])
-    return {"bins": bins, "spearman_span_margin": rho,
-            "mean_span": _mean(spans[included].astype(np.float64))}
 
 
 def summary(benchmark: Benchmark, ranking: Ranking, passes: np.ndarray, *,
