@@ -126,13 +126,13 @@ def query_status(benchmark: Benchmark, ranking: Any) -> QueryStatus:
     Built on the engine's pairing structure and deception classes, so the browser and
     the reports agree on what "deceived" and "tied" mean."""
     from execretrieval.measure.analysis import deception_classes, pairs
-    from execretrieval.measure.ties import sort_keys
+    from execretrieval.measure.ties import ranking_keys
 
     p = pairs(benchmark)
     order = np.asarray(ranking.order)
     nq = len(benchmark.queries)
     top1 = order[:, 0] if order.shape[1] else np.zeros(nq, dtype=np.int32)
-    keys = sort_keys(ranking.scores)
+    keys = ranking_keys(ranking)
     rows = np.arange(nq)
     share = np.zeros(nq)
     if order.shape[1]:

@@ -38,6 +38,7 @@ from .ties import (
     expected_execp_at_k,
     needed_depth,
     sorted_view,
+    tied_rows,
     ties_across_cut,
 )
 
@@ -240,9 +241,10 @@ def tie_aware_columns(benchmark: Benchmark, ranking: Ranking, passes: np.ndarray
         columns[f"exec@{k}"] = expected_exec_at_k(view, good, k)
     for k in ks:
         columns[f"execp@{k}"] = expected_execp_at_k(view, good, k)
+    gains = view.group_mean(rel)
     for k in ks:
         idcg = ideal_cum[np.minimum(n_relevant, k)]
-        dcg = expected_dcg(view, rel, k)
+        dcg = expected_dcg(view, rel, k, gains)
         columns[f"ndcg@{k}"] = np.where(idcg > 0, dcg / np.where(idcg > 0, idcg, 1.0), 0.0)
     return columns
 
@@ -316,8 +318,9 @@ def evaluate(benchmark: Benchmark, ranking: Ranking, passes: np.ndarray, *,
     per_query = {n: _frozen(columns[n][keep]) for n in names}
     bounds: dict[str, dict[str, float]] = {n: {} for n in names}
     extra_columns: dict[str, np.ndarray] = {}
+    tie_free = not tied_rows(ranking)[0].size   # then every policy gives the same figures
     for policy in ("pessimistic", "optimistic"):
-        other = columns if policy == ties else tie_aware_columns(
+        other = columns if policy == ties or tie_free else tie_aware_columns(
             benchmark, *broken(policy), ks)
         for n in names:
             bounds[n][policy] = _mean(other[n][keep])

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .ties import sort_keys
+from .ties import ranking_keys
 
 if TYPE_CHECKING:
     from ..benchmark.dataset import Benchmark
@@ -120,7 +120,7 @@ def pair_above(benchmark: Benchmark, ranking: Ranking
     tie, 0), and whether that is known: a pair neither of whose snippets the model
     retrieved (past the end of a TREC run) is not known and left out of every share."""
     p = pairs(benchmark)
-    s = sort_keys(ranking.scores)
+    s = ranking_keys(ranking)
     r = ranking.retrieved
     known = r[p.pair_q, p.pair_d] | r[p.pair_q, p.pair_c]
     sd, sc = s[p.pair_q, p.pair_d], s[p.pair_q, p.pair_c]

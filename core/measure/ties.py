@@ -30,6 +30,8 @@ deterministic metrics, so every figure has one implementation.
 
 from __future__ import annotations
 
+import threading
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
@@ -45,8 +47,10 @@ __all__ = [
     "expected_execp_at_k",
     "needed_depth",
     "rank_range",
+    "ranking_keys",
     "sort_keys",
     "sorted_view",
+    "tied_rows",
     "ties_across_cut",
 ]
 
@@ -57,6 +61,22 @@ def sort_keys(scores: np.ndarray) -> np.ndarray:
     """Scores as the sort sees them: NaN is -inf (it ranks last, with the unretrieved)."""
     matrix = np.asarray(scores, dtype=np.float64)
     return np.where(np.isnan(matrix), -np.inf, matrix)
+
+
+_KEYS: weakref.WeakKeyDictionary[Ranking, np.ndarray] = weakref.WeakKeyDictionary()
+_KEYS_LOCK = threading.Lock()
+
+
+def ranking_keys(ranking: Ranking) -> np.ndarray:
+    """:func:`sort_keys` of a ranking's scores, computed once per Ranking (read-only)."""
+    with _KEYS_LOCK:
+        cached = _KEYS.get(ranking)
+    if cached is None:
+        cached = sort_keys(ranking.scores)
+        cached.flags.writeable = False
+        with _KEYS_LOCK:
+            _KEYS[ranking] = cached
+    return cached
 
 
 def needed_depth(ranking: Ranking, depth: int) -> np.ndarray:
@@ -70,7 +90,7 @@ def needed_depth(ranking: Ranking, depth: int) -> np.ndarray:
     d = max(0, min(int(depth), n))
     if d == 0 or q == 0:
         return np.full(q, d, dtype=np.int64)
-    keys = sort_keys(ranking.scores)
+    keys = ranking_keys(ranking)
     rows = np.arange(q)
     cut = keys[rows, ranking.order[:, d - 1]]
     end = (keys >= cut[:, None]).sum(axis=1)          # the straddling group's end
@@ -117,7 +137,7 @@ def sorted_view(ranking: Ranking, width: int) -> SortedView:
     keys = np.full((q, width), -np.inf)
     shown = min(width, n)
     if shown:
-        keys[:, :shown] = np.take_along_axis(sort_keys(ranking.scores),
+        keys[:, :shown] = np.take_along_axis(ranking_keys(ranking),
                                              ranking.order[:, :shown].astype(np.intp), axis=1)
     idx = np.broadcast_to(np.arange(width), (q, width))
     new = np.ones((q, width), dtype=bool)
@@ -160,9 +180,11 @@ def expected_execp_at_k(view: SortedView, good: np.ndarray, k: int) -> np.ndarra
     return (above + m * g / t) / k
 
 
-def expected_dcg(view: SortedView, relevant: np.ndarray, k: int) -> np.ndarray:
-    """(Q,) E[DCG@k] with binary gains: each position gains its group's relevant share."""
-    gains = view.group_mean(relevant)[:, :k]
+def expected_dcg(view: SortedView, relevant: np.ndarray, k: int,
+                 gains: np.ndarray | None = None) -> np.ndarray:
+    """(Q,) E[DCG@k] with binary gains: each position gains its group's relevant share
+    (``gains``: ``view.group_mean(relevant)``, if already computed)."""
+    gains = (view.group_mean(relevant) if gains is None else gains)[:, :k]
     discounts = 1.0 / np.log2(np.arange(2, k + 2, dtype=np.float64))
     return np.asarray(gains @ discounts[: gains.shape[1]], dtype=np.float64)
 
@@ -185,9 +207,29 @@ def ties_across_cut(ranking: Ranking, k: int) -> np.ndarray:
     q, n = ranking.shape
     if k >= n or k < 1:
         return np.zeros(q, dtype=bool)
-    keys = sort_keys(ranking.scores)
+    keys = ranking_keys(ranking)
     pair = np.take_along_axis(keys, ranking.order[:, k - 1:k + 1].astype(np.intp), axis=1)
     return (pair[:, 0] == pair[:, 1]) & (pair[:, 0] > -np.inf)
+
+
+_TIES: weakref.WeakKeyDictionary[Ranking, tuple[np.ndarray, np.ndarray]] = \
+    weakref.WeakKeyDictionary()
+
+
+def tied_rows(ranking: Ranking) -> tuple[np.ndarray, np.ndarray]:
+    """(rows, same): the queries whose retrieved snippets include tied scores, and for those
+    rows whether each ranked position r + 1 scores the same as position r (cached)."""
+    with _KEYS_LOCK:
+        cached = _TIES.get(ranking)
+    if cached is None:
+        ranked = np.take_along_axis(ranking_keys(ranking), ranking.order.astype(np.intp),
+                                    axis=1)
+        same = (ranked[:, 1:] == ranked[:, :-1]) & (ranked[:, 1:] > -np.inf)
+        rows = np.flatnonzero(same.any(axis=1))
+        cached = (rows, same[rows])
+        with _KEYS_LOCK:
+            _TIES[ranking] = cached
+    return cached
 
 
 def break_ties(ranking: Ranking, good: np.ndarray, relevant: np.ndarray,
@@ -197,26 +239,38 @@ def break_ties(ranking: Ranking, good: np.ndarray, relevant: np.ndarray,
     ``good`` and ``relevant`` are (Q x N) bool over corpus columns (passes the tests, is a
     correct id). ``optimistic`` puts passing then relevant snippets first within a group,
     ``pessimistic`` last; ``corpus`` keeps corpus order; all keep corpus order otherwise.
-    The result's scores are surrogates (``N - position`` for retrieved snippets, -inf for
-    the rest): only their order means anything.
+    In rows with ties the result's scores are surrogates (``N - position`` for retrieved
+    snippets, -inf for the rest) whose order is all that means anything; a ranking without
+    ties is returned as it is.
     """
     if policy not in TIE_POLICIES or policy == "expected":
         raise ValueError(f"break_ties needs a deterministic policy, got {policy!r}")
-    keys = sort_keys(ranking.scores)
-    q, n = keys.shape
-    if policy == "corpus":
-        order = np.asarray(ranking.order, dtype=np.int64)
-    else:
-        sign = -1 if policy == "optimistic" else 1
-        bonus = (2 * np.asarray(good, dtype=np.int64)
-                 + np.asarray(relevant, dtype=np.int64)) * sign
-        # lexsort: last key is primary -> score (descending), then bonus, then corpus index
-        cols = np.broadcast_to(np.arange(n), (q, n))
-        rows = np.broadcast_to(np.arange(q)[:, None], (q, n))
-        flat = np.lexsort((cols.ravel(), bonus.ravel(), -keys.ravel(), rows.ravel()))
-        order = (flat.reshape(q, n) - (np.arange(q) * n)[:, None]).astype(np.int64)
-    surrogate = np.full((q, n), -np.inf)
-    positions = np.broadcast_to(np.arange(n, 0, -1, dtype=np.float64), (q, n))
-    np.put_along_axis(surrogate, order, positions, axis=1)
-    surrogate[~np.asarray(ranking.retrieved)] = -np.inf
-    return Ranking.from_scores(ranking.model, surrogate)
+    q, n = ranking.shape
+    if n < 2:
+        return ranking
+    rows, same = tied_rows(ranking)
+    if not rows.size:
+        return ranking          # no ties: already the deterministic ranking of every policy
+    sub = np.asarray(ranking.order[rows], dtype=np.int64)
+    if policy != "corpus":
+        # the order is already by score, so a stable sort on (group, bonus) moves nothing
+        # but the members of tie groups
+        bonus = (2 * np.take_along_axis(np.asarray(good[rows], dtype=np.int64), sub, axis=1)
+                 + np.take_along_axis(np.asarray(relevant[rows], dtype=np.int64), sub, axis=1))
+        rank = 3 - bonus if policy == "optimistic" else bonus
+        group = np.zeros(sub.shape, dtype=np.int64)
+        np.cumsum(~same, axis=1, out=group[:, 1:])
+        sub = np.take_along_axis(sub, np.argsort(group * 4 + rank, axis=1, kind="stable"),
+                                 axis=1)
+    # rows without ties keep their scores; rows with ties get N - position (surrogates)
+    surrogate = np.array(ranking.scores, dtype=np.float64, copy=True)
+    positions = np.empty(sub.shape)
+    np.put_along_axis(positions, sub,
+                      np.broadcast_to(np.arange(n, 0, -1, dtype=np.float64), sub.shape), axis=1)
+    positions[~np.asarray(ranking.retrieved)[rows]] = -np.inf
+    surrogate[rows] = positions
+    order = np.array(ranking.order, copy=True)
+    order[rows] = sub
+    surrogate.flags.writeable = False
+    order.flags.writeable = False
+    return Ranking(model=ranking.model, scores=surrogate, order=order, source=ranking.source)
