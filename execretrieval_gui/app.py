@@ -20,17 +20,27 @@ def build_parser() -> argparse.ArgumentParser:
         prog="execretrieval-gui",
         description="Inspect how a code retriever ranks correct code against buggy mutants.")
     parser.add_argument("benchmark", nargs="?", metavar="DIR",
-                        help="benchmark folder (default: the last one, else data/builtin)")
+                        help="benchmark folder or bundled benchmark name (builtin, tiny, "
+                             "humaneval); default: the last one opened, else builtin")
     parser.add_argument("--model", metavar="NAME",
                         help="bm25, tfidf, minilm, an embeddings .npz or a TREC run file")
     parser.add_argument("--query", metavar="FUNCTION_NAME_OR_ID", help="open this query")
     parser.add_argument("--screenshot", metavar="FILE.png",
                         help="render the window once the query has loaded, save it, exit")
+    entry = parser.add_mutually_exclusive_group()
+    entry.add_argument("--install-desktop-entry", action="store_true",
+                       help="add the inspector to the desktop's menu (a .desktop file and "
+                            "its icon under $XDG_DATA_HOME), then exit")
+    entry.add_argument("--uninstall-desktop-entry", action="store_true",
+                       help="remove what --install-desktop-entry wrote, then exit")
     return parser
 
 
 def _resources() -> Path:
-    return Path(__file__).resolve().parent.parent / "resources"
+    """The installed ``resources/`` (icon, style sheet): package data of the GUI."""
+    from importlib import resources
+
+    return Path(str(resources.files("execretrieval_gui.resources")))
 
 
 def create_app(argv: Sequence[str] | None = None):  # type: ignore[no-untyped-def]
@@ -44,6 +54,7 @@ def create_app(argv: Sequence[str] | None = None):  # type: ignore[no-untyped-de
     app.setOrganizationName("execretrieval")
     app.setApplicationName("inspector")
     app.setApplicationDisplayName("ExecRetrieval Inspector")
+    app.setDesktopFileName("execretrieval-inspector")  # what --install-desktop-entry writes
     font = QFont("DejaVu Sans", 9)
     app.setFont(font)
     qss = _resources() / "style.qss"
@@ -57,9 +68,20 @@ def create_app(argv: Sequence[str] | None = None):  # type: ignore[no-untyped-de
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if args.benchmark is not None and not Path(args.benchmark).exists():
-        # still open the window: it explains the problem in a dialog
-        print(f"execretrieval-gui: warning: {args.benchmark}: no such folder", file=sys.stderr)
+    if args.install_desktop_entry or args.uninstall_desktop_entry:
+        from . import desktop
+
+        return desktop.main(install=args.install_desktop_entry)
+    if args.benchmark is not None:
+        from execretrieval import BenchmarkError
+
+        from . import engine
+
+        try:
+            engine.resolve(args.benchmark)  # a folder, or a bundled name (window.open)
+        except BenchmarkError as exc:
+            # still open the window: it explains the problem in a dialog
+            print(f"execretrieval-gui: warning: {exc}", file=sys.stderr)
     from PySide6.QtCore import QSettings, QTimer
 
     from .mainwindow import MainWindow

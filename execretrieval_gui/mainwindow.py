@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QLabel,
     QMainWindow,
-    QMessageBox,
     QProgressBar,
     QSplitter,
     QTabWidget,
@@ -24,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from execretrieval import Benchmark
+from execretrieval import Benchmark, BenchmarkError
 
 from . import (
     dialogs,
@@ -32,6 +31,7 @@ from . import (
     menus,
     qtcompat,  # noqa: F401  (before anything else touches Qt)
 )
+from .about import AboutDialog
 from .browser import QueryBrowser
 from .candidates import CandidatesPanel, DiffView
 from .flagspanel import FlagsPanel
@@ -222,9 +222,15 @@ class MainWindow(QMainWindow):
     # public ---------------------------------------------------------------------------
     def open(self, path: str | Path | None = None, model: str | None = None,
              query: str | None = None) -> None:
-        """Open ``path`` (else the last or the first bundled benchmark)."""
+        """Open ``path``, a folder or a bundled benchmark's name (else the last one
+        opened, else builtin)."""
         s = self.settings
-        bundled = engine.bundled_benchmarks()
+        bundled = engine.benchmark_choices()
+        if path is not None:
+            try:
+                path = engine.resolve(path)
+            except BenchmarkError:
+                pass   # the load reports it in a dialog
         if path is None:
             last = s.value("session/benchmark", "", type=str)
             path = last if last and Path(last).is_dir() else (bundled[0] if bundled else None)
@@ -360,6 +366,5 @@ class MainWindow(QMainWindow):
             self.state.use_store_file(path)
 
     def about(self) -> None:
-        QMessageBox.about(self, "ExecRetrieval Inspector",
-                          "Inspect how code retrievers rank correct code against "
-                          "near-identical buggy mutants.")
+        """Help > About: version, Python, Qt, extras and the oracle's containment."""
+        AboutDialog(self).open()
