@@ -30,7 +30,9 @@ from execretrieval import bundled_benchmarks as engine_bundled
 
 __all__ = [
     "QueryStatus",
+    "CanonicalTie",
     "blind_distractors",
+    "canonical_tie",
     "about_facts",
     "benchmark_choices",
     "bundled_benchmarks",
@@ -261,6 +263,31 @@ def blind_distractors(benchmark: Benchmark, model: str, ranking: Any) -> dict[st
         return blind_spots(benchmark, model, ranking).blind()
     except Exception:  # noqa: BLE001 - unreadable model files were reported by rank()
         return {}
+
+
+@dataclass(frozen=True)
+class CanonicalTie:
+    """Where the canonical stands among tied scores: its best and worst rank over the
+    orders of the ties, its score, and how many own mutants / other snippets share it."""
+
+    best: int = 0          # 0: the query has no canonical
+    worst: int = 0
+    score: float = float("nan")
+    mutants: int = 0
+    others: int = 0
+
+
+def canonical_tie(benchmark: Benchmark, ranking: Any, query_id: str) -> CanonicalTie:
+    """The :class:`CanonicalTie` of one query under ``ranking``."""
+    canon = benchmark.canonical_for(query_id)
+    if canon is None:
+        return CanonicalTie()
+    qi, cj = benchmark.query_index(query_id), benchmark.corpus_index(canon.corpus_id)
+    (best,), (worst,) = rank_ranges(ranking, qi, [cj])
+    row = np.asarray(ranking.scores[qi])
+    same = [int(j) for j in np.flatnonzero(row == row[cj]) if j != cj]
+    mutants = sum(1 for j in same if benchmark.corpus[j].query_id == query_id)
+    return CanonicalTie(best, worst, float(row[cj]), mutants, len(same) - mutants)
 
 
 def rank_ranges(ranking: Any, query_index: int, corpus_indices: list[int]

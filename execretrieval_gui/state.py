@@ -378,21 +378,12 @@ class InspectorState(QObject):
                                      rank_worst=worst[n],
                                      blind=self.blind_a.get(snippet.corpus_id, "")
                                      if snippet.query_id == query_id else ""))
-        canon_rank = canon_worst = tied_mutants = tied_others = 0
-        if canon is not None:
-            cj = bench.corpus_index(canon.corpus_id)
-            (b,), (w,) = engine.rank_ranges(ranking, qi, [cj])
-            canon_rank, canon_worst = b, w
-            row_scores = ranking.scores[qi]
-            same = [int(j) for j in (row_scores == row_scores[cj]).nonzero()[0] if j != cj]
-            tied_mutants = sum(1 for j in same if bench.corpus[j].query_id == query_id)
-            tied_others = len(same) - tied_mutants
+        tie = engine.canonical_tie(bench, ranking, query_id)
         self.rows = rows
         self.run_slot.cancel()
         self.corpus_id = None
-        self.query_changed.emit(QueryView(query, ranking.model, canon_rank, tuple(rows),
-                                          canon_worst, canon_score, tied_mutants,
-                                          tied_others))
+        self.query_changed.emit(QueryView(query, ranking.model, tie.best, tuple(rows),
+                                          tie.worst, tie.score, tie.mutants, tie.others))
         self._emit_b_ranks()
         self.refresh_flags()
         self.running_changed.emit(False, "")
