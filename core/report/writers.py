@@ -17,10 +17,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..fileio import atomic_write_text
-from ..measure.analysis import deception_per_query, pairs
+from ..measure.analysis import pairs
+from ..measure.ties import rank_range, ties_across_cut
 from .drilldown import Outcomes
 from .evaluation import EvaluationReport
 from .html import report_html
+from .tables import blind_table, tie_table
 
 if TYPE_CHECKING:
     from ..benchmark.dataset import Benchmark
@@ -42,38 +44,61 @@ def _cell(value: Any) -> Any:
 
 
 def report_csv(report: EvaluationReport, benchmark: Benchmark | None = None) -> str:
-    """One row per (model, query): rank-1 candidate, canonical rank, deception, metrics."""
+    """One row per (model, query): rank-1 candidate, canonical rank, deception, metrics.
+
+    With tied scores the rank-1 candidate is the one the corpus order puts first and
+    ``rank1_tied`` says how many share its score; ``canonical_rank`` / ``canonical_rank_worst``
+    are the best and worst rank the canonical takes over the orders of its ties;
+    ``deceived`` is the figure under the report's tie policy, ``deceived_strict`` /
+    ``deceived_tied`` the two classes; ``tied_at_k`` marks a tie across the top-k cut;
+    ``exec@k:pessimistic`` / ``:optimistic`` are the query's figures with ties broken
+    against / for correct code."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     evaluations = list(report.models.items())
     metric_keys = list(evaluations[0][1].per_query) if evaluations else []
+    ks = list(evaluations[0][1].ks) if evaluations else []
+    bound_keys = [f"exec@{k}:{p}" for k in ks for p in ("pessimistic", "optimistic")]
     writer.writerow(["model", "query_id", "function_name", "domain", "rank1_corpus_id",
-                     "rank1_role", "rank1_bug_type", "canonical_rank", "deceived",
-                     *metric_keys])
+                     "rank1_role", "rank1_bug_type", "rank1_tied", "canonical_rank",
+                     "canonical_rank_worst", "canonical_tied_with", "deceived",
+                     "deceived_strict", "deceived_tied", *(f"tied_at_{k}" for k in ks),
+                     *metric_keys, *bound_keys])
     for name, ev in evaluations:
         ranking = ev.ranking
         bench = benchmark
-        deceived = None
-        if ranking is not None and bench is not None:
-            deceived = deception_per_query(bench, ranking)
-            canon = pairs(bench).canonical
+        extra = ev.per_query_extra
+        tied_at = {k: ties_across_cut(ranking, k) for k in ks} if ranking is not None else {}
+        canon = pairs(bench).canonical if bench is not None else None
         for i, qid in enumerate(ev.query_ids):
             row: list[Any] = [name, qid]
-            if ranking is not None and bench is not None and deceived is not None:
+            if ranking is not None and bench is not None and canon is not None:
                 qi = bench.query_index(qid)
                 query = bench.queries[qi]
                 top_j = int(ranking.order[qi, 0])
                 top = bench.corpus[top_j]
+                listed = bool(ranking.retrieved[qi, top_j])
+                rank1 = [top.corpus_id, top.role, top.bug_type or "",
+                         int(rank_range(ranking, qi, [top_j])[1][0])] if listed \
+                    else ["", "", "", ""]
                 c = int(canon[qi])
-                rank_c = ranking.rank_of(qi, c) if c >= 0 and ranking.retrieved[qi, c] else ""
-                flag = deceived[qi]
-                rank1 = [top.corpus_id, top.role, top.bug_type or ""] \
-                    if ranking.retrieved[qi, top_j] else ["", "", ""]
-                row += [query.function_name, query.domain, *rank1, rank_c,
-                        "" if math.isnan(flag) else int(flag)]
+                if c >= 0 and ranking.retrieved[qi, c]:
+                    best, worst = rank_range(ranking, qi, [c])
+                    own = [bench.corpus_index(s.corpus_id)
+                           for s in bench.distractors_for(qid)]
+                    tied_with = int(sum(ranking.scores[qi, d] == ranking.scores[qi, c]
+                                        for d in own))
+                    canon_cells: list[Any] = [int(best[0]), int(worst[0]), tied_with]
+                else:
+                    canon_cells = ["", "", ""]
+                row += [query.function_name, query.domain, *rank1, *canon_cells]
+                row += [_cell(extra[key][i]) if key in extra else ""
+                        for key in ("deceived", "deceived_strict", "deceived_tied")]
+                row += [int(tied_at[k][qi]) for k in ks]
             else:
-                row += [""] * 7
+                row += [""] * (12 + len(ks))
             row += [_cell(ev.per_query[m][i]) for m in metric_keys]
+            row += [_cell(extra[key][i]) if key in extra else "" for key in bound_keys]
             writer.writerow(row)
     return out.getvalue()
 
@@ -95,7 +120,9 @@ def report_markdown(report: EvaluationReport) -> str:
              f"{b['snippets']} snippets)",
              f"- seed: {report.seed}; bootstrap replicates: "
              f"{report.settings.get('bootstrap', '?')}; 95% percentile intervals over queries",
-             f"- command: `{report.command}`", ""]
+             f"- command: `{report.command}`",
+             f"- ties: `{report.settings.get('ties', 'expected')}` — "
+             f"{report.settings.get('ties_note', '')}", ""]
     if report.exclusion_note():
         lines[-1:-1] = [f"- {report.exclusion_note()}"]
     models = data["models"]
@@ -108,22 +135,47 @@ def report_markdown(report: EvaluationReport) -> str:
             cells = [f"{_fmt(m['metrics'][k]['mean'])} [{_fmt(m['metrics'][k]['ci_low'])}, "
                      f"{_fmt(m['metrics'][k]['ci_high'])}]" for k in metric_keys]
             lines.append(f"| {name} | " + " | ".join(cells) + " |")
+        header, rows = tie_table(models)
+        lines += ["", "## Ties", "",
+                  "Queries with a tie across the top-k cut, and the range of exec@k from ties "
+                  "broken against correct code (pessimistic) to ties broken for it "
+                  "(optimistic).", "",
+                  "| " + " | ".join(header) + " |", "|---|" + "---|" * (len(header) - 1)]
+        lines += ["| " + " | ".join(row) + " |" for row in rows]
+        header, rows = blind_table(models)
+        if rows:
+            lines += ["", "## Blind spots", "",
+                      "Paired mutants the model cannot tell from their canonical: the edit "
+                      "lies past its input window (the truncated inputs are identical), the "
+                      "stored vectors are bit-identical, or every query scores them alike "
+                      "(– : not applicable or not checkable).", "",
+                      "| " + " | ".join(header) + " |", "|---|" + "---|" * (len(header) - 1)]
+            lines += ["| " + " | ".join(row) + " |" for row in rows]
         lines += ["", "## Deception", "",
-                  "| model | queries | deception rate | rank-1 misses that are own mutants |",
-                  "|---|---|---|---|"]
+                  "| model | queries | deception rate | strict | tied with the canonical | "
+                  "rank-1 misses that are own mutants |",
+                  "|---|---|---|---|---|---|"]
         for name, m in models.items():
             lines.append(f"| {name} | {m['queries']} | {_fmt(m['deception_rate'])} | "
+                         f"{_fmt(m.get('deception_strict'))} | "
+                         f"{_fmt(m.get('deception_tied'))} | "
                          f"{_fmt(m['rank1_paired_miss_share'])} |")
         for title, key in (("exec@1 by domain", "exec1_by_domain"),
-                           ("Deception by bug type (share of mutants above their canonical)",
+                           ("Deception by bug type (share of mutants ranked above their "
+                            "canonical; a tie counts by the tie policy)",
                             "deception_by_bug_type"),
+                           ("Deception by bug type, strict (mutant scores above its canonical)",
+                            "deception_by_bug_type_strict"),
+                           ("Deception by bug type, tied (mutant scores exactly its canonical's)",
+                            "deception_by_bug_type_tied"),
                            ("Density ablation: exec@1 with m paired mutants kept "
                             "(exact mean over subsets)", "density_ablation")):
-            keys = sorted({k for m in models.values() for k in m[key]})
+            keys = sorted({k for m in models.values() for k in m.get(key, {})})
             lines += ["", f"## {title}", "", "| model | " + " | ".join(keys) + " |",
                       "|---|" + "---|" * len(keys)]
             for name, m in models.items():
-                lines.append(f"| {name} | " + " | ".join(_fmt(m[key].get(k)) for k in keys)
+                lines.append(f"| {name} | " + " | ".join(_fmt(m.get(key, {}).get(k))
+                                                        for k in keys)
                              + " |")
     if data["comparisons"]:
         lines += ["", "## Paired comparisons", "",
