@@ -5,8 +5,8 @@ Containment, as chosen for Linux (the process tree is drawn in ``_sandbox_child.
 * **Start-up cost**: each server is a clean ``python -P -s -S`` process with an environment
   of four fixed variables (``-I`` minus ``-E``, which would ignore ``PYTHONHASHSEED``;
   stdlib only; the site-packages folders are on its path, their ``.pth`` hooks are not
-  run) that forks one runner per suite, which forks one process per test. Each server's tree is pinned to one
-  CPU: on this VM a child woken on another, idle CPU costs ~1 ms per fork.
+  run) that forks one runner per suite, which forks one process per test. Each server's
+  tree is pinned to one CPU: on this VM a child woken on another, idle CPU costs ~1 ms per fork.
 * **Network**: the server unshares a network namespace at start-up (as root, or inside an
   unprivileged user namespace where the kernel allows it); candidates see only a loopback
   that is down, so even a listener on ``127.0.0.1`` is unreachable.
