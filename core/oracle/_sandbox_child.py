@@ -24,7 +24,6 @@ Protocol with the host (stdin/stdout of the server): 4-byte big-endian length + 
 
 from __future__ import annotations
 
-import ctypes
 import json
 import os
 import select
@@ -33,12 +32,6 @@ import struct
 import sys
 import time
 
-_LIBC = ctypes.CDLL(None, use_errno=True)
-_CLONE_NEWNS, _CLONE_NEWUTS, _CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
-_CLONE_NEWUSER, _CLONE_NEWPID, _CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
-_MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC = 1, 2, 4, 8
-_MS_REMOUNT, _MS_BIND, _MS_REC, _MS_PRIVATE = 32, 4096, 16384, 1 << 18
-_PR_SET_PDEATHSIG, _PR_SET_CHILD_SUBREAPER, _PR_SET_NO_NEW_PRIVS = 1, 36, 38
 _MAGIC = b"ERXR1"
 _MAX_DETAIL = 2000
 
@@ -95,168 +88,24 @@ def _make_pytest_module():
     return module
 
 
-# ---------------------------------------------------------------------------------------
-# one-time containment set-up of the server
+# Imported once by the server, shared by every fork: candidates importing them cost
+# nothing, and W stays clean (a first import anywhere makes W stop after that test).
+_PREIMPORT = ("ast", "warnings", "operator", "types", "math", "re", "json", "random",
+              "collections", "functools", "itertools", "string", "copy", "heapq", "bisect",
+              "typing", "dataclasses", "enum", "copyreg", "pickle", "abc", "io", "statistics",
+              "fractions", "decimal", "datetime", "time", "textwrap", "array", "queue",
+              "contextlib", "numbers", "inspect", "unicodedata", "struct", "hashlib",
+              "base64", "collections.abc", "weakref", "difflib", "calendar", "string")
 
 
-def _unshare(flags: int) -> bool:
-    return _LIBC.unshare(flags) == 0
+def _preimport() -> None:
+    import importlib
 
-
-def _mount(src, target, fstype, flags, data) -> bool:
-    def enc(s):
-        return None if s is None else s.encode()
-    return _LIBC.mount(enc(src), enc(target), enc(fstype), flags, enc(data)) == 0
-
-
-def _mount_points() -> list[tuple[str, str]]:
-    points = []
-    with open("/proc/self/mountinfo", encoding="utf-8") as handle:
-        for line in handle:
-            fields = line.split()
-            point = fields[4].encode().decode("unicode_escape")
-            points.append((point, fields[5]))
-    return points
-
-
-def _blocked_ancestor(path: str) -> str | None:
-    """The first folder on the way to ``path`` that other users may not enter, if any."""
-    parts = path.strip("/").split("/")
-    for i in range(1, len(parts) + 1):
-        folder = "/" + "/".join(parts[:i])
+    for name in _PREIMPORT:
         try:
-            if not os.stat(folder).st_mode & 0o001:
-                return folder
-        except OSError:
-            return None
-    return None
-
-
-def _expose_interpreter(base: str) -> None:
-    """Let the unprivileged sandbox uid read the interpreter's own files.
-
-    The standard library may sit under a folder closed to other users (pyenv under /root).
-    In our mount namespace we cover that folder with an empty tmpfs and bind-mount only the
-    interpreter's tree back at its old path, so imports work and nothing else there shows.
-    """
-    wanted = {os.path.realpath(p) for p in [sys.base_prefix, *sys.path] if os.path.isdir(p)}
-    by_blocker: dict[str, set[str]] = {}
-    for path in wanted:
-        blocker = _blocked_ancestor(path)
-        if blocker is not None and blocker != path:
-            prefix = os.path.realpath(sys.base_prefix)
-            by_blocker.setdefault(blocker, set()).add(
-                prefix if path.startswith(prefix + "/") or path == prefix else path)
-    for blocker, targets in by_blocker.items():
-        holds: list[tuple[str, str]] = []
-        for target in sorted(targets):
-            hold = os.path.join(base, f".hold{len(holds)}")
-            os.mkdir(hold)
-            if _mount(target, hold, None, _MS_BIND | _MS_REC, None):
-                holds.append((target, hold))
-        if not _mount("tmpfs", blocker, "tmpfs", _MS_NOSUID | _MS_NODEV, "size=1m,mode=0755"):
-            continue
-        for target, hold in holds:
-            os.makedirs(target, mode=0o755, exist_ok=True)
-            _mount(hold, target, None, _MS_BIND | _MS_REC, None)
-            _LIBC.umount2(hold.encode(), 2)  # MNT_DETACH
-            os.rmdir(hold)
-
-
-def _read_only_view(base: str, tmpfs_mb: int) -> bool:
-    """Remount every mount read-only in our private mount namespace; tmpfs over ``base``."""
-    if not _mount(None, "/", None, _MS_REC | _MS_PRIVATE, None):
-        return False
-    _expose_interpreter(base)
-    flag_of = {"nosuid": _MS_NOSUID, "nodev": _MS_NODEV, "noexec": _MS_NOEXEC,
-               "noatime": 1024, "nodiratime": 2048, "relatime": 1 << 21,
-               "strictatime": 1 << 24}  # keep locked flags: a user namespace insists
-    for point, options in _mount_points():
-        flags = _MS_REMOUNT | _MS_BIND | _MS_RDONLY
-        for option in options.split(","):
-            flags |= flag_of.get(option, 0)
-        _mount(None, point, None, flags, None)  # best effort; "/" is checked below
-    ok = bool(os.statvfs("/").f_flag & os.ST_RDONLY)
-    ok = ok and _mount("tmpfs", base, "tmpfs", _MS_NOSUID | _MS_NODEV, f"size={tmpfs_mb}m,mode=0711")
-    return ok
-
-
-def _setup(config: dict) -> dict:
-    """Enter the namespaces this machine allows; return what is active."""
-    active: dict = {"network_namespace": False, "readonly_filesystem": False,
-                    "pid_namespace": False, "unprivileged_uid": False, "user_namespace": False,
-                    "proc_hidden": False}
-    if not config.get("isolate", True) or not sys.platform.startswith("linux"):
-        return active
-    root = os.geteuid() == 0
-    if not root:
-        uid, gid = os.getuid(), os.getgid()
-        if _unshare(_CLONE_NEWUSER):
-            active["user_namespace"] = True
-            try:
-                with open("/proc/self/setgroups", "w") as h:
-                    h.write("deny")
-                with open("/proc/self/uid_map", "w") as h:
-                    h.write(f"{uid} {uid} 1")
-                with open("/proc/self/gid_map", "w") as h:
-                    h.write(f"{gid} {gid} 1")
-            except OSError:
-                pass
-    active["network_namespace"] = _unshare(_CLONE_NEWNET)
-    _unshare(_CLONE_NEWIPC | _CLONE_NEWUTS)
-    if _unshare(_CLONE_NEWNS):
-        active["readonly_filesystem"] = _read_only_view(config["base"], config["tmpfs_mb"])
-    active["pid_namespace"] = _probe_pid_namespace()
-    if active["readonly_filesystem"]:
-        # Candidates get neither /proc (their own memory, other processes' command lines
-        # and environments) nor /sys; nothing in the runner needs them after set-up.
-        active["proc_hidden"] = all(
-            _mount("tmpfs", point, "tmpfs", _MS_RDONLY | _MS_NOSUID | _MS_NODEV | _MS_NOEXEC,
-                   "size=4k,mode=0555") for point in ("/proc", "/sys"))
-    active["unprivileged_uid"] = (root and config.get("uid") is not None
-                                  and _uid_can_import(config["uid"]))
-    return active
-
-
-def _uid_can_import(uid: int) -> bool:
-    """Can the sandbox uid read the standard library? If not, do not drop to it."""
-    pid = os.fork()
-    if pid == 0:
-        try:
-            os.setresgid(uid, uid, uid)
-            os.setresuid(uid, uid, uid)
-            os.listdir(os.path.dirname(os.__file__))
-            os._exit(0)
-        finally:
-            os._exit(1)
-    return os.waitpid(pid, 0)[1] == 0
-
-
-def _probe_pid_namespace() -> bool:
-    try:
-        fd = os.open("/proc/self/ns/pid", os.O_RDONLY)
-    except OSError:
-        return False
-    if not _enter_new_pid_namespace(fd):
-        os.close(fd)
-        return False
-    pid = os.fork()
-    if pid == 0:
-        os._exit(0 if os.getpid() == 1 else 1)
-    _, status = os.waitpid(pid, 0)
-    _LIBC.setns(fd, _CLONE_NEWPID)  # later forks (probes, helpers) stay in our namespace
-    global _OWN_PIDNS
-    _OWN_PIDNS = fd
-    return status == 0
-
-
-_OWN_PIDNS: int | None = None
-
-
-def _enter_new_pid_namespace(own_fd: int) -> bool:
-    """Make the next fork PID 1 of a fresh PID namespace (setns back first: unshare
-    refuses a second CLONE_NEWPID while pid_for_children differs from our own)."""
-    return _LIBC.setns(own_fd, _CLONE_NEWPID) == 0 and _unshare(_CLONE_NEWPID)
+            importlib.import_module(name)
+        except ImportError:
+            pass
 
 
 # ---------------------------------------------------------------------------------------
@@ -288,13 +137,14 @@ def serve(config: dict) -> None:
             pass
     sys.path.extend(p for p in config.get("site_packages", []) if p not in sys.path)
     sys.modules["pytest"] = _make_pytest_module()
-    active = _setup(config)
+    _preimport()
+    active, reasons = setup(config, drop_capabilities)
     import gc
 
     gc.collect()
     gc.freeze()  # forked children then leave these objects' pages shared (fewer COW faults)
     os.chmod(config["base"], 0o711)  # the sandbox uid may enter its own folder, not list
-    _send(1, {"hello": active})
+    _send(1, {"hello": active, "reasons": reasons})
     count = 0
     while True:
         header = _read_exact(0, 4)
@@ -326,8 +176,8 @@ def _run_suite(req: dict, config: dict, active: dict, count: int) -> dict | None
     os.unlink(respath)
     rd, wr = os.pipe()  # R holds wr: EOF on rd means R has ended
     started = time.monotonic()
-    if active["pid_namespace"] and _OWN_PIDNS is not None:
-        _enter_new_pid_namespace(_OWN_PIDNS)
+    if active["pid_namespace"]:
+        enter_new_pid_namespace()
     pid = os.fork()
     if pid == 0:
         try:
@@ -341,7 +191,7 @@ def _run_suite(req: dict, config: dict, active: dict, count: int) -> dict | None
         finally:
             os._exit(70)
     if active["pid_namespace"]:
-        _LIBC.setns(_OWN_PIDNS, _CLONE_NEWPID)
+        leave_pid_namespace()
     os.close(wr)
     alive = True
     deadline = started + float(req["timeout"]) + 3.0
@@ -398,7 +248,8 @@ def _remove(workdir: str) -> None:
 
 if __name__ == "__main__":
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from _sandbox_runner import _kill_uid, _runner
+    from _sandbox_runner import _kill_uid, _runner, drop_capabilities
+    from _sandbox_setup import enter_new_pid_namespace, leave_pid_namespace, setup
 
     del sys.path[0]  # candidates must not import engine modules by accident
 
