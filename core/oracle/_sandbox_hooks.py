@@ -67,14 +67,14 @@ def _swap_constants(code, swaps: dict):  # type: ignore[no-untyped-def]
     return code.replace(co_consts=tuple(consts))
 
 
-def compile_test(source: str, eq, chain, salt: str):  # type: ignore[no-untyped-def]
-    """Compile a test with its comparisons routed through ``eq`` / ``chain``.
+def compile_test(tree: ast.Module, eq, chain, salt: str):  # type: ignore[no-untyped-def]
+    """Compile a parsed test with its comparisons routed through ``eq`` / ``chain``.
 
     ``salt`` makes the placeholder constants unguessable, so a test's own string constants
     are never mistaken for them. Raises SyntaxError / ValueError like ``compile``.
     """
     eq_name, chain_name = f"\0erxr-eq-{salt}", f"\0erxr-chain-{salt}"
-    tree = _Rewrite(eq_name, chain_name).visit(ast.parse(source, "<test>", "exec"))
+    tree = _Rewrite(eq_name, chain_name).visit(tree)
     ast.fix_missing_locations(tree)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # "'str' object is not callable" on the placeholder
@@ -253,9 +253,9 @@ def make_eq(approx, audit, lt, le, gt, ge, contains, is_, is_not, not_):
     return eq, chain
 
 
-def make_fingerprint(watched, builtins_dict, modules, getcwd, getrecursionlimit, sys_module,
+def make_fingerprint(builtins_dict, modules, getcwd, getrecursionlimit, sys_module,
                      tuple_, list_, extend, values, keys, getattr_):
-    def fingerprint(_watched=watched, _b=builtins_dict, _m=modules, _cwd=getcwd,
+    def fingerprint(_watched, _b=builtins_dict, _m=modules, _cwd=getcwd,
                     _rl=getrecursionlimit, _sys=sys_module, _tuple=tuple_, _list=list_,
                     _extend=extend, _values=values, _keys=keys, _getattr=getattr_):
         """Identities of everything a test could patch for later tests (see the runner)."""

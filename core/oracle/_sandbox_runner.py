@@ -1,50 +1,46 @@
-"""Inside the sandbox: the per-suite supervisor S and its worker W (stdlib only).
+"""Inside the sandbox: the worker W that runs candidate code (stdlib only).
 
-Imported by the fork server (:mod:`_sandbox_child`), never by the engine. S is trusted,
-PID 1 of the suite's PID namespace, and decides every outcome from what it observes: at
-most one well-formed verdict per test from W, and how W ended.
-
-S compiles the code and every test before any candidate code runs (tests with their
-``==`` / ``!=`` routed through the runner-held plain-data equality, see
-``_sandbox_hooks.py``), drops what W must not hold (capabilities, or root's uid), installs
-the audit hooks and forks W. W runs the tests from a given one on, each in a fresh module
-namespace registered in ``sys.modules`` as ``__candidate__``, and after each test compares
-a fingerprint of what a test could patch for later tests (builtins, ``sys``, the modules
-the code and tests import, ``sys.path`` and friends, cwd, recursion limit) and whether an
-audit event says the process changed beyond that (new imports, processes, threads,
-rlimits, environment, signal dispositions, classes of other modules). If anything changed,
-W reports the test and exits, and S forks a fresh W for the next test, so no test sees
-another test's patches, while honest suites cost one fork.
+Imported by the fork server (:mod:`_sandbox_child`), never by the engine; the server's side
+of a suite is ``_sandbox_suite.py``. W is forked by the server as PID 1 of the suite's own
+PID namespace. Before any candidate code runs it drops what it must not hold (root's uid,
+or every capability inside the user namespace), sets its limits, imports the preloadable
+standard-library modules the code and tests name, and installs the audit hooks. It then
+runs the tests from a given one on, each in a fresh module namespace registered in
+``sys.modules`` as ``__candidate__``. After each test it compares a fingerprint of what a
+test could patch for later tests (builtins, ``sys``, the pytest shim and the modules the
+code and tests import by name, ``sys.path`` and friends, cwd, recursion limit) and the
+channel notes audit events that change the process beyond that (new imports, processes,
+threads, rlimits, environment, signal dispositions, attributes of classes from other
+modules). If anything changed, W reports the test and exits, and the server forks a fresh
+W for the next test, so no test sees another test's patches while honest suites cost one
+fork.
 
 How a verdict is made unforgeable: the audit hook "channel" is defined in bare globals and
-referenced by nothing but the interpreter's hook list. In W, before any candidate code runs,
-the judge frame raises ``erxr.arm``: the hook makes a random token, writes ``HELLO <token>``
-to W's pipe and remembers token, pipe, frame and pid in its closure. After each test that
-same frame raises ``erxr.verdict``; the hook checks frame and pid and writes ``ERXR1 <token>
+referenced by nothing but the interpreter's hook list. Before any candidate code runs the
+judge frame raises ``erxr.arm``: the hook makes a random token, writes ``HELLO <token>`` to
+W's pipe and remembers token, pipe, frame and pid in its closure. After each test that same
+frame raises ``erxr.verdict``; the hook checks frame and pid and writes ``ERXR1 <token>
 <index> <status> <stop> <len>`` plus the detail. Everything the judge calls after candidate
 code ran was bound before it (exec, the exception types, the hooks' functions, which take
 all they use as default arguments and cannot be rebound: the guard refuses assignments to
 them). Candidates may walk frames but frames hold no secret; the ways to reach the hook's
 closure are refused by the guard: gc object walks, ``sys._current_frames``, tracing and
 profiling, Python-level signal handlers, ``ctypes`` and sub-interpreters; ``/proc`` is
-hidden by the server. S rejects anything else in the pipe as tampering.
+hidden by the server. The server rejects anything else in the pipe as tampering.
 """
 
 from __future__ import annotations
 
 import builtins
 import ctypes
-import json
 import operator
 import os
 import resource
-import select
 import signal
 import sys
-import time
 import types
 
-from _sandbox_hooks import HOOKS, compile_test
+from _sandbox_hooks import HOOKS
 
 _LIBC = ctypes.CDLL(None, use_errno=True)
 _MAGIC = b"ERXR1"
@@ -62,17 +58,22 @@ _TAINT_EVENTS = frozenset({
     "os.putenv", "os.unsetenv", "erxr.taint", "sys.set_asyncgen_hooks", "os.setuid",
 })
 # Watched by the fingerprint besides the modules the code and tests import by name.
-_WATCHED = ("builtins", "sys", "pytest", "os", "os.path", "math", "re", "json", "random",
-            "collections", "functools", "itertools", "operator", "string", "copy", "heapq",
-            "bisect", "typing", "dataclasses", "enum", "gc", "warnings", "copyreg", "types",
-            "abc", "io", "statistics", "fractions", "decimal", "datetime", "time")
+# (Every module W can reach would be too dear: reading a value touches its page, and each
+# page touched in a forked process is a copy.)
+_WATCHED = ("builtins", "sys", "pytest")
+# Standard-library modules S imports before forking W when the code or tests import them
+# by name: W then finds them loaded (a first import in W would make W stop after that
+# test). Pure, well-known modules only; nothing that reaches ctypes.
+_PRELOADABLE = frozenset({
+    "abc", "array", "base64", "binascii", "bisect", "calendar", "cmath", "collections",
+    "collections.abc", "contextlib", "copy", "copyreg", "csv", "dataclasses", "datetime",
+    "decimal", "difflib", "enum", "fractions", "functools", "hashlib", "heapq", "inspect",
+    "io", "itertools", "json", "keyword", "math", "numbers", "operator", "pickle",
+    "pprint", "queue", "random", "re", "statistics", "string", "struct", "textwrap",
+    "time", "typing", "unicodedata", "weakref", "zlib"})
 _RUNNER_MODULES = ("__main__", "_sandbox_child", "_sandbox_runner", "_sandbox_hooks",
-                   "_sandbox_setup")
+                   "_sandbox_setup", "_sandbox_suite")
 _CANDIDATE = "__candidate__"
-
-
-def _emit(stream: int, i: int, status: str, detail: str) -> None:
-    os.write(stream, json.dumps({"i": i, "status": status, "detail": detail}).encode() + b"\n")
 
 
 def _prctl(option: int, arg: int) -> int:
@@ -101,16 +102,12 @@ def drop_capabilities() -> bool:
     return _LIBC.capget(header, got) == 0 and not any(got) and _prctl(23, 21) == 0
 
 
-def _static_imports(sources: list[str]) -> list[str]:
+def static_imports(trees: list) -> list[str]:
     """Module names the code and tests import by name (and their parent packages)."""
     import ast
 
     names: set[str] = set()
-    for source in sources:
-        try:
-            tree = ast.parse(source)
-        except (SyntaxError, ValueError):
-            continue
+    for tree in trees:
         for node in ast.walk(tree):
             found = []
             if isinstance(node, ast.Import):
@@ -123,284 +120,9 @@ def _static_imports(sources: list[str]) -> list[str]:
     return sorted(names)
 
 
-def _runner(req: dict, config: dict, uid: int | None, workdir: str, outfd: int,
-            stream: int, lifeline: int, active: dict) -> None:
-    """S: run every test of one suite in as few W processes as stay clean; append outcomes
-    to ``stream``. ``lifeline`` is a pipe the server watches (EOF when S ends)."""
-    _prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: die with the server
-    _prctl(36, 1)              # PR_SET_CHILD_SUBREAPER: orphans come back to us
-    _prctl(4, 0)               # PR_SET_DUMPABLE 0: no ptrace or /proc/<S> by W's uid
-    keep = [os.dup(fd) for fd in (stream, lifeline, outfd)]  # above any target below
-    devnull = os.open("/dev/null", os.O_RDWR)
-    for fd in (0, 1, 2):  # fd 1 was the server's protocol pipe: never let W near it
-        os.dup2(devnull, fd)
-    for target, fd in zip((3, 4, 5), keep):
-        os.dup2(fd, target)
-    stream, outfd = 3, 5
-    os.closerange(6, 1 << 16)
-    os.chdir(workdir)
-    os.environ.clear()
-    os.environ.update(HOME=workdir, TMPDIR=workdir, PATH="/usr/bin:/bin", LANG="C.UTF-8")
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    tests, timeout, limits = req["tests"], float(req["timeout"]), req["limits"]
-    try:
-        code = compile(req["code"], "<candidate>", "exec")
-    except (SyntaxError, ValueError, OverflowError) as exc:
-        for i in range(len(tests)):
-            _emit(stream, i, "error", _describe(exc))
-        return
-    hooks = _make_hooks(req["code"], tests)
-    compiled: list = []
-    for i, test in enumerate(tests):
-        try:
-            compiled.append(compile_test(test, hooks["eq"], hooks["chain"], hooks["salt"]))
-        except (SyntaxError, ValueError, OverflowError, RecursionError) as exc:
-            compiled.append(None)
-            _emit(stream, i, "error", _describe(exc))
-    in_pidns = active["pid_namespace"] and os.getpid() == 1
-    if uid is None and active.get("user_namespace"):
-        drop_capabilities()  # nothing below needs one; W inherits none
-    cpu_seconds = int(limits.get("cpu_seconds") or 0) or max(1, int(timeout + 1.999))
-    _install_hooks(hooks)
-    out_r, out_w = os.pipe()
-    os.set_blocking(out_r, False)
-    output = _Output(outfd, 4 * int(req["output_chars"]) + 4)
-    deadline = time.monotonic() + timeout
-    work = tuple(compiled)
-    i = 0
-    while i < len(work):
-        if work[i] is None:
-            i += 1
-            continue
-        if time.monotonic() >= deadline:
-            _timeout_rest(stream, i, work, timeout, reached=False)
-            break
-        i, timed_out = _run_worker(code, work, i, deadline, hooks, limits, cpu_seconds, uid,
-                                   in_pidns, out_r, out_w, output, stream)
-        if timed_out:
-            _timeout_rest(stream, i, work, timeout, reached=True)
-            break
-    output.drain(out_r)
-
-
-class _Output:
-    """W's stdout and stderr: the head is kept (in the server's output file), the rest read
-    and dropped, so printing any amount is never an error."""
-
-    def __init__(self, fd: int, cap: int) -> None:
-        self.fd, self.left = fd, cap
-
-    def drain(self, fd: int) -> None:
-        while True:
-            try:
-                chunk = os.read(fd, 1 << 16)
-            except BlockingIOError:
-                return
-            if not chunk:
-                return
-            if self.left > 0:
-                os.write(self.fd, chunk[: self.left])
-                self.left -= len(chunk)
-
-
-def _timeout_rest(stream: int, start: int, work: tuple, timeout: float, *,
-                  reached: bool) -> None:
-    for i in range(start, len(work)):
-        if work[i] is None:
-            continue
-        if reached and i == start:
-            detail = f"the suite's time limit of {timeout:g} s ran out during this test"
-        else:
-            detail = f"not reached: the suite's time limit of {timeout:g} s ran out"
-        _emit(stream, i, "timeout", detail)
-
-
-def _run_worker(code, work: tuple, start: int, deadline: float, hooks: dict, limits: dict,
-                cpu_seconds: int, uid: int | None, in_pidns: bool, out_r: int, out_w: int,
-                output: _Output, stream: int) -> tuple[int, bool]:
-    """Fork W for tests ``start``...; return the next test to run and whether time ran out."""
-    rfd, wfd = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        try:
-            os.close(rfd)
-            os.close(out_r)
-            _worker(code, work, start, wfd, out_w, hooks, limits, cpu_seconds, uid,
-                    in_pidns)
-        finally:
-            os._exit(71)
-    os.close(wfd)
-    if not in_pidns:  # the namespace is the cleanup unit; without it, the process group
-        try:
-            os.setpgid(pid, pid)
-        except OSError:
-            pass
-    os.set_blocking(rfd, False)
-    try:
-        pidfd: int | None = os.pidfd_open(pid)
-    except (AttributeError, OSError):  # kernel < 5.3: poll instead
-        pidfd = None
-    reader = _Verdicts(work, start, stream)
-    waited = [rfd, out_r] + ([pidfd] if pidfd is not None else [])
-    status_word = None
-    while status_word is None and not reader.broken:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            break
-        ready, _, _ = select.select(waited, [], [],
-                                    left if pidfd is not None else min(left, 0.01))
-        if out_r in ready:
-            output.drain(out_r)
-        if rfd in ready and reader.feed(rfd):
-            waited.remove(rfd)
-        if pidfd is None or pidfd in ready:
-            done, word = os.waitpid(pid, 0 if pidfd is not None else os.WNOHANG)
-            status_word = word if done else None
-    if not reader.broken:
-        reader.feed(rfd)
-    os.close(rfd)
-    if pidfd is not None:
-        os.close(pidfd)
-    _cleanup(pid, in_pidns, uid, reaped=status_word is not None)
-    output.drain(out_r)
-    if reader.broken:  # tampering: the current test is an error, the rest start afresh
-        return reader.next + 1, False
-    if status_word is None:  # the suite's deadline, W still running reader.next
-        return reader.next, True
-    if reader.next < len(work) and not reader.finished:
-        # W ended without a verdict for the test it was running
-        reader.emit_current(*_ending(status_word))
-        return reader.next + 1, False
-    return reader.next, False
-
-
-class _Verdicts:
-    """Parses W's pipe: ``HELLO <token>`` once, then one message per test, in order."""
-
-    def __init__(self, work: tuple, start: int, stream: int) -> None:
-        self.work, self.stream, self.data = work, stream, b""
-        self.token: bytes | None = None
-        self.next = self._skip(start)
-        self.finished = False  # W said it stops, or ran every test
-        self.broken = False
-
-    def _skip(self, i: int) -> int:
-        while i < len(self.work) and self.work[i] is None:
-            i += 1
-        return i
-
-    def emit_current(self, status: str, detail: str) -> None:
-        _emit(self.stream, self.next, status, detail)
-
-    def feed(self, fd: int) -> bool:
-        """Read what is there and act on complete messages; True at EOF."""
-        eof = False
-        while True:
-            try:
-                chunk = os.read(fd, 65536)
-            except BlockingIOError:
-                break
-            if not chunk:
-                eof = True
-                break
-            self.data += chunk
-            if len(self.data) > _MAX_MESSAGE * 4:
-                break
-        self._parse()
-        return eof
-
-    def _tampered(self) -> None:
-        self.broken = True
-        if self.next < len(self.work):
-            self.emit_current("error", "Tampered: the result channel received data not "
-                                       "written by the test runner")
-
-    def _parse(self) -> None:
-        while self.data and not self.broken:
-            head, newline, rest = self.data.partition(b"\n")
-            if not newline:
-                if len(head) > 200:
-                    self._tampered()
-                return
-            if self.token is None:
-                if head.startswith(b"HELLO ") and len(head) == 38:
-                    self.token, self.data = head[6:], rest
-                    continue
-                self._tampered()
-                return
-            parts = head.split(b" ")
-            if (self.finished or len(parts) != 6 or parts[0] != _MAGIC
-                    or parts[1] != self.token or parts[2] != str(self.next).encode()
-                    or parts[3] not in (b"pass", b"fail", b"error")
-                    or parts[4] not in (b"0", b"1") or not parts[5].isdigit()
-                    or int(parts[5]) > _MAX_MESSAGE):
-                self._tampered()
-                return
-            size = int(parts[5])
-            if len(rest) < size:
-                return  # the rest of the detail is still on its way
-            self.emit_current(parts[3].decode(), rest[:size].decode("utf-8", "replace"))
-            self.data = rest[size:]
-            self.next = self._skip(self.next + 1)
-            if parts[4] == b"1" or self.next >= len(self.work):
-                self.finished = True
-
-
-def _ending(status_word: int) -> tuple[str, str]:
-    """The outcome of a test whose W ended without delivering a verdict."""
-    if os.WIFSIGNALED(status_word):
-        sig = os.WTERMSIG(status_word)
-        if sig == signal.SIGXCPU:
-            return "timeout", "the CPU time limit ran out during this test"
-        try:
-            name = signal.Signals(sig).name
-        except ValueError:
-            name = str(sig)
-        return "error", f"Crashed: the test process was killed by signal {name}"
-    code = os.waitstatus_to_exitcode(status_word)
-    return "error", f"Exited: the test process exited with code {code} before the test finished"
-
-
-def _cleanup(pid: int, in_pidns: bool, uid: int | None, *, reaped: bool) -> None:
-    """Kill W and whatever it left running (threads die with W; processes need this)."""
-    if not reaped:
-        for target in (lambda: os.killpg(pid, signal.SIGKILL),
-                       lambda: os.kill(pid, signal.SIGKILL)):
-            try:
-                target()
-            except OSError:
-                pass
-        os.waitpid(pid, 0)
-    if in_pidns:
-        while True:  # orphans come to PID 1: reap the dead, stop at the first live one
-            try:
-                if os.waitpid(-1, os.WNOHANG) == (0, 0):
-                    break
-            except ChildProcessError:  # no child at all: the namespace holds only us
-                return
-        os.kill(-1, signal.SIGKILL)  # every other process of this namespace
-        _reap_all()
-        return
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except OSError:
-        pass
-    if uid is not None:
-        _kill_uid(uid)
-    _kill_descendants()
-
-
-def _reap_all() -> None:
-    while True:
-        try:
-            os.waitpid(-1, 0)
-        except ChildProcessError:
-            return
-
-
-def _kill_descendants() -> None:
-    """Without a PID namespace: S is a subreaper, so every orphan of W becomes S's child;
-    kill S's children until none is left (listed in /proc/self/task/*/children)."""
+def kill_descendants() -> None:
+    """The server is a subreaper (or PID 1): orphans of W become its children; kill them
+    until none is left (listed in /proc/self/task/*/children, if /proc is there) and reap."""
     for _ in range(1000):
         children: set[int] = set()
         try:
@@ -424,7 +146,7 @@ def _kill_descendants() -> None:
             return
 
 
-def _kill_uid(uid: int) -> None:
+def kill_uid(uid: int) -> None:
     """Without PID namespaces: kill(-1) as the sandbox uid kills all of that uid's processes."""
     pid = os.fork()
     if pid == 0:
@@ -434,15 +156,6 @@ def _kill_uid(uid: int) -> None:
         finally:
             os._exit(0)
     os.waitpid(pid, 0)
-
-
-def _describe(exc: BaseException) -> str:
-    try:
-        text = str(exc)
-    except BaseException:  # a hostile __str__
-        text = "<unprintable>"
-    name = type(exc).__name__
-    return (f"{name}: {text}" if text else name)[:2000]
 
 
 def _set_limits(limits: dict, cpu_seconds: int, uid: int | None, tests: int) -> None:
@@ -465,81 +178,116 @@ def _set_limits(limits: dict, cpu_seconds: int, uid: int | None, tests: int) -> 
             pass
 
 
-def _make_hooks(code_source: str, tests: list[str]) -> dict:
-    """Once per suite, in S: the hooks' functions, made in bare globals."""
+def _preload(names: list[str]) -> None:
+    """Import (in W, before any candidate code) the preloadable modules named."""
+    import importlib
+
+    for name in names:
+        if name in _PRELOADABLE and name not in sys.modules:
+            try:
+                importlib.import_module(name)
+            except ImportError:
+                pass
+
+
+def make_hooks() -> dict:
+    """Once per server, before any suite: the functions made in bare globals that every W
+    shares (equality, fingerprint, describe, flush, the restricted ``signal.signal``), the
+    namespace holding the hook factories, and the runner modules taken out of
+    ``sys.modules`` (the server keeps its own references)."""
+    import _signal
+
     namespace: dict = {"__builtins__": builtins}
     exec(_HOOKS_CODE, namespace)  # bare globals: nothing there leads back to this module
     pytest_shim = sys.modules["pytest"]
     eq, chain = namespace["make_eq"](
         pytest_shim.approx, sys.audit, operator.lt, operator.le, operator.gt, operator.ge,
         operator.contains, operator.is_, operator.is_not, operator.not_)
-    watched = tuple(dict.fromkeys(_WATCHED + tuple(_static_imports([code_source, *tests]))))
     fingerprint = namespace["make_fingerprint"](
-        watched, builtins.__dict__, sys.modules, os.getcwd, sys.getrecursionlimit, sys,
+        builtins.__dict__, sys.modules, os.getcwd, sys.getrecursionlimit, sys,
         tuple, list, list.extend, dict.values, dict.keys, object.__getattribute__)
-    return {"namespace": namespace, "eq": eq, "chain": chain, "fingerprint": fingerprint,
-            "same": namespace["same"], "describe": namespace["describe"],
-            "flush": namespace["flush"], "pytest": pytest_shim,
+    hidden = namespace["make_signal"](_signal.signal, sys.audit, callable, int)
+    _signal.signal = hidden  # signal.signal (the enum wrapper) calls through it
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    runner_globals = []
+    for name in list(sys.modules):
+        if name in _RUNNER_MODULES or name.split(".")[0] in ("ctypes", "_ctypes"):
+            module = sys.modules.pop(name)
+            if name in _RUNNER_MODULES:
+                runner_globals.append(module.__dict__)
+    approx = pytest_shim.approx
+    protected = (eq, chain, fingerprint, namespace["same"], namespace["describe"],
+                 namespace["flush"], hidden, approx, approx.__eq__)
+    return {"namespace": namespace, "eq": eq, "chain": chain, "same": namespace["same"],
+            "describe": namespace["describe"], "flush": namespace["flush"],
+            "fingerprint": fingerprint, "hidden": hidden, "protected": protected,
+            "runner_globals": runner_globals, "pytest": pytest_shim,
             "salt": os.urandom(8).hex()}
 
 
 def _install_hooks(hooks: dict) -> None:
-    """In S, before any W: audit hooks (inherited by every W) and the restricted signal."""
-    import _signal
+    """In W, before any candidate code: no ctypes handle left in reach, the audit hooks."""
     import gc
 
-    namespace = hooks["namespace"]
-    hidden = namespace["make_signal"](_signal.signal, sys.audit, callable, int)
-    _signal.signal = hidden  # signal.signal (the enum wrapper) calls through it
-    main = sys.modules.get("__main__")
-    for name in list(sys.modules):
-        if name in _RUNNER_MODULES or name.split(".")[0] in ("ctypes", "_ctypes"):
-            del sys.modules[name]
-    setup_module = sys.modules.get("_sandbox_setup")
-    for module_globals in (globals(), getattr(main, "__dict__", {}),
-                           getattr(setup_module, "__dict__", {})):
-        for name in ("ctypes", "_LIBC"):
+    for module_globals in hooks["runner_globals"]:  # candidates can walk frames to these
+        for name in ("ctypes", "_LIBC", "_setup_module"):
             module_globals.pop(name, None)
-    approx = hooks["pytest"].approx
-    protected = (hooks["eq"], hooks["chain"], hooks["fingerprint"], hooks["same"],
-                 hooks["describe"], hooks["flush"], hidden, approx, approx.__eq__)
-    # Installed once here, inherited by every W; the guard last, since it then refuses
-    # further hooks. S's own few audited calls (fork, open) pass both.
+    namespace = hooks["namespace"]
+    # The guard last, since it then refuses further hooks. The judge's own few audited
+    # calls (setrlimit) pass both.
     sys.addaudithook(namespace["make_channel"](
         os.urandom, os.write, os._exit, gc.disable, gc.enable, sys._getframe, os.getpid, len,
         PermissionError, _MAGIC, _TAINT_EVENTS, _CANDIDATE,
         type.__dict__["__dict__"].__get__, type, issubclass))
     sys.addaudithook(namespace["make_guard"](
-        _BLOCKED_EVENTS, _BLOCKED_IMPORTS, hidden, protected, PermissionError))
+        _BLOCKED_EVENTS, _BLOCKED_IMPORTS, hooks["hidden"], hooks["protected"],
+        PermissionError))
 
 
-def _worker(code, work: tuple, start: int, wfd: int, out_w: int, hooks: dict, limits: dict,
-            cpu_seconds: int, uid: int | None, in_pidns: bool) -> None:
-    """Body of W. Every name used after candidate code runs is bound locally first."""
-    exit_, audit, exec_, AssertionError_ = os._exit, sys.audit, exec, AssertionError
-    BaseException_, sys_, ModuleType, builtins_ = BaseException, sys, types.ModuleType, builtins
-    describe, flush, fingerprint, same = (hooks["describe"], hooks["flush"],
-                                          hooks["fingerprint"], hooks["same"])
-    modules, put, pop, pytest_shim = sys.modules, dict.__setitem__, dict.pop, hooks["pytest"]
-    getrusage, setrlimit, getrlimit = (resource.getrusage, resource.setrlimit,
-                                       resource.getrlimit)
-    RUSAGE_SELF, RLIMIT_CPU, range_, int_ = resource.RUSAGE_SELF, resource.RLIMIT_CPU, range, int
-    os.dup2(out_w, 1)
-    os.dup2(out_w, 2)
+def worker(spec: dict, hooks: dict, wfd: int, in_pidns: bool) -> None:
+    """W: set up, then run the tests from ``spec["start"]`` on (see the module docstring).
+    The server has set the environment (HOME, TMPDIR: the suite folder) and SIGINT."""
+    _prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: die with the server
+    _prctl(4, 0)               # PR_SET_DUMPABLE 0: no ptrace by what W starts
+    os.dup2(spec["devnull"], 0)
+    os.dup2(spec["out_w"], 1)  # fd 1 was the server's protocol pipe: never let W near it
+    os.dup2(spec["out_w"], 2)
     os.dup2(wfd, 3)
-    wfd = 3
     os.closerange(4, 1 << 16)
+    os.chdir(spec["workdir"])
+    uid = spec["uid"]
     if uid is not None:
         os.setgroups([])
         os.setresgid(uid, uid, uid)
         os.setresuid(uid, uid, uid)
-    elif not in_pidns:
+    elif spec["active"].get("user_namespace"):
+        drop_capabilities()
+    if not in_pidns:
         os.setpgid(0, 0)  # without a PID namespace, cleanup goes by process group
-    _prctl(38, 1)  # PR_SET_NO_NEW_PRIVS (S may still hold root's; W never does)
-    _set_limits(limits, cpu_seconds, uid, len(work) - start)
-    cpu_hard = getrlimit(RLIMIT_CPU)[1]
-    audit("erxr.arm", wfd)  # from this very frame: the only one that may vote later
-    baseline = fingerprint()
+    _prctl(38, 1)  # PR_SET_NO_NEW_PRIVS
+    if spec["imported"]:
+        _preload(spec["imported"])
+    work, start = spec["work"], spec["start"]
+    _set_limits(spec["limits"], spec["cpu_seconds"], uid, len(work) - start)
+    _install_hooks(hooks)
+    _judge(spec["code"], work, start, hooks, _WATCHED + tuple(spec["imported"]),
+           spec["cpu_seconds"])
+
+
+def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: ignore[no-untyped-def]
+           cpu_seconds: int) -> None:
+    """The judge frame. Every name used after candidate code runs is bound locally first."""
+    exit_, audit, exec_, AssertionError_ = os._exit, sys.audit, exec, AssertionError
+    BaseException_, sys_, ModuleType, builtins_ = BaseException, sys, types.ModuleType, builtins
+    describe, flush, same = hooks["describe"], hooks["flush"], hooks["same"]
+    fingerprint = hooks["fingerprint"]
+    modules, put, pop, pytest_shim = sys.modules, dict.__setitem__, dict.pop, hooks["pytest"]
+    getrusage, setrlimit = resource.getrusage, resource.setrlimit
+    RUSAGE_SELF, RLIMIT_CPU, range_, int_ = resource.RUSAGE_SELF, resource.RLIMIT_CPU, range, int
+    cpu_hard = resource.getrlimit(RLIMIT_CPU)[1]
+    hooks = None  # a dict: nothing mutable stays in this frame for candidates to find
+    audit("erxr.arm", 3)  # from this very frame: the only one that may vote later
+    baseline = fingerprint(watched)
     for i in range_(start, len(work)):
         test = work[i]
         if test is None:
@@ -574,7 +322,7 @@ def _worker(code, work: tuple, start: int, wfd: int, out_w: int, hooks: dict, li
         pop(modules, "__candidate__", None)
         module = namespace = None  # the candidate's objects go now, before the check
         try:
-            dirty = not same(baseline, fingerprint())
+            dirty = not same(baseline, fingerprint(watched))
         except BaseException_:
             dirty = True
         # exits when W is no longer clean (dirty, or an audit event said so)
