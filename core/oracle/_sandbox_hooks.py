@@ -30,30 +30,48 @@ import warnings
 __all__ = ["HOOKS", "compile_test"]
 
 
-class _Rewrite(ast.NodeTransformer):
-    """``a == b`` -> ``EQ(a, b, False)``; chains with == or != -> ``CHAIN(ops, thunks)``."""
+def _located(node: ast.AST, where: ast.AST) -> ast.AST:
+    for name in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
+        setattr(node, name, getattr(where, name, None))
+    return node
 
-    def __init__(self, eq_name: str, chain_name: str) -> None:
-        self.eq_name, self.chain_name = eq_name, chain_name
 
-    def visit_Compare(self, node: ast.Compare) -> ast.AST:
-        self.generic_visit(node)
-        if not any(isinstance(op, (ast.Eq, ast.NotEq)) for op in node.ops):
-            return node
-        if len(node.ops) == 1:
-            call = ast.Call(func=ast.Constant(self.eq_name),
-                            args=[node.left, node.comparators[0],
-                                  ast.Constant(isinstance(node.ops[0], ast.NotEq))],
-                            keywords=[])
-            return ast.copy_location(call, node)
-        names = tuple(type(op).__name__ for op in node.ops)
-        thunks = [ast.Lambda(args=ast.arguments(posonlyargs=[], args=[], vararg=None,
-                                                kwonlyargs=[], kw_defaults=[], kwarg=None,
-                                                defaults=[]), body=operand)
-                  for operand in [node.left, *node.comparators]]
-        call = ast.Call(func=ast.Constant(self.chain_name),
-                        args=[ast.Constant(names), *thunks], keywords=[])
-        return ast.copy_location(call, node)
+def _rewritten(node: ast.Compare, eq_name: str, chain_name: str) -> ast.AST:
+    """``a == b`` -> ``EQ(a, b, False)``; a chain with == or != -> ``CHAIN(ops, thunks)``."""
+    if len(node.ops) == 1:
+        return _located(ast.Call(
+            func=_located(ast.Constant(eq_name), node),
+            args=[node.left, node.comparators[0],
+                  _located(ast.Constant(isinstance(node.ops[0], ast.NotEq)), node)],
+            keywords=[]), node)
+    names = tuple(type(op).__name__ for op in node.ops)
+    thunks = [_located(ast.Lambda(args=ast.arguments(posonlyargs=[], args=[], vararg=None,
+                                                     kwonlyargs=[], kw_defaults=[],
+                                                     kwarg=None, defaults=[]),
+                                  body=operand), operand)
+              for operand in [node.left, *node.comparators]]
+    return _located(ast.Call(func=_located(ast.Constant(chain_name), node),
+                             args=[_located(ast.Constant(names), node), *thunks],
+                             keywords=[]), node)
+
+
+def _rewrite(tree: ast.AST, eq_name: str, chain_name: str) -> None:
+    """Replace, in place, every comparison with == or != in it (deepest parents first, so
+    a comparison inside another is replaced before the outer one reads its operands)."""
+    compares = [n for n in ast.walk(tree) if isinstance(n, ast.Compare)
+                and any(isinstance(op, (ast.Eq, ast.NotEq)) for op in n.ops)]
+    if not compares:
+        return
+    wanted = {id(n) for n in compares}
+    parents = [n for n in ast.walk(tree) if not isinstance(n, ast.expr_context)]
+    for parent in reversed(parents):  # ast.walk is breadth-first
+        for field, value in ast.iter_fields(parent):
+            if isinstance(value, list):
+                for k, item in enumerate(value):
+                    if id(item) in wanted:
+                        value[k] = _rewritten(item, eq_name, chain_name)
+            elif id(value) in wanted:
+                setattr(parent, field, _rewritten(value, eq_name, chain_name))
 
 
 def _swap_constants(code, swaps: dict):  # type: ignore[no-untyped-def]
@@ -74,8 +92,7 @@ def compile_test(tree: ast.Module, eq, chain, salt: str):  # type: ignore[no-unt
     are never mistaken for them. Raises SyntaxError / ValueError like ``compile``.
     """
     eq_name, chain_name = f"\0erxr-eq-{salt}", f"\0erxr-chain-{salt}"
-    tree = _Rewrite(eq_name, chain_name).visit(tree)
-    ast.fix_missing_locations(tree)
+    _rewrite(tree, eq_name, chain_name)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # "'str' object is not callable" on the placeholder
         code = compile(tree, "<test>", "exec")

@@ -288,6 +288,7 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
     hooks = None  # a dict: nothing mutable stays in this frame for candidates to find
     audit("erxr.arm", 3)  # from this very frame: the only one that may vote later
     baseline = fingerprint(watched)
+    last = len(work) - 1
     for i in range_(start, len(work)):
         test = work[i]
         if test is None:
@@ -321,10 +322,12 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
                 pass
         pop(modules, "__candidate__", None)
         module = namespace = None  # the candidate's objects go now, before the check
-        try:
-            dirty = not same(baseline, fingerprint(watched))
-        except BaseException_:
-            dirty = True
+        dirty = False
+        if i < last:  # after the last test W exits anyway
+            try:
+                dirty = not same(baseline, fingerprint(watched))
+            except BaseException_:
+                dirty = True
         # exits when W is no longer clean (dirty, or an audit event said so)
         audit("erxr.verdict", i, status, detail.encode("utf-8", "replace"), dirty)
     exit_(0)

@@ -29,6 +29,27 @@ _MAGIC = b"ERXR1"
 _MAX_MESSAGE = 8192
 
 
+_COMPILED: dict[str, tuple] = {}  # test text -> (code object, imported names)
+
+
+def _compile_test(test: str, eq, chain, salt: str) -> tuple:  # type: ignore[no-untyped-def]
+    """A test's code object and the modules it imports, cached: a benchmark runs the same
+    tests against many snippets. Raises SyntaxError & co. like ``compile``."""
+    hit = _COMPILED.get(test)
+    if hit is not None:
+        return hit
+    if "==" in test or "!=" in test or "import" in test:
+        tree = ast.parse(test, "<test>", "exec")
+        imported = static_imports([tree])
+        hit = (compile_test(tree, eq, chain, salt), imported)
+    else:  # nothing to rewrite, nothing imported: compile the text as it is
+        hit = (compile(test, "<test>", "exec"), [])
+    if len(_COMPILED) >= 4096:
+        _COMPILED.clear()
+    _COMPILED[test] = hit
+    return hit
+
+
 def prepare(req: dict, eq, chain, salt: str) -> tuple:  # type: ignore[no-untyped-def]
     """(code object or error text, per test: code object or None, errors, imported names)."""
     tests = req["tests"]
@@ -36,22 +57,18 @@ def prepare(req: dict, eq, chain, salt: str) -> tuple:  # type: ignore[no-untype
         code = compile(req["code"], "<candidate>", "exec")
     except (SyntaxError, ValueError, OverflowError, RecursionError) as exc:
         return describe(exc), (), {}, []
-    trees: list = [ast.parse(req["code"]) if "import" in req["code"] else None]
+    names = set(static_imports([ast.parse(req["code"])]) if "import" in req["code"] else [])
     errors: dict[int, str] = {}
     work: list = []
     for i, test in enumerate(tests):
         try:
-            if "==" in test or "!=" in test or "import" in test:
-                tree = ast.parse(test, "<test>", "exec")
-                trees.append(tree)
-                work.append(compile_test(tree, eq, chain, salt))
-            else:  # nothing to rewrite, nothing imported: compile the text as it is
-                work.append(compile(test, "<test>", "exec"))
+            compiled, imported = _compile_test(test, eq, chain, salt)
+            work.append(compiled)
+            names.update(imported)
         except (SyntaxError, ValueError, OverflowError, RecursionError) as exc:
             work.append(None)
             errors[i] = describe(exc)
-    imported = static_imports([t for t in trees if t is not None])
-    return code, tuple(work), errors, imported
+    return code, tuple(work), errors, sorted(names)
 
 
 def describe(exc: BaseException) -> str:
@@ -146,6 +163,14 @@ def _run_worker(spec: dict, hooks: dict, deadline: float, out_r: int, output: _O
     """Fork W for tests ``spec["start"]``...; (next test, time ran out, host still there)."""
     in_pidns = bool(spec["active"]["pid_namespace"]) and enter_pidns()
     rfd, wfd = os.pipe()
+    # Verdicts are read when W ends, not as they come (no wake-up per test), as long as
+    # the pipe can hold them all: 1 MiB, ~450 tests with the longest details.
+    try:
+        import fcntl
+
+        roomy = fcntl.fcntl(wfd, 1031, 1 << 20) >= len(spec["work"]) * 2200  # F_SETPIPE_SZ
+    except OSError:
+        roomy = False
     pid = os.fork()
     if pid == 0:
         try:
@@ -168,7 +193,8 @@ def _run_worker(spec: dict, hooks: dict, deadline: float, out_r: int, output: _O
     except (AttributeError, OSError):  # kernel < 5.3: poll instead
         pidfd = None
     reader = _Verdicts(spec["work"], spec["start"], outcomes)
-    waited = [rfd, out_r, 0] + ([pidfd] if pidfd is not None else [])
+    waited = ([] if roomy and pidfd is not None else [rfd]) + [out_r, 0] + (
+        [pidfd] if pidfd is not None else [])
     status_word, alive = None, True
     while status_word is None and not reader.broken:
         left = deadline - time.monotonic()
