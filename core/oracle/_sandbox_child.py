@@ -134,7 +134,7 @@ def serve(config: dict) -> None:
 
     gc.collect()
     gc.freeze()  # forked children then leave these objects' pages shared (fewer COW faults)
-    os.chmod(config["base"], 0o711)  # the sandbox uid may enter its own folder, not list
+    os.makedirs(workdir, 0o700, exist_ok=True)  # made by setup() unless isolate=False
     _send(1, {"hello": active, "reasons": reasons})
     uid = config.get("uid") if active["unprivileged_uid"] else None
     while True:
@@ -144,20 +144,29 @@ def serve(config: dict) -> None:
         body = _read_exact(0, struct.unpack(">I", header)[0])
         if body is None:
             return
-        os.mkdir(workdir, 0o700)
         if uid is not None:
             os.chown(workdir, uid, uid)
         try:
             result = run_suite(json.loads(body), workdir, uid, active, hooks,
                                enter_new_pid_namespace, leave_pid_namespace)
         finally:
-            try:
-                os.rmdir(workdir)  # the usual case: the suite left nothing
-            except OSError:
-                shutil.rmtree(workdir, ignore_errors=True)
+            _empty(workdir)
         if result is None:  # the host went away
             return
         _send(1, result)
+
+
+def _empty(folder: str) -> None:
+    """Remove what a suite left in its folder (usually nothing)."""
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path, ignore_errors=True)
+            else:
+                try:
+                    os.unlink(entry.path)
+                except OSError:
+                    pass
 
 
 if __name__ == "__main__":

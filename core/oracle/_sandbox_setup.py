@@ -158,9 +158,14 @@ def _read_only_view(config: dict) -> tuple[bool, bool, str]:
         mount(None, point, None, flags, None)  # best effort; "/" is checked below
     if not os.statvfs("/").f_flag & os.ST_RDONLY:
         return False, views, "remounting / read-only failed"
-    # the suite folders: writable, but nothing there can be executed or mapped as code
-    if not mount("tmpfs", base, "tmpfs", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC,
-                 f"size={config['tmpfs_mb']}m,mode=0711"):
+    # The suite folder ``base/w``, emptied after every suite, is the only writable place:
+    # its own tmpfs, where nothing can be executed or mapped as code, inside a read-only one.
+    flags = _MS_NOSUID | _MS_NODEV | _MS_NOEXEC
+    workdir = os.path.join(base, "w")
+    if not (mount("tmpfs", base, "tmpfs", flags, "size=64k,mode=0711")
+            and not os.mkdir(workdir, 0o700)
+            and mount("tmpfs", workdir, "tmpfs", flags, f"size={config['tmpfs_mb']}m,mode=0700")
+            and mount(None, base, None, _MS_REMOUNT | _MS_RDONLY | flags, None)):
         return False, views, f"cannot mount the suites' tmpfs ({_errno_text()})"
     return True, views, reason
 
