@@ -123,7 +123,7 @@ def serve(config: dict) -> None:
     sys.modules["pytest"] = _make_pytest_module()
     _preimport()
     active, reasons = setup(config, drop_capabilities)
-    prctl = getattr(_setup_module, "_LIBC").prctl
+    prctl = _setup_module._LIBC.prctl
     prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER: what W leaves behind comes back to us
     hooks = make_hooks()
     hooks["devnull"] = os.open("/dev/null", os.O_RDWR)

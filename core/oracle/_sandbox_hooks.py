@@ -26,11 +26,15 @@ from __future__ import annotations
 
 import ast
 import warnings
+from typing import Any
 
 __all__ = ["HOOKS", "compile_test"]
 
 
-def _located(node: ast.AST, where: ast.AST) -> ast.AST:
+_constant: Any = ast.Constant  # (typeshed does not allow a tuple; compile() does)
+
+
+def _located(node: Any, where: ast.AST) -> Any:
     for name in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
         setattr(node, name, getattr(where, name, None))
     return node
@@ -51,7 +55,7 @@ def _rewritten(node: ast.Compare, eq_name: str, chain_name: str) -> ast.AST:
                                   body=operand), operand)
               for operand in [node.left, *node.comparators]]
     return _located(ast.Call(func=_located(ast.Constant(chain_name), node),
-                             args=[_located(ast.Constant(names), node), *thunks],
+                             args=[_located(_constant(names), node), *thunks],
                              keywords=[]), node)
 
 

@@ -305,7 +305,7 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
     getrusage, setrlimit = resource.getrusage, resource.setrlimit
     RUSAGE_SELF, RLIMIT_CPU, range_, int_ = resource.RUSAGE_SELF, resource.RLIMIT_CPU, range, int
     cpu_hard = resource.getrlimit(RLIMIT_CPU)[1]
-    hooks = None  # a dict: nothing mutable stays in this frame for candidates to find
+    del hooks  # a dict: nothing mutable stays in this frame for candidates to find
     audit("erxr.arm", 3)  # from this very frame: the only one that may vote later
     baseline = fingerprint(watched)
     last = len(work) - 1
@@ -342,7 +342,7 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
             except BaseException_:
                 pass
         pop(modules, "__candidate__", None)
-        module = namespace = None  # the candidate's objects go now, before the check
+        del module, namespace  # the candidate's objects go now, before the check
         dirty = False
         if i < last:  # after the last test W exits anyway
             try:
