@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import struct
 import sys
 
@@ -33,7 +32,6 @@ _MAX_DETAIL = 2000
 # The pytest shim is compiled into its own module namespace so that its functions'
 # __globals__ do not lead candidate code to the runner's globals.
 _PYTEST_SHIM = r'''
-import re as _re
 class _ExcInfo:
     value = None
     type = None
@@ -47,7 +45,7 @@ class _Raises:
             raise AssertionError(f"DID NOT RAISE {self.expected}")
         if not issubclass(exc_type, self.expected):
             return False
-        if self.match is not None and not _re.search(self.match, str(exc)):
+        if self.match is not None and not __import__("re").search(self.match, str(exc)):
             raise AssertionError(f"Regex pattern did not match.\n Regex: {self.match!r}\n Input: {str(exc)!r}")
         self.info.value, self.info.type = exc, exc_type
         return True
@@ -161,7 +159,7 @@ def _empty(folder: str) -> None:
     with os.scandir(folder) as entries:
         for entry in entries:
             if entry.is_dir(follow_symlinks=False):
-                shutil.rmtree(entry.path, ignore_errors=True)
+                __import__("shutil").rmtree(entry.path, ignore_errors=True)
             else:
                 try:
                     os.unlink(entry.path)
