@@ -59,9 +59,17 @@ def _rewritten(node: ast.Compare, eq_name: str, chain_name: str) -> ast.AST:
                              keywords=[]), node)
 
 
-def _rewrite(tree: ast.AST, eq_name: str, chain_name: str) -> None:
+def _rewrite(tree: ast.AST, eq_name: str, chain_name: str, source: str = "") -> None:
     """Replace, in place, every comparison with == or != in it (deepest parents first, so
     a comparison inside another is replaced before the outer one reads its operands)."""
+    body = getattr(tree, "body", None)
+    if (source.count("==") + source.count("!=") == 1 and isinstance(body, list)
+            and len(body) == 1 and isinstance(body[0], ast.Assert)
+            and isinstance(body[0].test, ast.Compare) and len(body[0].test.ops) == 1
+            and isinstance(body[0].test.ops[0], (ast.Eq, ast.NotEq))):
+        # the usual test, ``assert A == B``: its only == is the one at the top
+        body[0].test = _rewritten(body[0].test, eq_name, chain_name)
+        return
     compares = [n for n in ast.walk(tree) if isinstance(n, ast.Compare)
                 and any(isinstance(op, (ast.Eq, ast.NotEq)) for op in n.ops)]
     if not compares:
@@ -89,14 +97,15 @@ def _swap_constants(code, swaps: dict):  # type: ignore[no-untyped-def]
     return code.replace(co_consts=tuple(consts))
 
 
-def compile_test(tree: ast.Module, eq, chain, salt: str):  # type: ignore[no-untyped-def]
+def compile_test(tree: ast.Module, eq, chain, salt: str,  # type: ignore[no-untyped-def]
+                 source: str = ""):
     """Compile a parsed test with its comparisons routed through ``eq`` / ``chain``.
 
     ``salt`` makes the placeholder constants unguessable, so a test's own string constants
     are never mistaken for them. Raises SyntaxError / ValueError like ``compile``.
     """
     eq_name, chain_name = f"\0erxr-eq-{salt}", f"\0erxr-chain-{salt}"
-    _rewrite(tree, eq_name, chain_name)
+    _rewrite(tree, eq_name, chain_name, source)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # "'str' object is not callable" on the placeholder
         code = compile(tree, "<test>", "exec")

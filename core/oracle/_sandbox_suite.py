@@ -41,7 +41,7 @@ def _compile_test(test: str, eq, chain, salt: str) -> tuple:  # type: ignore[no-
     if "==" in test or "!=" in test or "import" in test:
         tree = ast.parse(test, "<test>", "exec")
         imported = static_imports([tree])
-        hit = (compile_test(tree, eq, chain, salt), imported)
+        hit = (compile_test(tree, eq, chain, salt, test), imported)
     else:  # nothing to rewrite, nothing imported: compile the text as it is
         hit = (compile(test, "<test>", "exec"), [])
     if len(_COMPILED) >= 4096:
