@@ -7,6 +7,8 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
+from .benchmark.bundled import bundled_benchmarks, resolve_benchmark
+from .benchmark.catalog import BenchmarkEntry, catalog, read_recent, remember_benchmark
 from .benchmark.dataset import (
     BUG_TYPES,
     DOMAINS,
@@ -20,6 +22,7 @@ from .benchmark.dataset import (
 from .benchmark.seedfile import SeedTask, read_seed
 from .build.builder import BuildResult, BuildValidationError, build
 from .build.humaneval import import_humaneval
+from .distribution import installed_extras
 from .errors import (
     AnnotationError,
     BenchmarkError,
@@ -32,6 +35,7 @@ from .errors import (
     ModelNotFoundError,
     OracleError,
     RetrieverError,
+    ServiceError,
 )
 from .fileio import atomic_directory, atomic_write_bytes, atomic_write_text
 from .measure.metrics import ModelEvaluation, evaluate, execution_matrix
@@ -103,6 +107,7 @@ __all__ = [
     "OracleError",
     "Query",
     "RetrieverError",
+    "ServiceError",
     "Snippet",
     "__version__",
     "atomic_directory",
@@ -110,4 +115,11 @@ __all__ = [
     "atomic_write_text",
     "load_benchmark",
     "write_benchmark",
+    "BenchmarkEntry",
+    "bundled_benchmarks",
+    "catalog",
+    "read_recent",
+    "remember_benchmark",
+    "resolve_benchmark",
+    "installed_extras",
 ]

@@ -13,6 +13,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu, QWidget
 
+from .served import ask_served_model
+
 if TYPE_CHECKING:
     from .mainwindow import MainWindow
     from .state import InspectorState
@@ -42,6 +44,8 @@ def build_menus(w: MainWindow, state: InspectorState) -> None:
     _action(w, f, "Load &model file (.npz / TREC run)…", lambda: w.ask_model_file("a"),
             "Ctrl+M")
     _action(w, f, "Load &comparison model file (model B)…", lambda: w.ask_model_file("b"))
+    _action(w, f, "Encode with a &served model…", lambda: ask_served_model(state, w),
+            tip="Embed the benchmark through an OpenAI-compatible API (vLLM, TEI, OpenAI …)")
     f.addSeparator()
     _action(w, f, "&Export report…", w.export_report, "Ctrl+E",
             "JSON, CSV, Markdown or HTML, with or without flagged queries")
@@ -60,6 +64,9 @@ def build_menus(w: MainWindow, state: InspectorState) -> None:
     _action(w, v, "Previous c&andidate", lambda: state.step_candidate(-1), "Alt+Left")
     w.unified_action = _action(w, v, "&Unified diff", w.set_unified, "Ctrl+U")
     w.unified_action.setCheckable(True)
+    # plain letters: a text field that has the focus keeps them (Qt's shortcut override)
+    _action(w, v, "Ne&xt change in the diff", lambda: w.step_change(1), "N")
+    _action(w, v, "Pre&vious change in the diff", lambda: w.step_change(-1), "P")
     _action(w, v, "&Inspect", lambda: w.show_tab(0), "Ctrl+1")
     _action(w, v, "&Metrics", lambda: w.show_tab(1), "Ctrl+2")
     v.addSeparator()

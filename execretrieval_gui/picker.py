@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -19,12 +19,29 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .served import ask_served_model
+
 if TYPE_CHECKING:
     from .state import InspectorState
 
-__all__ = ["Picker"]
+__all__ = ["Picker", "folder_label"]
 
 NO_MODEL = "(none)"
+SERVED = "\0served"   # the model list's last entry: encode with a served model
+
+
+def folder_label(path: Path) -> str:
+    """``name  (where)``: a name with the folder it is in, home as ``~``, so two copies
+    of ``builtin`` (or two ``run.trec`` files) tell themselves apart."""
+    path = Path(path).expanduser().resolve()
+    where, home = str(path.parent), str(Path.home())
+    if where == home or where.startswith(home + "/"):
+        where = "~" + where[len(home):]
+    return f"{path.name}  ({where})"
+
+
+def _is_path(model: str) -> bool:
+    return "/" in model or "\\" in model
 
 
 class Picker(QWidget):
@@ -33,6 +50,7 @@ class Picker(QWidget):
     benchmark_chosen = Signal(str)   # folder path
     model_chosen = Signal(str)       # model name or path
     model_b_chosen = Signal(str)     # "" for none
+    served_requested = Signal()      # "Served model…" picked
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -77,6 +95,7 @@ class Picker(QWidget):
         grid.setColumnStretch(1, 1)
 
         self._quiet = False
+        self._last_a = ""
         # every model B can be (label, name or path), model A's among them but not offered
         self._b_choices: list[tuple[str, str]] = []
         self.benchmark_box.activated.connect(self._on_benchmark_box_activated)
@@ -92,7 +111,7 @@ class Picker(QWidget):
         self._quiet = True
         self.benchmark_box.clear()
         for folder in folders:
-            self.benchmark_box.addItem(folder.name, str(folder))
+            self._add_benchmark(folder)
         if current is not None:
             self.show_benchmark(current)
         self._quiet = False
@@ -104,8 +123,14 @@ class Picker(QWidget):
             if str(Path(self.benchmark_box.itemData(i)).resolve()) == key:
                 self.benchmark_box.setCurrentIndex(i)
                 return
-        self.benchmark_box.addItem(Path(folder).name, str(folder))
+        self._add_benchmark(folder)
         self.benchmark_box.setCurrentIndex(self.benchmark_box.count() - 1)
+
+    def _add_benchmark(self, folder: Path) -> None:
+        full = str(Path(folder).expanduser().resolve())
+        self.benchmark_box.addItem(folder_label(Path(folder)), full)
+        self.benchmark_box.setItemData(self.benchmark_box.count() - 1, full,
+                                       Qt.ItemDataRole.ToolTipRole)
 
     def set_models(self, names: list[str], current: str | None = None) -> None:
         self._quiet = True   # a new benchmark: no model B to drop
@@ -113,6 +138,11 @@ class Picker(QWidget):
         self.model_box.clear()
         for name in names:
             self.model_box.addItem(name, name)
+        self.model_box.insertSeparator(self.model_box.count())
+        self.model_box.addItem("Served model…", SERVED)
+        self.model_box.setItemData(self.model_box.count() - 1,
+                                   "Encode with an OpenAI-compatible embedding service",
+                                   Qt.ItemDataRole.ToolTipRole)
         self._refill_b("")
         if current:
             self.show_model(current)
@@ -122,15 +152,30 @@ class Picker(QWidget):
         """Select ``model`` in ``box`` (model A's by default), adding a file by its name."""
         box = box or self.model_box
         if model and all(name != model for _, name in self._b_choices):
-            self._b_choices.append((Path(model).name if ("/" in model) else model, model))
+            self._b_choices.append((folder_label(Path(model)) if _is_path(model) else model,
+                                    model))
         if box is self.model_b_box:
             self._refill_b(model)
             return
         i = box.findData(model)
         if i < 0:
-            box.addItem(Path(model).name if ("/" in model) else model, model)
-            i = box.count() - 1
+            served = box.findData(SERVED)   # new files go above the separator
+            i = served - 1 if served > 0 else box.count()
+            box.insertItem(i, folder_label(Path(model)) if _is_path(model) else model, model)
+            if _is_path(model):
+                box.setItemData(i, str(Path(model).expanduser().resolve()),
+                                Qt.ItemDataRole.ToolTipRole)
         box.setCurrentIndex(i)
+
+    def forget_model(self, model: str) -> None:
+        """Take a model that failed to load out of both lists."""
+        self._quiet = True
+        self._b_choices = [(label, name) for label, name in self._b_choices if name != model]
+        i = self.model_box.findData(model)
+        if i >= 0:
+            self.model_box.removeItem(i)
+        self._refill_b(str(self.model_b_box.currentData() or ""))
+        self._quiet = False
 
     def _refill_b(self, current: str) -> None:
         """The Compare list: none, then every model but model A; ``current`` selected."""
@@ -181,10 +226,12 @@ class Picker(QWidget):
         state.busy_changed.connect(self.set_busy)
         state.models_changed.connect(self.set_models)
         state.model_shown.connect(self._on_state_model_shown)
+        state.model_rejected.connect(lambda _which, model: self.forget_model(model))
         state.benchmark_path.connect(self.show_benchmark)
         self.benchmark_chosen.connect(state.open_benchmark)
         self.model_chosen.connect(lambda m: state.set_model(m, "a"))
         self.model_b_chosen.connect(lambda m: state.set_model(m, "b"))
+        self.served_requested.connect(lambda: ask_served_model(state, self.window()))
 
     def _on_state_model_shown(self, which: str, model: str) -> None:
         self.show_model(model, self.model_box if which == "a" else self.model_b_box)
@@ -195,11 +242,17 @@ class Picker(QWidget):
             self.benchmark_chosen.emit(str(self.benchmark_box.itemData(index)))
 
     def _on_model_box_activated(self, index: int) -> None:
-        if index >= 0:
+        if index >= 0 and self.model_box.itemData(index) == SERVED:
+            self.model_box.setCurrentIndex(max(0, self.model_box.findData(self._last_a)))
+            self.served_requested.emit()
+        elif index >= 0:
             self.model_chosen.emit(str(self.model_box.itemData(index)))
 
     def _on_model_box_current_changed(self, _index: int) -> None:
         """Model A leaves the Compare list; a model B that became model A is dropped."""
+        if self.model_box.currentData() == SERVED:
+            return
+        self._last_a = str(self.model_box.currentData() or "")
         b = str(self.model_b_box.currentData() or "")
         self._refill_b(b)
         if b and self.model_b_box.currentData() != b and not self._quiet:

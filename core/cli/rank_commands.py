@@ -1,4 +1,5 @@
-"""``evaluate``, ``compare``, ``export-run``, ``export-qrels`` and ``embed`` (issue 4 item 5)."""
+"""``evaluate``, ``compare``, ``export-run`` and ``export-qrels`` (issue 4 item 5); ``embed``
+lives in :mod:`execretrieval.cli.embed_command`."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 
 from ..errors import InputFormatError
 from ..fileio import read_utf8
-from .args import add_oracle_options, make_oracle, non_negative_int, positive_int
+from .args import BENCHMARK_HELP, add_oracle_options, make_oracle, non_negative_int, positive_int
 
 
 def _ks(text: str) -> tuple[int, ...]:
@@ -41,7 +42,7 @@ def register(subparsers: Any) -> None:
                     "candidates through the oracle (cached), and write exec@k / execp@k / "
                     "nDCG@k with bootstrap CIs plus the deception analyses. The format "
                     "follows the --out extension: .json, .csv, .md or .html.")
-    p.add_argument("directory", metavar="DIR", help="benchmark folder")
+    p.add_argument("directory", metavar="DIR", help=BENCHMARK_HELP)
     p.add_argument("--model", action="append", default=[], metavar="NAME",
                    help="model name or path (repeatable): bm25, tfidf, minilm, an "
                         "embeddings/<name>.npz name, a .npz, a sentence-transformers folder")
@@ -59,7 +60,7 @@ def register(subparsers: Any) -> None:
         "compare", help="paired comparison of two models on one metric",
         description="Exact McNemar test on the discordant queries and the paired-bootstrap "
                     "difference (a - b) with its 95%% interval.")
-    p.add_argument("directory", metavar="DIR", help="benchmark folder")
+    p.add_argument("directory", metavar="DIR", help=BENCHMARK_HELP)
     p.add_argument("--model", action="append", default=[], metavar="NAME",
                    help="model name or path; give exactly two")
     p.add_argument("--metric", default="exec@1", help="metric to compare (default exec@1)")
@@ -69,7 +70,7 @@ def register(subparsers: Any) -> None:
     p.set_defaults(handler=_compare)
 
     p = subparsers.add_parser("export-run", help="write a model's ranking as a TREC run")
-    p.add_argument("directory", metavar="DIR", help="benchmark folder")
+    p.add_argument("directory", metavar="DIR", help=BENCHMARK_HELP)
     p.add_argument("--model", required=True, metavar="NAME", help="model name or path")
     p.add_argument("--out", required=True, metavar="FILE", help="run file to write")
     p.add_argument("--depth", type=positive_int, default=100, metavar="N",
@@ -80,25 +81,9 @@ def register(subparsers: Any) -> None:
     p.set_defaults(handler=_export_run)
 
     p = subparsers.add_parser("export-qrels", help="write the benchmark's TREC qrels")
-    p.add_argument("directory", metavar="DIR", help="benchmark folder")
+    p.add_argument("directory", metavar="DIR", help=BENCHMARK_HELP)
     p.add_argument("--out", required=True, metavar="FILE", help="qrels file to write")
     p.set_defaults(handler=_export_qrels)
-
-    p = subparsers.add_parser(
-        "embed", help="encode a benchmark and write DIR/embeddings/<model>.npz",
-        description="Encode every query and snippet with a dense model (needs the dense "
-                    "extra) and write DIR/embeddings/<name>.npz, so installs without torch "
-                    "can rank with it. Vectors are cached; nothing is downloaded.")
-    p.add_argument("directory", metavar="DIR", help="benchmark folder")
-    p.add_argument("--model", default="minilm", metavar="NAME",
-                   help="minilm (default) or a local sentence-transformers folder")
-    p.add_argument("--query-prefix", default=None, help="text put before every query")
-    p.add_argument("--passage-prefix", default=None, help="text put before every snippet")
-    p.add_argument("--no-normalize", action="store_true",
-                   help="keep raw vectors (score by dot product, not cosine)")
-    p.add_argument("--out", default=None, metavar="FILE",
-                   help="output file (default DIR/embeddings/<name>.npz)")
-    p.set_defaults(handler=_embed)
 
 
 def _load(directory: str) -> Any:
@@ -141,6 +126,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     from ..ranking.ranking import Ranking
     from ..ranking.registry import rank
     from ..ranking.trec import from_run
+    from ..report.drilldown import cached_outcomes
     from ..report.evaluation import evaluate_models
     from ..report.writers import FORMATS, write_report
     from .progress import TerminalProgress
@@ -173,7 +159,8 @@ def _evaluate(args: argparse.Namespace) -> int:
         report = evaluate_models(benchmark, rankings, oracle, ks=args.k, n_boot=args.bootstrap,
                                  seed=args.seed, exclude=exclude, command=command,
                                  status=_status, progress=progress)
-    write_report(report, args.out, benchmark)
+        # the HTML drill-down's tests matrix reads the outcomes just measured from the cache
+        write_report(report, args.out, benchmark, outcomes=cached_outcomes(oracle))
     for name, ev in report.models.items():
         ci = ev.metrics.get("exec@1")
         if ci is not None:
@@ -241,18 +228,4 @@ def _export_qrels(args: argparse.Namespace) -> int:
     benchmark = _load(args.directory)
     to_qrels(args.out, benchmark)
     _status(f"wrote {args.out}")
-    return 0
-
-
-def _embed(args: argparse.Namespace) -> int:
-    from ..ranking.embeddings import embed_benchmark
-    from .progress import TerminalProgress
-
-    benchmark = _load(args.directory)
-    with TerminalProgress(f"encoding with {args.model}") as progress:
-        out = embed_benchmark(benchmark, args.model, out=args.out, progress=progress,
-                              query_prefix=args.query_prefix,
-                              passage_prefix=args.passage_prefix,
-                              normalize=not args.no_normalize)
-    _status(f"wrote {out}")
     return 0
