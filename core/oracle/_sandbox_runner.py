@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import _signal
 import builtins
+import collections
 import ctypes
 import functools
 import operator
@@ -210,7 +211,8 @@ def make_hooks() -> dict:
     pytest_shim = sys.modules["pytest"]
     eq, chain = namespace["make_eq"](
         pytest_shim.approx, sys.audit, operator.lt, operator.le, operator.gt, operator.ge,
-        operator.contains, operator.is_, operator.is_not, operator.not_)
+        operator.contains, operator.is_, operator.is_not, operator.not_,
+        collections.Counter, collections.OrderedDict)
     fingerprint = namespace["make_fingerprint"](
         builtins.__dict__, sys.modules, os.getcwd, sys.getrecursionlimit, sys,
         tuple, list, list.extend, dict.values, dict.keys, object.__getattribute__)
