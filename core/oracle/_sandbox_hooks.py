@@ -40,7 +40,7 @@ def _located(node: Any, where: ast.AST) -> Any:
     return node
 
 
-def _rewritten(node: ast.Compare, eq_name: str, chain_name: str) -> ast.AST:
+def _rewritten(node: ast.Compare, eq_name: str, chain_name: str) -> Any:
     """``a == b`` -> ``EQ(a, b, False)``; a chain with == or != -> ``CHAIN(ops, thunks)``."""
     if len(node.ops) == 1:
         return _located(ast.Call(
