@@ -43,7 +43,10 @@ import signal
 import sys
 import types
 
-from _sandbox_hooks import HOOKS
+if __package__:  # imported as part of the engine (tools, tests); the server imports it bare
+    from ._sandbox_hooks import HOOKS
+else:
+    from _sandbox_hooks import HOOKS  # type: ignore[no-redef]
 
 _LIBC = ctypes.CDLL(None, use_errno=True)
 _MAGIC = b"ERXR1"

@@ -22,8 +22,13 @@ import select
 import signal
 import time
 
-from _sandbox_hooks import compile_test
-from _sandbox_runner import kill_descendants, kill_uid, static_imports, worker
+if __package__:  # imported as part of the engine (tools, tests); the server imports it bare
+    from ._sandbox_hooks import compile_test
+    from ._sandbox_runner import kill_descendants, kill_uid, static_imports, worker
+else:
+    from _sandbox_hooks import compile_test  # type: ignore[no-redef]
+    from _sandbox_runner import (  # type: ignore[no-redef]
+        kill_descendants, kill_uid, static_imports, worker)
 
 _MAGIC = b"ERXR1"
 _MAX_MESSAGE = 8192
