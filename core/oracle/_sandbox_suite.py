@@ -27,8 +27,8 @@ if __package__:  # imported as part of the engine (tools, tests); the server imp
     from ._sandbox_runner import kill_descendants, kill_uid, static_imports, worker
 else:
     from _sandbox_hooks import compile_test  # type: ignore[no-redef]
-    from _sandbox_runner import (  # type: ignore[no-redef]
-        kill_descendants, kill_uid, static_imports, worker)
+    from _sandbox_runner import kill_descendants, kill_uid  # type: ignore[no-redef]
+    from _sandbox_runner import static_imports, worker  # type: ignore[no-redef]
 
 _MAGIC = b"ERXR1"
 _MAX_MESSAGE = 8192
