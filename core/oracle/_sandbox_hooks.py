@@ -26,7 +26,10 @@ from __future__ import annotations
 
 import ast
 import warnings
-from typing import Any
+
+TYPE_CHECKING = False  # (not typing.TYPE_CHECKING: the server does not import typing)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["HOOKS", "compile_test"]
 

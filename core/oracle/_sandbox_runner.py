@@ -43,10 +43,12 @@ import signal
 import sys
 import types
 
-if __package__:  # imported as part of the engine (tools, tests); the server imports it bare
+TYPE_CHECKING = False  # (not typing.TYPE_CHECKING: the server does not import typing)
+
+if TYPE_CHECKING or __package__:  # in the engine (tools, tests); the server: bare
     from ._sandbox_hooks import HOOKS
 else:
-    from _sandbox_hooks import HOOKS  # type: ignore[no-redef]
+    from _sandbox_hooks import HOOKS
 
 _LIBC = ctypes.CDLL(None, use_errno=True)
 _MAGIC = b"ERXR1"

@@ -22,13 +22,14 @@ import select
 import signal
 import time
 
-if __package__:  # imported as part of the engine (tools, tests); the server imports it bare
+TYPE_CHECKING = False  # (not typing.TYPE_CHECKING: the server does not import typing)
+
+if TYPE_CHECKING or __package__:  # in the engine (tools, tests); the server: bare
     from ._sandbox_hooks import compile_test
     from ._sandbox_runner import kill_descendants, kill_uid, static_imports, worker
 else:
-    from _sandbox_hooks import compile_test  # type: ignore[no-redef]
-    from _sandbox_runner import kill_descendants, kill_uid  # type: ignore[no-redef]
-    from _sandbox_runner import static_imports, worker  # type: ignore[no-redef]
+    from _sandbox_hooks import compile_test
+    from _sandbox_runner import kill_descendants, kill_uid, static_imports, worker
 
 _MAGIC = b"ERXR1"
 _MAX_MESSAGE = 8192
