@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import threading
 import time
 
@@ -10,6 +12,7 @@ import pytest
 
 from execretrieval import CancelledError, Limits, MemoryCache, Oracle, ResultCache, SuiteResult
 from execretrieval.oracle.results import STATUSES, TestOutcome
+from execretrieval.oracle.sandbox import ForkServerPool
 
 ADD = "def add(a, b):\n    return a + b\n"
 
@@ -221,13 +224,23 @@ def test_close_stops_servers_and_removes_their_folders():
         assert not os.path.exists(server._base)
 
 
-def test_flooded_output_does_not_break_later_tests():
-    with Oracle(timeout=3.0, cache=None, workers=1, limits=Limits(output_chars=200)) as o:
-        result = o.run(ADD, ["while True:\n    print('x' * (1 << 20))",
-                             "print('still printing')\nassert add(1, 1) == 2"])
-    assert result.statuses == ("error", "pass")
-    assert "File too large" in result.outcomes[0].detail
+def test_printing_any_amount_passes_and_is_truncated():
+    """Captured output never counts against the file-size limit and is never an error:
+    40 MB printed by a test (limit 1 MB) passes, the output keeps its head."""
+    limits = Limits(output_chars=200, file_size_mb=1)
+    with Oracle(timeout=20.0, cache=None, workers=1, limits=limits) as o:
+        result = o.run(ADD, ["for _ in range(40):\n    print('x' * (1 << 20))",
+                             "print('still printing')\nassert add(1, 1) == 2",
+                             "import sys\nsys.stderr.write('e' * (5 << 20))"])
+    assert result.statuses == ("pass", "pass", "pass"), result.outcomes
+    assert result.output.startswith("x" * 200)
     assert result.output.endswith("[output truncated]")
+
+
+def test_endless_printing_is_a_timeout_not_an_error():
+    with Oracle(timeout=2.0, cache=None, workers=1, limits=Limits(output_chars=200)) as o:
+        result = o.run(ADD, ["assert add(1, 1) == 2", "while True:\n    print('x' * (1 << 20))"])
+    assert result.statuses == ("pass", "timeout")
 
 
 def test_cpu_limit_stops_one_test_not_the_suite():
@@ -235,3 +248,120 @@ def test_cpu_limit_stops_one_test_not_the_suite():
         result = o.run(ADD, ["while True:\n    pass", "assert add(1, 1) == 2"])
     assert result.statuses == ("timeout", "pass")
     assert "CPU time limit" in result.outcomes[0].detail
+
+
+def _reference_hash(seed: int) -> int:
+    """hash('abc') in a plain interpreter started with PYTHONHASHSEED=seed."""
+    out = subprocess.run([sys.executable, "-c", "print(hash('abc'))"], check=True,
+                         capture_output=True, text=True,
+                         env={"PYTHONHASHSEED": str(seed), "PATH": "/usr/bin:/bin"})
+    return int(out.stdout)
+
+
+def test_hash_seed_is_a_limit_and_reproduces():
+    """Limits(hash_seed=s) runs candidates under PYTHONHASHSEED=s; the same seed gives the
+    same hashes, another seed others; the seed is part of the cache key."""
+    probe = ["print(hash('abc'))"]
+    seen = {}
+    for seed in (0, 3, 3, 7):
+        cache = MemoryCache()
+        with Oracle(timeout=5.0, cache=cache, workers=1, limits=Limits(hash_seed=seed)) as o:
+            result = o.run("x = 1", probe)
+            assert result.statuses == ("pass",)
+            value = int(result.output.split()[0])
+            assert value == _reference_hash(seed)
+            assert seen.setdefault(seed, value) == value
+    assert len(set(seen.values())) == 3
+    assert Oracle(cache=None, workers=1, limits=Limits(hash_seed=3)).key("x", probe) != \
+        Oracle(cache=None, workers=1, limits=Limits(hash_seed=7)).key("x", probe)
+    with pytest.raises(ValueError, match="hash_seed"):
+        Limits(hash_seed=-1)
+    with pytest.raises(ValueError, match="hash_seed"):
+        Limits(hash_seed=2**32)
+
+
+def test_one_pool_serves_several_hash_seeds():
+    """A pool with one slot swaps its server when a suite asks for another seed."""
+    pool = ForkServerPool(1)
+    try:
+        outputs = [pool.run_suite("x = 1", ["print(hash('abc'))"], 5.0, Limits(hash_seed=s))
+                   ["output"].split()[0] for s in (1, 2, 1)]
+    finally:
+        pool.close()
+    assert outputs[0] == outputs[2] == str(_reference_hash(1))
+    assert outputs[1] == str(_reference_hash(2))
+
+
+NORMAL_MODULE_CODE = """
+import copy, enum, functools, pickle
+from dataclasses import dataclass
+from typing import NamedTuple
+
+@dataclass(frozen=True)
+class Point:
+    x: int
+    y: int
+
+class Colour(enum.Enum):
+    RED = 1
+
+class Pair(NamedTuple):
+    a: int
+    b: int
+
+@functools.lru_cache(maxsize=None)
+def fib(n):
+    return n if n < 2 else fib(n - 1) + fib(n - 2)
+"""
+
+
+def test_code_behaves_as_a_normal_module(oracle):
+    """No false errors: the candidate's module is registered in sys.modules under its
+    __name__, so dataclasses, enums, NamedTuple, lru_cache, pickle and copy all work."""
+    result = oracle.run(NORMAL_MODULE_CODE, [
+        "assert Point(1, 2) == Point(1, 2) and Point(1, 2) != Point(2, 1)",
+        "assert pickle.loads(pickle.dumps(Point(3, 4))) == Point(3, 4)",
+        "assert copy.deepcopy(Pair(1, 2)) == Pair(1, 2) and Pair(1, 2) == (1, 2)",
+        "assert pickle.loads(pickle.dumps(Colour.RED)) is Colour.RED",
+        "assert fib(80) == 23416728348467685",
+        "import sys\nassert sys.modules[__name__].Point is Point",
+    ])
+    assert result.statuses == ("pass",) * 6, result.outcomes
+
+
+def test_plain_data_rule(oracle):
+    """== / != against plain data needs plain data (exact types) on the other side; objects
+    of the code's own classes compared with each other keep Python semantics."""
+    code = ("class Yes:\n    def __eq__(self, other):\n        return True\n"
+            "class IntEq(int):\n    def __eq__(self, other):\n        return True\n"
+            "    __hash__ = int.__hash__\n"
+            "class Int(int):\n    pass\n"
+            "import collections, enum\nPair = collections.namedtuple('Pair', 'a b')\n"
+            "class Level(enum.IntEnum):\n    LOW = 1\n"
+            "def same(x):\n    return x\n")
+    result = oracle.run(code, [
+        "assert same([1, (2.5, 'a'), {3: b'x'}, {None, True}]) == "
+        "[1, (2.5, 'a'), {3: b'x'}, {None, True}]",
+        "assert same(Yes()) == 5",
+        "assert same(IntEq(5)) == 5",
+        "assert 5 != same(Yes())",
+        "assert same([1, Yes()]) == [1, 2]",
+        "assert same(Yes()) == Yes()",
+        "import pytest\nassert same(0.1 + 0.2) == pytest.approx(0.3)",
+        "assert same(2) == 3",
+        # subclasses that keep their base type's equality and hash compare as plain data
+        "assert same(Pair(1, 2)) == (1, 2) and same([Int(3)]) == [3] and same(Level.LOW) == 1",
+        "assert same(collections.Counter('aab')) == {'a': 2, 'b': 1}",
+        "assert same(Pair(1, IntEq(9))) == (1, 2)",
+    ])
+    assert result.statuses == ("pass", "error", "error", "error", "error", "pass", "pass",
+                               "fail", "pass", "pass", "error"), result.outcomes
+    assert "plain-data comparison" in result.outcomes[1].detail
+    assert "IntEq" in result.outcomes[2].detail and "IntEq" in result.outcomes[10].detail
+
+
+def test_replacing_exec_and_exceptions_cannot_forge_a_pass(oracle):
+    code = ("import builtins\nbuiltins.exec = lambda *a, **k: None\n"
+            "builtins.compile = lambda *a, **k: None\nbuiltins.AssertionError = ValueError\n")
+    result = oracle.run(code, ["assert False", "assert 1 == 2", "raise AssertionError('x')"])
+    assert result.statuses == ("fail", "fail", "error"), result.outcomes

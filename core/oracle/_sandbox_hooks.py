@@ -1,0 +1,422 @@
+"""Inside the sandbox: the pieces that keep verdicts honest (stdlib only).
+
+Imported by the fork server (:mod:`_sandbox_child`), never by the engine. Three parts:
+
+* ``HOOKS``: source of the audit hooks and of the equality function, executed in bare
+  globals so that nothing in them leads back to runner modules. Every name they use is a
+  default argument (a tuple, immutable; assigning ``__defaults__`` or ``__code__`` of a
+  protected function is refused by the guard), never a global or a closure cell, because
+  candidates can reach these functions (frames, the tests' code constants) and could
+  otherwise rebind what they call.
+* :func:`compile_test`: parses a test and rewrites every ``==`` / ``!=`` into a call of the
+  runner-held equality function (placed into the code object's constants, so no name
+  lookup the candidate could shadow leads to it).
+* The plain-data rule, enforced by that function: when one side of ``==`` / ``!=`` is plain
+  data (exact ``int``, ``float``, ``complex``, ``bool``, ``str``, ``bytes``, ``None``, and
+  exact ``list`` / ``tuple`` / ``dict`` / ``set`` / ``frozenset`` of plain data, checked
+  with ``type() is``, never ``isinstance``), the other side must be plain data too, or the
+  test is an ``error`` that says so (recorded in the channel, so catching the exception
+  does not help). Two plain values are compared by the built-in types' own equality,
+  which no candidate can replace. Comparisons where neither side is plain data (objects
+  of classes the code defines, e.g. two dataclasses) keep normal Python semantics.
+  ``pytest.approx`` of plain numbers compares with plain data inside the runner.
+"""
+
+from __future__ import annotations
+
+import ast
+import warnings
+
+TYPE_CHECKING = False  # (not typing.TYPE_CHECKING: the server does not import typing)
+if TYPE_CHECKING:
+    from typing import Any
+
+__all__ = ["HOOKS", "compile_test"]
+
+
+_constant: Any = ast.Constant  # (typeshed does not allow a tuple; compile() does)
+
+
+def _located(node: Any, where: ast.AST) -> Any:
+    for name in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
+        setattr(node, name, getattr(where, name, None))
+    return node
+
+
+def _rewritten(node: ast.Compare, eq_name: str, chain_name: str) -> Any:
+    """``a == b`` -> ``EQ(a, b, False)``; a chain with == or != -> ``CHAIN(ops, thunks)``."""
+    if len(node.ops) == 1:
+        return _located(ast.Call(
+            func=_located(ast.Constant(eq_name), node),
+            args=[node.left, node.comparators[0],
+                  _located(ast.Constant(isinstance(node.ops[0], ast.NotEq)), node)],
+            keywords=[]), node)
+    names = tuple(type(op).__name__ for op in node.ops)
+    thunks = [_located(ast.Lambda(args=ast.arguments(posonlyargs=[], args=[], vararg=None,
+                                                     kwonlyargs=[], kw_defaults=[],
+                                                     kwarg=None, defaults=[]),
+                                  body=operand), operand)
+              for operand in [node.left, *node.comparators]]
+    return _located(ast.Call(func=_located(ast.Constant(chain_name), node),
+                             args=[_located(_constant(names), node), *thunks],
+                             keywords=[]), node)
+
+
+def _rewrite(tree: ast.AST, eq_name: str, chain_name: str, source: str = "") -> None:
+    """Replace, in place, every comparison with == or != in it (deepest parents first, so
+    a comparison inside another is replaced before the outer one reads its operands)."""
+    body = getattr(tree, "body", None)
+    if (source.count("==") + source.count("!=") == 1 and isinstance(body, list)
+            and len(body) == 1 and isinstance(body[0], ast.Assert)
+            and isinstance(body[0].test, ast.Compare) and len(body[0].test.ops) == 1
+            and isinstance(body[0].test.ops[0], (ast.Eq, ast.NotEq))):
+        # the usual test, ``assert A == B``: its only == is the one at the top
+        body[0].test = _rewritten(body[0].test, eq_name, chain_name)
+        return
+    compares = [n for n in ast.walk(tree) if isinstance(n, ast.Compare)
+                and any(isinstance(op, (ast.Eq, ast.NotEq)) for op in n.ops)]
+    if not compares:
+        return
+    wanted = {id(n) for n in compares}
+    parents = [n for n in ast.walk(tree) if not isinstance(n, ast.expr_context)]
+    for parent in reversed(parents):  # ast.walk is breadth-first
+        for field, value in ast.iter_fields(parent):
+            if isinstance(value, list):
+                for k, item in enumerate(value):
+                    if id(item) in wanted:
+                        value[k] = _rewritten(item, eq_name, chain_name)
+            elif id(value) in wanted:
+                setattr(parent, field, _rewritten(value, eq_name, chain_name))
+
+
+def _swap_constants(code, swaps: dict):  # type: ignore[no-untyped-def]
+    consts = []
+    for const in code.co_consts:
+        if type(const) is str and const in swaps:
+            const = swaps[const]
+        elif type(const) is type(code):
+            const = _swap_constants(const, swaps)
+        consts.append(const)
+    return code.replace(co_consts=tuple(consts))
+
+
+def compile_test(tree: ast.Module, eq, chain, salt: str,  # type: ignore[no-untyped-def]
+                 source: str = ""):
+    """Compile a parsed test with its comparisons routed through ``eq`` / ``chain``.
+
+    ``salt`` makes the placeholder constants unguessable, so a test's own string constants
+    are never mistaken for them. Raises SyntaxError / ValueError like ``compile``.
+    """
+    eq_name, chain_name = f"\0erxr-eq-{salt}", f"\0erxr-chain-{salt}"
+    _rewrite(tree, eq_name, chain_name, source)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "'str' object is not callable" on the placeholder
+        code = compile(tree, "<test>", "exec")
+    return _swap_constants(code, {eq_name: eq, chain_name: chain})
+
+
+HOOKS = r'''
+def make_signal(original, audit, callable_, int_):
+    def signal(signalnum, handler, _original=original, _audit=audit, _callable=callable_,
+               _int=int_):
+        """signal.signal restricted to SIG_DFL / SIG_IGN (handlers would receive frames)."""
+        if _callable(handler):
+            raise PermissionError("Python-level signal handlers are disabled in the sandbox")
+        _audit("erxr.taint", "signal")  # a changed disposition outlives the test
+        return _original(_int(signalnum), _int(handler))
+    return signal
+
+
+def make_raise(original, audit, int_):
+    def raise_signal(signalnum, _original=original, _audit=audit, _int=int_):
+        """signal.raise_signal: as the kernel would treat it outside PID 1 (see channel)."""
+        _audit("erxr.raise", 0, _int(signalnum))
+        return _original(signalnum)
+    return raise_signal
+
+
+def make_cpu_handler(audit):
+    def on_sigxcpu(signum, frame, _audit=audit):
+        """W is PID 1, which the kernel's SIGXCPU would not stop: report and end."""
+        _audit("erxr.cpu", signum)
+    return on_sigxcpu
+
+
+def make_guard(blocked, blocked_imports, hidden, protected, error):
+    def guard(event, args):
+        if event in blocked or event.startswith("ctypes."):
+            raise error(event + " is not allowed in the sandbox")
+        if event == "import" and args[0] in blocked_imports:
+            raise error("importing " + str(args[0]) + " is not allowed in the sandbox")
+        if event == "object.__getattr__" and args[0] is hidden:
+            raise error("the sandbox's signal function cannot be inspected")
+        if event == "object.__setattr__" or event == "object.__delattr__":
+            for obj in protected:
+                if args[0] is obj:
+                    raise error("the sandbox's own functions cannot be changed")
+    return guard
+
+
+def make_channel(urandom, write, exit_, gc_disable, gc_enable, getframe, getpid, len_, error,
+                 magic, taint_events, candidate, type_dict, type_, issubclass_, getsignal,
+                 fatal, getpgrp):
+    # after arming in W: [token, pipe, W's judge frame, W's pid, violation or None, tainted,
+    # index of the test running]
+    state = []
+
+    def die_by(sig):
+        """W is PID 1 of its namespace, where a signal it sends itself with the default
+        action would be ignored: deliver what the kernel would have, a crash verdict."""
+        body = b"Crashed: the test process was killed by signal " + fatal[sig]
+        write(state[1], b"%s %s %d error 1 %d\n%s" % (magic, state[0], state[6], len_(body), body))
+        exit_(0)
+
+    def channel(event, args):
+        if event == "erxr.verdict":
+            gc_disable()  # no finalizer may run inside this frame from here on
+            if len_(state) != 7 or getpid() != state[3] or getframe(1) is not state[2]:
+                gc_enable()
+                raise error("only the test runner may deliver a verdict")  # forks may not vote
+            index, status, body, dirty = args
+            if state[4] is not None:
+                status, body = b"error", state[4]
+            stop = 1 if dirty or state[5] else 0
+            write(state[1], b"%s %s %d %s %d %d\n%s" % (
+                magic, state[0], index, status, stop, len_(body), body))
+            if stop:
+                exit_(0)  # a fresh W runs the next test
+            state[4] = None
+            gc_enable()
+            return
+        if event == "erxr.plain":
+            if len_(state) == 7 and state[4] is None:
+                state[4] = args[0]
+            return
+        if event == "erxr.cpu":  # SIGXCPU (W's handler): this test used up its CPU time
+            if len_(state) == 7 and getpid() == state[3]:
+                body = b"the CPU time limit ran out during this test"
+                write(state[1], b"%s %s %d timeout 1 %d\n%s" % (
+                    magic, state[0], state[6], len_(body), body))
+                exit_(0)
+            return
+        if event == "erxr.test":
+            if len_(state) == 7 and getframe(1) is state[2]:
+                state[6] = args[0]
+            return
+        if event == "os.kill" or event == "os.killpg" or event == "signal.pthread_kill" \
+                or event == "erxr.raise" or event == "os.abort":
+            if len_(state) == 7 and getpid() == state[3]:
+                target, sig = args if event != "os.abort" else (0, 6)
+                own = ((event == "os.kill" and (target == state[3] or target == 0))
+                       or (event == "os.killpg" and (target == 0 or target == getpgrp()))
+                       or event == "signal.pthread_kill" or event == "erxr.raise"
+                       or event == "os.abort")
+                if own and sig in fatal and (sig == 9 or getsignal(sig) == 0):
+                    die_by(sig)
+            if event in taint_events and len_(state) == 7:
+                state[5] = True
+            return
+        if event in taint_events:
+            if len_(state) == 7 and getframe(1) is not state[2]:  # not the judge's own
+                state[5] = True
+            return
+        if event == "object.__setattr__" or event == "object.__delattr__":
+            # a class attribute changed: harmless for the candidate's own classes, but a
+            # patched standard-library class would outlive the test
+            if len_(state) == 7 and not state[5]:
+                obj = args[0]
+                if issubclass_(type_(obj), type_) and \
+                        type_dict(obj).get("__module__") != candidate:
+                    state[5] = True
+            return
+        if event == "erxr.arm":  # W, before any candidate code runs
+            if state:
+                raise error("the verdict channel is armed already")
+            token = urandom(16).hex().encode()
+            write(args[0], b"HELLO %s\n" % token)
+            state.extend((token, args[0], getframe(1), getpid(), None, False, 0))
+    return channel
+
+
+def make_eq(approx, audit, lt, le, gt, ge, contains, is_, is_not, not_, counter, ordered):
+    # Every name below is a default argument: nothing a candidate can rebind.
+    def eq(a, b, negate=False, _type=type, _int=int, _float=float, _complex=complex,
+           _bool=bool, _str=str, _bytes=bytes, _none=type(None), _list=list, _tuple=tuple,
+           _dict=dict, _set=set, _frozenset=frozenset, _id=id, _extend=list.extend,
+           _pop=list.pop, _add=set.add, _keys=dict.keys, _values=dict.values, _approx=approx,
+           _getattr=object.__getattribute__, _abs=abs, _max=max, _len=len, _zip=zip,
+           _audit=audit, _error=TypeError, _qualname=type.__dict__["__qualname__"].__get__,
+           _tmodule=type.__dict__["__module__"].__get__, _mro=type.__dict__["__mro__"].__get__,
+           _tdict=type.__dict__["__dict__"].__get__, _items=dict.items, _counter=counter,
+           _ordered=ordered, _iters=(list.__iter__, tuple.__iter__, set.__iter__,
+                                      frozenset.__iter__)):
+        """The test's ``a == b`` (``a != b`` if ``negate``) under the plain-data rule."""
+        if _type(a) is _counter or _type(a) is _ordered:  # as the dict they hold
+            a = _dict(_items(a))
+        if _type(b) is _counter or _type(b) is _ordered:
+            b = _dict(_items(b))
+        plain, odd = [], []  # per side: 0 plain data, 1 plain-like (subclasses keeping
+        for root in (a, b):  # the base's equality and hash: namedtuples, IntEnum, ...), 2 else
+            stack, seen, kind = [root], _set(), 0
+            while stack:
+                x = _pop(stack)
+                t = _type(x)
+                if (t is _int or t is _str or t is _float or t is _bool or t is _none
+                        or t is _bytes or t is _complex):
+                    continue
+                if t is _list or t is _tuple or t is _set or t is _frozenset or t is _dict:
+                    if _id(x) in seen:
+                        continue
+                    _add(seen, _id(x))
+                    if t is _dict:
+                        _extend(stack, _keys(x))
+                        _extend(stack, _values(x))
+                    else:
+                        _extend(stack, x)
+                    continue
+                base = None
+                for k in _mro(t):
+                    if (k is _int or k is _str or k is _float or k is _bytes
+                            or k is _complex or k is _tuple or k is _list or k is _dict
+                            or k is _set or k is _frozenset):
+                        base = k
+                        break
+                    own = _tdict(k)
+                    if "__eq__" in own or "__ne__" in own or "__hash__" in own:
+                        break
+                if base is None:
+                    kind = 2
+                    odd.append(t)
+                    break
+                kind = 1
+                if _id(x) in seen:
+                    continue
+                _add(seen, _id(x))
+                if base is _dict:
+                    _extend(stack, _keys(x))
+                    _extend(stack, _values(x))
+                elif base is _list:
+                    _extend(stack, _iters[0](x))
+                elif base is _tuple:
+                    _extend(stack, _iters[1](x))
+                elif base is _set:
+                    _extend(stack, _iters[2](x))
+                elif base is _frozenset:
+                    _extend(stack, _iters[3](x))
+            plain.append(kind)
+        kind_a, kind_b = plain
+        if kind_a <= 1 and kind_b <= 1:
+            # every node compares with its built-in type's own equality: nothing to fool
+            return (a != b) if negate else (a == b)
+        for expected, other, other_kind in ((a, b, kind_b), (b, a, kind_a)):
+            if _type(expected) is _approx and other_kind == 0:
+                want = _getattr(expected, "expected")
+                rel, tol = _getattr(expected, "rel"), _getattr(expected, "abs")
+                pairs = [(other, want)]
+                if _type(want) is _list or _type(want) is _tuple:
+                    if _type(other) is not _list and _type(other) is not _tuple:
+                        return negate
+                    if _len(other) != _len(want):
+                        return negate
+                    pairs = _list(_zip(other, want))
+                for x, y in pairs:
+                    if not (x == y or _abs(x - y) <= _max(rel * _abs(y), tol)):
+                        return negate
+                return not negate
+        if kind_a <= 1 or kind_b <= 1:
+            t = odd[0]
+            module = _tmodule(t)
+            name = (module + "." if _type(module) is _str else "") + _qualname(t)
+            message = ("plain-data comparison: the test compares plain data with an object of "
+                       "type " + name + "; plain data "
+                       "(numbers, str, bytes, bool, None and lists/tuples/dicts/sets of them, "
+                       "exact built-in types) is only compared with plain data")
+            _audit("erxr.plain", message.encode("utf-8", "replace"))
+            raise _error(message)
+        return (a != b) if negate else (a == b)
+
+
+    def chain(names, *thunks, _eq=eq, _zip=zip, _lt=lt, _le=le, _gt=gt, _ge=ge,
+              _contains=contains, _is=is_, _is_not=is_not, _not=not_):
+        """A chained comparison with == or != in it: each operand evaluated once, in order."""
+        left = thunks[0]()
+        result = True
+        for name, thunk in _zip(names, thunks[1:]):
+            right = thunk()
+            if name == "Eq":
+                result = _eq(left, right, False)
+            elif name == "NotEq":
+                result = _eq(left, right, True)
+            elif name == "Lt":
+                result = _lt(left, right)
+            elif name == "LtE":
+                result = _le(left, right)
+            elif name == "Gt":
+                result = _gt(left, right)
+            elif name == "GtE":
+                result = _ge(left, right)
+            elif name == "Is":
+                result = _is(left, right)
+            elif name == "IsNot":
+                result = _is_not(left, right)
+            elif name == "In":
+                result = _contains(right, left)
+            else:  # NotIn
+                result = _not(_contains(right, left))
+            if not result:
+                return result
+            left = right
+        return result
+    return eq, chain
+
+
+def make_fingerprint(builtins_dict, modules, getcwd, getrecursionlimit, sys_module,
+                     tuple_, list_, extend, values, keys, getattr_):
+    def fingerprint(_watched, _b=builtins_dict, _m=modules, _cwd=getcwd,
+                    _rl=getrecursionlimit, _sys=sys_module, _tuple=tuple_, _list=list_,
+                    _extend=extend, _values=values, _keys=keys, _getattr=getattr_):
+        """Identities of everything a test could patch for later tests (see the runner)."""
+        objects = _list(_values(_b))
+        _extend(objects, _keys(_b))
+        _extend(objects, _values(_m))
+        _extend(objects, _keys(_m))
+        for name in _watched:
+            module = _m.get(name)
+            if module is not None:
+                space = _getattr(module, "__dict__")
+                _extend(objects, _values(space))
+                _extend(objects, _keys(space))
+        for name in ("path", "meta_path", "path_hooks"):
+            _extend(objects, _getattr(_sys, name))
+        return _tuple(objects), (_cwd(), _rl(), _sys.get_int_max_str_digits())
+    return fingerprint
+
+
+def same(a, b, _len=len, _all=all, _map=map, _is=__import__("operator").is_):
+    """Two fingerprints agree: the same objects, in order, and the same scalars."""
+    return _len(a[0]) == _len(b[0]) and _all(_map(_is, a[0], b[0])) and a[1] == b[1]
+
+
+def describe(exc, _type=type, _str=str, _name=type.__dict__["__name__"].__get__,
+             _base=BaseException):
+    """"TypeName: message" of an exception; a hostile __str__ cannot break the runner."""
+    try:
+        name = _name(_type(exc))
+    except _base:
+        name = "Exception"
+    try:
+        text = _str(exc)
+        if _type(text) is not _str:
+            text = "<unprintable>"
+    except _base:
+        text = "<unprintable>"
+    return (name + ": " + text if text else name)[:2000]
+
+
+def flush(sys_module, _getattr=getattr):
+    """Flush whatever the candidate left as sys.stdout / sys.stderr (os._exit will not)."""
+    for name in ("stdout", "stderr"):
+        stream = _getattr(sys_module, name, None)
+        if stream is not None:
+            stream.flush()
+'''
