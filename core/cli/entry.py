@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "execretrieval.cli.validate_command",  # validate
     "execretrieval.cli.build_commands",     # build, import-humaneval
     "execretrieval.cli.rank_commands",      # evaluate, compare, export-run, export-qrels, embed
+    "execretrieval.cli.pool_commands",      # pool
 )
 
 
