@@ -21,6 +21,7 @@ from ..measure.statistics import Comparison, compare
 from ..ranking.ranking import Ranking
 from ..ranking.registry import rank
 from .environment import environment_fingerprint
+from .frames import report_frames
 
 if TYPE_CHECKING:
     from ..benchmark.dataset import Benchmark
@@ -69,6 +70,12 @@ class EvaluationReport:
         more = f" and {len(excluded) - shown} more" if len(excluded) > shown else ""
         return (f"{total - len(excluded)} of {total} queries measured: {len(excluded)} "
                 f"excluded from every figure (--exclude-queries): {ids}{more}.")
+
+    def to_frames(self, benchmark: Benchmark | None = None) -> dict[str, Any]:
+        """Every table of the report as a pandas DataFrame, by name (see
+        :func:`execretrieval.report.frames.report_frames`); ``per_query`` is the CSV report.
+        """
+        return report_frames(self, benchmark)
 
     def to_dict(self) -> dict[str, Any]:
         """The report JSON (issue 4): benchmark, environment, seed, command, models, ..."""

@@ -6,18 +6,14 @@ is written as JSON ``null`` and as an empty CSV cell.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from ..fileio import atomic_write_text
-from ..measure.analysis import deception_per_query, pairs
 from .evaluation import EvaluationReport
+from .frames import per_query_frame
 from .html import report_html
 
 if TYPE_CHECKING:
@@ -33,47 +29,14 @@ def report_json(report: EvaluationReport) -> str:
     return json.dumps(report.to_dict(), indent=2, allow_nan=False) + "\n"
 
 
-def _cell(value: Any) -> Any:
-    if isinstance(value, float | np.floating):
-        return "" if not math.isfinite(float(value)) else repr(float(value))
-    return value
-
-
 def report_csv(report: EvaluationReport, benchmark: Benchmark | None = None) -> str:
-    """One row per (model, query): rank-1 candidate, canonical rank, deception, metrics."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    evaluations = list(report.models.items())
-    metric_keys = list(evaluations[0][1].per_query) if evaluations else []
-    writer.writerow(["model", "query_id", "function_name", "domain", "rank1_corpus_id",
-                     "rank1_role", "rank1_bug_type", "canonical_rank", "deceived",
-                     *metric_keys])
-    for name, ev in evaluations:
-        ranking = ev.ranking
-        bench = benchmark
-        deceived = None
-        if ranking is not None and bench is not None:
-            deceived = deception_per_query(bench, ranking)
-            canon = pairs(bench).canonical
-        for i, qid in enumerate(ev.query_ids):
-            row: list[Any] = [name, qid]
-            if ranking is not None and bench is not None and deceived is not None:
-                qi = bench.query_index(qid)
-                query = bench.queries[qi]
-                top_j = int(ranking.order[qi, 0])
-                top = bench.corpus[top_j]
-                c = int(canon[qi])
-                rank_c = ranking.rank_of(qi, c) if c >= 0 and ranking.retrieved[qi, c] else ""
-                flag = deceived[qi]
-                rank1 = [top.corpus_id, top.role, top.bug_type or ""] \
-                    if ranking.retrieved[qi, top_j] else ["", "", ""]
-                row += [query.function_name, query.domain, *rank1, rank_c,
-                        "" if math.isnan(flag) else int(flag)]
-            else:
-                row += [""] * 7
-            row += [_cell(ev.per_query[m][i]) for m in metric_keys]
-            writer.writerow(row)
-    return out.getvalue()
+    """One row per (model, query): rank-1 candidate, canonical rank, deception, metrics.
+
+    Written from :func:`~execretrieval.report.frames.per_query_frame`: NA is an empty cell,
+    floats are written in full (``repr``).
+    """
+    frame = per_query_frame(report, benchmark)
+    return str(frame.to_csv(index=False, lineterminator="\n", na_rep=""))
 
 
 def _fmt(value: Any, digits: int = 3) -> str:
