@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from conftest import REPO
 
 pytest.importorskip("distributed")
