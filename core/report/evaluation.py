@@ -22,6 +22,7 @@ from ..ranking.ranking import Ranking
 from ..ranking.registry import rank
 from .environment import environment_fingerprint
 from .frames import report_frames
+from .pool_scaling import PoolPoint
 
 if TYPE_CHECKING:
     from ..benchmark.dataset import Benchmark
@@ -40,6 +41,7 @@ class EvaluationReport:
     models: Mapping[str, ModelEvaluation]
     comparisons: tuple[Comparison, ...] = ()
     settings: Mapping[str, Any] = field(default_factory=dict)
+    pool_scaling: tuple[PoolPoint, ...] = ()
 
     @classmethod
     def create(cls, benchmark: Benchmark, models: Mapping[str, ModelEvaluation], *,
@@ -56,6 +58,8 @@ class EvaluationReport:
                                            n_boot=first.n_boot, seed=seed))
         info = {"name": benchmark.name, "fingerprint": benchmark.fingerprint,
                 "queries": len(benchmark.queries), "snippets": len(benchmark.corpus)}
+        if "pool" in benchmark.manifest:  # a background pool joined the corpus
+            info["pool"] = dict(benchmark.manifest["pool"])
         return cls(benchmark=info, environment=dict(environment), seed=int(seed),
                    command=command, models=dict(models), comparisons=tuple(comparisons),
                    settings=dict(settings or {}))
@@ -87,7 +91,21 @@ class EvaluationReport:
             "settings": dict(self.settings),
             "models": {name: ev.to_dict() for name, ev in self.models.items()},
             "comparisons": [c.to_dict() for c in self.comparisons],
+            **({"pool_scaling": [p.to_dict() for p in self.pool_scaling]}
+               if self.pool_scaling else {}),
         })
+
+    def pool_note(self) -> str:
+        """One sentence naming the background pool and its size, or "" without one."""
+        pool = self.benchmark.get("pool")
+        if not pool:
+            return ""
+        dropped = int(pool.get("dropped_same_name", 0))
+        also = f"; {dropped} pool functions named like a query left out" if dropped else ""
+        return (f"Background pool {pool.get('name')} ({pool.get('path')}): "
+                f"{pool.get('joined')} of its {pool.get('size')} functions joined the "
+                f"corpus as role 'background' (fingerprint "
+                f"{str(pool.get('fingerprint', ''))[:12]}){also}.")
 
 
 def _clean(value: Any) -> Any:

@@ -166,7 +166,6 @@ def report_frames(report: EvaluationReport,
     for key in ("exec1_by_domain", "deception_by_bug_type", "density_ablation"):
         frames[key] = breakdown_frame(report, key)
     frames["comparisons"] = comparisons_frame(report)
-    scaling = getattr(report, "pool_scaling", ())
-    if scaling:
-        frames["pool_scaling"] = pool_scaling_frame(scaling)
+    if report.pool_scaling:
+        frames["pool_scaling"] = pool_scaling_frame([p.to_dict() for p in report.pool_scaling])
     return frames

@@ -11,9 +11,11 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import pandas as pd
+
 from ..fileio import atomic_write_text
 from .evaluation import EvaluationReport
-from .frames import per_query_frame
+from .frames import evaluation_frame, per_query_frame
 from .html import report_html
 
 if TYPE_CHECKING:
@@ -36,7 +38,25 @@ def report_csv(report: EvaluationReport, benchmark: Benchmark | None = None) -> 
     floats are written in full (``repr``).
     """
     frame = per_query_frame(report, benchmark)
+    if report.pool_scaling:
+        frame = _with_scaling_rows(report, frame)
     return str(frame.to_csv(index=False, lineterminator="\n", na_rep=""))
+
+
+def _with_scaling_rows(report: EvaluationReport, frame: Any) -> Any:
+    """With a pool-scaling curve: a ``pool_size`` column, and each smaller pool's per-query
+    metrics as further rows (their details, which need the ranking, are empty)."""
+    full = int(report.benchmark.get("pool", {}).get("size", 0))
+    frame.insert(1, "pool_size", pd.array([full] * len(frame), dtype="Int64"))
+    parts = [frame]
+    for point in report.pool_scaling:
+        if point.pool_size == full:
+            continue
+        extra = evaluation_frame(point.evaluation).reset_index()
+        extra.insert(0, "model", point.model)
+        extra.insert(1, "pool_size", pd.array([point.pool_size] * len(extra), dtype="Int64"))
+        parts.append(extra[frame.columns])
+    return pd.concat(parts, ignore_index=True)
 
 
 def _fmt(value: Any, digits: int = 3) -> str:
@@ -59,6 +79,8 @@ def report_markdown(report: EvaluationReport) -> str:
              f"- command: `{report.command}`", ""]
     if report.exclusion_note():
         lines[-1:-1] = [f"- {report.exclusion_note()}"]
+    if report.pool_note():
+        lines[-1:-1] = [f"- {report.pool_note()}"]
     models = data["models"]
     if models:
         metric_keys = list(next(iter(models.values()))["metrics"])
@@ -95,9 +117,28 @@ def report_markdown(report: EvaluationReport) -> str:
                          f"{_fmt(c['b_mean'])} | {c['a_only']} | {c['b_only']} | "
                          f"{_fmt(c['p_value'], 4)} | {_fmt(c['diff'])} "
                          f"[{_fmt(c['ci_low'])}, {_fmt(c['ci_high'])}] |")
+    lines += _pool_scaling_markdown(data.get("pool_scaling") or [])
     lines += ["", "## Environment", "", "```json",
               json.dumps(data["environment"], indent=2), "```", ""]
     return "\n".join(lines)
+
+
+def _pool_scaling_markdown(points: list[dict[str, Any]]) -> list[str]:
+    if not points:
+        return []
+    top = next(k for k in points[0] if k.startswith("top") and k.endswith("_background"))
+    ks = [k for k in points[0] if k.startswith("exec@") and "_ci_" not in k]
+    lines = ["", "## Pool scaling (background functions in the corpus)", "",
+             "| model | pool size | corpus | " + " | ".join(ks) + " | deception rate | "
+             f"rank-1 background | {top.replace('_', ' ')} |",
+             "|---|---|---|" + "---|" * (len(ks) + 3)]
+    for p in points:
+        cells = [f"{_fmt(p[k])} [{_fmt(p[k + '_ci_low'])}, {_fmt(p[k + '_ci_high'])}]"
+                 for k in ks]
+        lines.append(f"| {p['model']} | {p['pool_size']} | {p['corpus_size']} | "
+                     + " | ".join(cells) + f" | {_fmt(p['deception_rate'])} | "
+                     f"{_fmt(p['rank1_background'])} | {_fmt(p[top])} |")
+    return lines
 
 
 def write_report(report: EvaluationReport, path: str | Path,
