@@ -17,7 +17,9 @@ from .benchmark.dataset import (
     load_benchmark,
     write_benchmark,
 )
+from .benchmark.pool import BackgroundSnippet, Pool, pool_subset, read_pool, with_pool, write_pool
 from .benchmark.seedfile import SeedTask, read_seed
+from .build.background import extract_pool
 from .build.builder import BuildResult, BuildValidationError, build
 from .build.humaneval import import_humaneval
 from .errors import (
@@ -46,15 +48,31 @@ from .measure.statistics import (
 from .mutation.generate import Mutant, MutantSet, generate_mutants
 from .mutation.select import select_distractors
 from .oracle.cache import MemoryCache, ResultCache
+from .oracle.distributed import DaskConnection, DaskOracle
 from .oracle.execution import Oracle
 from .oracle.results import STATUSES, SuiteResult, TestOutcome
 from .oracle.sandbox import Limits
 from .ranking.ranking import Ranking
 from .ranking.registry import available_models, rank
 from .report.evaluation import EvaluationReport, evaluate_models
+from .report.frames import per_query_frame, report_frames
+from .report.pool_scaling import PoolPoint, pool_scaling
 from .report.writers import write_report
 
 __all__ = [
+    "BackgroundSnippet",
+    "DaskConnection",
+    "DaskOracle",
+    "Pool",
+    "PoolPoint",
+    "extract_pool",
+    "per_query_frame",
+    "pool_scaling",
+    "pool_subset",
+    "read_pool",
+    "report_frames",
+    "with_pool",
+    "write_pool",
     "BuildResult",
     "BuildValidationError",
     "Mutant",

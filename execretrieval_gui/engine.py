@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from execretrieval import Benchmark, load_benchmark
+from execretrieval import Benchmark, load_benchmark, read_pool, with_pool
 
 __all__ = [
     "QueryStatus",
@@ -58,6 +58,18 @@ def load(path: str | Path, progress: Progress | None = None,
     if progress:
         progress(1, 1)
     return bench
+
+
+def join_pool(benchmark: Benchmark, path: str | Path, progress: Progress | None = None,
+              should_stop: StopHook | None = None) -> Benchmark:
+    """The benchmark with a background pool file's functions in its corpus (run in a worker)."""
+    if progress:
+        progress(0, 1)
+    joined = with_pool(benchmark, read_pool(path))
+    _ = joined.fingerprint
+    if progress:
+        progress(1, 1)
+    return joined
 
 
 def model_choices(benchmark: Benchmark) -> list[str]:
