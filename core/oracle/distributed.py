@@ -43,16 +43,9 @@ from .execution import Oracle
 from .results import SuiteResult
 from .sandbox import Limits
 
-__all__ = ["DaskConnection", "DaskOracle", "dask_installed"]
+__all__ = ["DaskConnection", "DaskOracle"]
 
 _DEFAULT: Any = object()
-
-
-def dask_installed() -> bool:
-    """True if ``dask.distributed`` can be imported."""
-    import importlib.util
-
-    return importlib.util.find_spec("distributed") is not None
 
 
 class DaskConnection:
