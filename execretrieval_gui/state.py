@@ -83,6 +83,10 @@ class InspectorState(QObject):
     # flags
     flags_changed = Signal(object)          # FlagsView
     flag_saved = Signal(object)             # Flag
+    # encoding with a served model (issue 15)
+    embed_progress = Signal(int, int)       # texts done, to send
+    embed_status = Signal(str)              # a retry, from a worker thread (queued)
+    embed_finished = Signal(bool, str)      # ok; the model name, or what went wrong
     # talk
     message = Signal(str)                   # for the status bar
     failed = Signal(str, str)               # title, text (shown as a dialog)
@@ -114,6 +118,8 @@ class InspectorState(QObject):
         self.rank_b_slot = TaskSlot("rank B", self)
         self.badge_slot = TaskSlot("badges", self)
         self.run_slot = TaskSlot("run", self)
+        self.embed_slot = TaskSlot("embed", self)
+        self.embed_status.connect(self.message)
 
     # oracle ---------------------------------------------------------------------------
     @property
@@ -330,6 +336,33 @@ class InspectorState(QObject):
 
     def _emit_b_ranks(self) -> None:
         self.b_ranks_changed.emit(self.b_ranks(), self.model_labels()[1])
+
+    # served models ----------------------------------------------------------------------
+    def embed_served(self, request: dict[str, Any]) -> None:
+        """Encode the benchmark through an embedding service, then rank with the file."""
+        bench = self.benchmark
+        if bench is None:
+            self.embed_finished.emit(False, "No benchmark is loaded")
+            return
+        self.message.emit(f"Encoding {bench.name} with {request['model']} …")
+        self.embed_slot.start(
+            lambda progress, should_stop: engine.embed_served(
+                bench, request, progress, should_stop, self.embed_status.emit),
+            on_result=self._on_embed_result,
+            on_error=lambda exc: self.embed_finished.emit(False, str(exc) or repr(exc)),
+            on_progress=self.embed_progress.emit)
+
+    def cancel_embed(self) -> None:
+        """Stop encoding; what arrived stays cached, so encoding again resumes."""
+        if self.embed_slot.busy:
+            self.embed_slot.cancel()
+            self.embed_finished.emit(False, "cancelled")
+
+    def _on_embed_result(self, result: Any) -> None:
+        self.message.emit(f"Encoded {result.texts} texts ({result.from_cache} from the cache, "
+                          f"{result.sent} sent) into {result.path}")
+        self.embed_finished.emit(True, result.path.stem)
+        self.set_model(result.path.stem)
 
     # query and candidates -------------------------------------------------------------
     def select_query(self, query_id: str, force: bool = False) -> None:
