@@ -19,7 +19,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator
@@ -28,6 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from ..dirs import user_data_dir
 from ..errors import AnnotationError, InputFormatError
 from ..fileio import atomic_write_text, read_utf8
 
@@ -118,12 +118,7 @@ class Flag:
 
 def default_store_path() -> Path:
     """``annotations.sqlite`` in $EXECRETRIEVAL_DATA_DIR or the platform's user data dir."""
-    base = os.environ.get("EXECRETRIEVAL_DATA_DIR")
-    if not base:
-        import platformdirs
-
-        base = platformdirs.user_data_dir("execretrieval")
-    return Path(base) / "annotations.sqlite"
+    return user_data_dir() / "annotations.sqlite"
 
 
 def _now() -> str:

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..errors import InputFormatError
 from ..fileio import read_utf8
-from .args import add_oracle_options, make_oracle, non_negative_int, positive_int
+from .args import BENCHMARK_HELP, add_oracle_options, make_oracle, non_negative_int, positive_int
 
 
 def _ks(text: str) -> tuple[int, ...]:
@@ -58,7 +58,7 @@ def register(subparsers: Any) -> None:
                     "candidates through the oracle (cached), and write exec@k / execp@k / "
                     "nDCG@k with bootstrap CIs plus the deception analyses. The format "
                     "follows the --out extension: .json, .csv, .md or .html.")
-    p.add_argument("directory", metavar="DIR", help="benchmark folder")
+    p.add_argument("directory", metavar="DIR", help=BENCHMARK_HELP)
     p.add_argument("--model", action="append", default=[], metavar="NAME",
                    help="model name or path (repeatable): bm25, tfidf, minilm, an "
                         "embeddings/<name>.npz name, a .npz, a sentence-transformers folder")
@@ -80,7 +80,7 @@ def register(subparsers: Any) -> None:
         "compare", help="paired comparison of two models on one metric",
         description="Exact McNemar test on the discordant queries and the paired-bootstrap "
                     "difference (a - b) with its 95%% interval.")
-    p.add_argument("directory", metavar="DIR", help="benchmark folder")
+    p.add_argument("directory", metavar="DIR", help=BENCHMARK_HELP)
     p.add_argument("--model", action="append", default=[], metavar="NAME",
                    help="model name or path; give exactly two")
     p.add_argument("--metric", default="exec@1", help="metric to compare (default exec@1)")
@@ -91,7 +91,7 @@ def register(subparsers: Any) -> None:
     p.set_defaults(handler=_compare)
 
     p = subparsers.add_parser("export-run", help="write a model's ranking as a TREC run")
-    p.add_argument("directory", metavar="DIR", help="benchmark folder")
+    p.add_argument("directory", metavar="DIR", help=BENCHMARK_HELP)
     p.add_argument("--model", required=True, metavar="NAME", help="model name or path")
     p.add_argument("--out", required=True, metavar="FILE", help="run file to write")
     p.add_argument("--depth", type=positive_int, default=100, metavar="N",
@@ -103,7 +103,7 @@ def register(subparsers: Any) -> None:
     p.set_defaults(handler=_export_run)
 
     p = subparsers.add_parser("export-qrels", help="write the benchmark's TREC qrels")
-    p.add_argument("directory", metavar="DIR", help="benchmark folder")
+    p.add_argument("directory", metavar="DIR", help=BENCHMARK_HELP)
     p.add_argument("--out", required=True, metavar="FILE", help="qrels file to write")
     p.set_defaults(handler=_export_qrels)
 
@@ -157,6 +157,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     from ..ranking.ranking import Ranking
     from ..ranking.registry import rank
     from ..ranking.trec import from_run
+    from ..report.drilldown import cached_outcomes
     from ..report.evaluation import evaluate_models
     from ..report.writers import FORMATS, write_report
     from .progress import TerminalProgress
@@ -194,7 +195,8 @@ def _evaluate(args: argparse.Namespace) -> int:
                                  status=_status, progress=progress)
         if args.pool_sizes and args.model:
             report = _with_scaling(report, benchmark, args, oracle, exclude, progress)
-    write_report(report, args.out, benchmark)
+        # the HTML drill-down's tests matrix reads the outcomes just measured from the cache
+        write_report(report, args.out, benchmark, outcomes=cached_outcomes(oracle))
     for name, ev in report.models.items():
         ci = ev.metrics.get("exec@1")
         if ci is not None:

@@ -1,0 +1,101 @@
+"""The inspector state's flags: the annotation store it opens, flags added and removed.
+
+A mixin of :class:`~execretrieval_gui.state.InspectorState` (kept apart so the state reads
+in one sitting); it uses the state's ``benchmark``, ``query_id``, ``store``, ``store_path``
+attributes and its ``flags_changed`` / ``flag_saved`` / ``failed`` / ``message`` signals.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from execretrieval import Benchmark
+from execretrieval.benchmark.annotations import AnnotationStore, Flag
+
+from .state_types import FlagsView
+
+__all__ = ["FlagsMixin"]
+
+
+class FlagsMixin:
+    """Flag methods of the inspector state."""
+
+    benchmark: Benchmark | None
+    base_benchmark: Benchmark | None
+    query_id: str | None
+    store: AnnotationStore | None
+    store_path: Path | None
+    _flagged: frozenset[str] | None
+    flags_changed: Any
+    flag_saved: Any
+    failed: Any
+    message: Any
+
+    def _open_store(self, bench: Benchmark) -> None:
+        if self.store is not None:
+            self.store.close()
+            self.store = None
+        try:
+            self.store = AnnotationStore(bench.fingerprint, self.store_path)
+        except Exception as exc:  # noqa: BLE001 - the window must survive a bad store
+            self.failed.emit("Cannot open the annotation store", str(exc))
+        self.refresh_flags()
+
+    def use_store_file(self, path: str | Path) -> None:
+        self.store_path = Path(path)
+        bench = self.base_benchmark or self.benchmark  # flags belong to it, pool or not
+        if bench is not None:
+            self._open_store(bench)
+
+    def add_flag(self, flag: Flag) -> None:
+        if self.store is None:
+            self.failed.emit("Cannot save the flag", "No annotation store is open.")
+            return
+        try:
+            saved = self.store.add(flag)   # returns once it is on disk
+        except Exception as exc:  # noqa: BLE001
+            self.failed.emit("Cannot save the flag", str(exc))
+            return
+        self.flag_saved.emit(saved)
+        self.refresh_flags()
+        self.message.emit(f"Flag saved: {saved.category_label} on {saved.describe_target()}")
+
+    def remove_flag(self, flag_id: int) -> None:
+        if self.store is None:
+            return
+        try:
+            self.store.remove(flag_id)
+        except Exception as exc:  # noqa: BLE001
+            self.failed.emit("Cannot remove the flag", str(exc))
+        self.refresh_flags()
+
+    def flagged_query_ids(self) -> frozenset[str]:
+        """Every flagged query (as of the last change to the flags)."""
+        if self._flagged is None:
+            store = self.store
+            self._flagged = frozenset(store.flagged_query_ids()) if store is not None \
+                else frozenset()
+        return self._flagged
+
+    def flag_notes(self) -> dict[str, list[str]]:
+        """Every flagged query's flags as lines a report prints."""
+        store = self.store
+        if store is None:
+            return {}
+        notes: dict[str, list[str]] = {}
+        for flag in store.flags():
+            line = f"{flag.category_label} on {flag.describe_target()}"
+            notes.setdefault(flag.query_id, []).append(
+                f"{line}: {flag.note}" if flag.note else line)
+        return notes
+
+    def refresh_flags(self, changed: bool = True) -> None:
+        """Tell the views the flags; ``changed``: they may have changed on disk (else only
+        the selected query's are read again)."""
+        if changed:
+            self._flagged = None
+        store = self.store
+        flags = store.flags(self.query_id) if (store and self.query_id) else []
+        self.flags_changed.emit(FlagsView(self.flagged_query_ids(), tuple(flags),
+                                          Path(store.path) if store is not None else None))
