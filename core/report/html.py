@@ -155,8 +155,11 @@ def _pool_scaling_html(points: list[dict[str, Any]]) -> list[str]:
     shown = [k for k in ("exec@1", ks[-1]) if k in ks]
     series = {f"{m} {k}": [at[(m, n)][k] if (m, n) in at else None for n in sizes]
               for m in models for k in dict.fromkeys(shown)}
-    series.update({f"{m} deception": [at[(m, n)]["deception_rate"] if (m, n) in at else None
-                                      for n in sizes] for m in models})
+    for m in models:
+        for key, label in (("deception_rate", "deception"),
+                           ("rank1_background", "rank 1 is background")):
+            series[f"{m} {label}"] = [at[(m, n)][key] if (m, n) in at else None
+                                      for n in sizes]
     rows = [[escape(p["model"]), str(p["pool_size"]), str(p["corpus_size"]),
              *(f"{_num(p[k])} <small>[{_num(p[k + '_ci_low'])}, {_num(p[k + '_ci_high'])}]"
                "</small>" for k in ks),
@@ -166,7 +169,7 @@ def _pool_scaling_html(points: list[dict[str, Any]]) -> list[str]:
             "<p>The benchmark inside a corpus of real, unrelated functions: seeded, nested "
             "subsets of the background pool join the corpus; background functions in the "
             "top k are executed like every other candidate.</p>",
-            lines_chart("pool-scaling", "exec@k and deception vs background pool size",
+            lines_chart("pool-scaling", "exec@k, deception and background at rank 1 vs pool size",
                         [str(n) for n in sizes], series, "background functions in the corpus"),
             _table(["model", "pool size", "corpus", *ks, "deception rate",
                     "rank-1 background", top.replace("_", " ")], rows)]
