@@ -87,6 +87,7 @@ class InspectorState(FlagsMixin, QObject):
         self.ranking_b: Any = None
         self.status_a: engine.QueryStatus | None = None
         self.status_b: engine.QueryStatus | None = None
+        self.blind_a: dict[str, str] = {}   # model A's blind-spot distractors -> why
         self.store: AnnotationStore | None = None
         self.store_path: Path | None = None
         self._flagged: frozenset[str] | None = None   # cached flagged query ids
@@ -200,6 +201,7 @@ class InspectorState(FlagsMixin, QObject):
         self.base_benchmark = base or bench
         self.results.clear()
         self.ranking_a = self.ranking_b = self.status_a = self.status_b = None
+        self.blind_a = {}
         self.query_id = self.corpus_id = None
         self.rows = []
         self._open_store(self.base_benchmark)  # flags belong to the benchmark, pool or not
@@ -258,7 +260,8 @@ class InspectorState(FlagsMixin, QObject):
 
         def work(progress: Any, should_stop: Any) -> Any:
             ranking = engine.rank(bench, model, progress, should_stop)
-            return ranking, engine.query_status(bench, ranking)
+            blind = engine.blind_distractors(bench, model, ranking) if which == "a" else {}
+            return ranking, engine.query_status(bench, ranking), blind
 
         slot.start(work,
                    on_result=lambda value: self._on_rank_result(model, which, *value),
@@ -285,9 +288,11 @@ class InspectorState(FlagsMixin, QObject):
                 self.set_model(default)
 
     def _on_rank_result(self, model: str, which: str, ranking: Any,
-                        status: engine.QueryStatus) -> None:
+                        status: engine.QueryStatus, blind: dict[str, str] | None = None
+                        ) -> None:
         if which == "a":
             self.model_a, self.ranking_a, self.status_a = model, ranking, status
+            self.blind_a = dict(blind or {})
         else:
             self.model_b, self.ranking_b, self.status_b = model, ranking, status
         self.status_changed.emit(self.status_a, self.status_b)
@@ -396,12 +401,14 @@ class InspectorState(FlagsMixin, QObject):
         self.query_id = query_id
         self._shown_ranking = ranking
         query = bench.query(query_id)
-        rows, canon_rank = ranked_rows(bench, ranking, query_id, self.depth,
-                                       lambda snippet: self._known(snippet, query))
+        rows, _ = ranked_rows(bench, ranking, query_id, self.depth,
+                              lambda snippet: self._known(snippet, query), blind=self.blind_a)
+        tie = engine.canonical_tie(bench, ranking, query_id)
         self.rows = rows
         self.run_slot.cancel()
         self.corpus_id = None
-        self.query_changed.emit(QueryView(query, ranking.model, canon_rank, tuple(rows)))
+        self.query_changed.emit(QueryView(query, ranking.model, tie.best, tuple(rows),
+                                          tie.worst, tie.score, tie.mutants, tie.others))
         self._emit_b_ranks()
         self._emit_b_rows()
         self.refresh_flags(changed=False)
@@ -469,7 +476,7 @@ class InspectorState(FlagsMixin, QObject):
         self.corpus_id = corpus_id
         query = bench.query(self.query_id)
         row = self.row_of(corpus_id)
-        label = f"Rank {self.rows[row].rank}: {corpus_id}" if row >= 0 else corpus_id
+        label = f"Rank {self.rows[row].rank_label}: {corpus_id}" if row >= 0 else corpus_id
         label += f" · {len(query.test_suite)} tests"
         self.candidate_changed.emit(CandidateView(
             query, bench.canonical_for(self.query_id), bench.snippet(corpus_id), label,

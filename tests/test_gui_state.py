@@ -52,7 +52,7 @@ def test_state_alone_loads_ranks_and_selects(qtbot, tmp_path: Path, monkeypatch)
         assert candidates[-1].snippet.corpus_id == state.rows[0].snippet.corpus_id
         state.step_candidate(1)
         assert candidates[-1].snippet.corpus_id == state.rows[1].snippet.corpus_id
-        assert candidates[-1].label.startswith(f"Rank {state.rows[1].rank}:")
+        assert candidates[-1].label.startswith(f"Rank {state.rows[1].rank_label}:")
         with qtbot.waitSignal(reporter.metrics_ready, timeout=120000) as blocker:
             reporter.compute()
         assert blocker.args[0].model == "bm25"

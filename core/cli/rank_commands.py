@@ -12,6 +12,7 @@ from typing import Any
 
 from ..errors import InputFormatError
 from ..fileio import read_utf8
+from ..measure.ties import TIE_POLICIES
 from .args import BENCHMARK_HELP, add_oracle_options, make_oracle, non_negative_int, positive_int
 
 
@@ -33,6 +34,12 @@ def _stats_options(parser: argparse.ArgumentParser) -> None:
                         help="bootstrap seed (default 0)")
     parser.add_argument("--exclude-queries", metavar="FILE",
                         help="leave out the query ids listed in FILE, one a line")
+    parser.add_argument("--ties", choices=TIE_POLICIES, default="expected",
+                        help="how tied scores count: expected (default; the exact "
+                             "expectation over every order of the ties, so no figure "
+                             "depends on line order), optimistic / pessimistic (ties "
+                             "broken for / against correct code), corpus (by line order in "
+                             "corpus.jsonl)")
 
 
 def _pool_option(parser: argparse.ArgumentParser) -> None:
@@ -78,8 +85,11 @@ def register(subparsers: Any) -> None:
 
     p = subparsers.add_parser(
         "compare", help="paired comparison of two models on one metric",
-        description="Exact McNemar test on the discordant queries and the paired-bootstrap "
-                    "difference (a - b) with its 95%% interval.")
+        description="Exact paired test and the paired-bootstrap difference (a - b) with its "
+                    "95%% interval. The test is an exact sign-flip (randomisation) test on "
+                    "the per-query differences, which on 0/1 outcomes is exact McNemar on "
+                    "the discordant queries; with tied scores the per-query figures are "
+                    "expectations over tie orders (see --ties).")
     p.add_argument("directory", metavar="DIR", help=BENCHMARK_HELP)
     p.add_argument("--model", action="append", default=[], metavar="NAME",
                    help="model name or path; give exactly two")
@@ -99,6 +109,11 @@ def register(subparsers: Any) -> None:
                         "k, but the deception analyses judge a canonical/mutant pair only "
                         "if the run ranks one of them, so give the corpus size to "
                         "reproduce them exactly")
+    p.epilog = ("Ties: the run lists snippets best first with ranks 1..depth in this tool's "
+                "order (tied scores in corpus order), but trec_eval ignores the rank column "
+                "and re-sorts tied scores by document id (descending), so trec_eval's "
+                "figures for a tied run can differ from `execretrieval evaluate --ties "
+                "corpus`; the default --ties expected is independent of any order.")
     _pool_option(p)
     p.set_defaults(handler=_export_run)
 
@@ -192,7 +207,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     with make_oracle(args) as oracle, TerminalProgress("executing") as progress:
         report = evaluate_models(benchmark, rankings, oracle, ks=args.k, n_boot=args.bootstrap,
                                  seed=args.seed, exclude=exclude, command=command,
-                                 status=_status, progress=progress)
+                                 ties=args.ties, status=_status, progress=progress)
         if args.pool_sizes and args.model:
             report = _with_scaling(report, benchmark, args, oracle, exclude, progress)
         # the HTML drill-down's tests matrix reads the outcomes just measured from the cache
@@ -200,8 +215,13 @@ def _evaluate(args: argparse.Namespace) -> int:
     for name, ev in report.models.items():
         ci = ev.metrics.get("exec@1")
         if ci is not None:
-            print(f"{name}: exec@1 = {ci.mean:.3f} [{ci.ci_low:.3f}, {ci.ci_high:.3f}], "
-                  f"deception rate = {ev.deception_rate:.3f}")
+            low_high = ev.tie_report.get("range", {}).get("exec@1", {})
+            spread = (f" (ties: {low_high['pessimistic']:.3f}-{low_high['optimistic']:.3f})"
+                      if low_high else "")
+            print(f"{name}: exec@1 = {ci.mean:.3f} [{ci.ci_low:.3f}, {ci.ci_high:.3f}]"
+                  f"{spread}, deception rate = {ev.deception_rate:.3f} "
+                  f"(strict {ev.deception_strict:.3f}, tied {ev.deception_tied:.3f}) "
+                  f"[--ties {ev.ties}]")
     _status(f"wrote {args.out}")
     return 0
 
@@ -221,7 +241,7 @@ def _with_scaling(report: Any, benchmark: Any, args: argparse.Namespace, oracle:
             if name in args.model]
     points = pool_scaling(base, pool, args.model, oracle, sizes=args.pool_sizes,
                           seed=args.seed, ks=args.k, n_boot=args.bootstrap, exclude=exclude,
-                          done=done, status=_status, progress=progress)
+                          ties=args.ties, done=done, status=_status, progress=progress)
     settings = {**report.settings, "pool_sizes": sorted({p.pool_size for p in points}),
                 "pool_seed": args.seed}
     return dataclasses.replace(report, pool_scaling=tuple(points), settings=settings)
@@ -251,20 +271,24 @@ def _compare(args: argparse.Namespace) -> int:
     with make_oracle(args) as oracle, TerminalProgress("executing") as progress:
         report = evaluate_models(benchmark, rankings, oracle, ks=(k,), n_boot=args.bootstrap,
                                  seed=args.seed, exclude=exclude, compare_metric=metric,
-                                 environment={}, progress=progress)
+                                 ties=args.ties, environment={}, progress=progress)
     result = report.comparisons[0]
     data = result.to_dict()
     if args.json:
         print(json.dumps(data, indent=2, allow_nan=False))
     else:
         print(f"{metric}: {data['a']} = {data['a_mean']:.3f}, {data['b']} = "
-              f"{data['b_mean']:.3f}")
-        print(f"discordant queries: {data['a_only']} only {data['a']}, {data['b_only']} only "
-              f"{data['b']}; exact {'McNemar' if result.test == 'mcnemar_exact' else 'sign'} "
+              f"{data['b_mean']:.3f} [--ties {args.ties}]")
+        print(f"queries where one is higher: {data['a_only']} {data['a']}, {data['b_only']} "
+              f"{data['b']}; {TEST_NAMES.get(result.test, result.test)} "
               f"p = {data['p_value']:.4g}")
         print(f"difference (a - b) = {data['diff']:.3f} "
               f"[{data['ci_low']:.3f}, {data['ci_high']:.3f}] (95% paired bootstrap)")
     return 0
+
+
+TEST_NAMES = {"mcnemar_exact": "exact McNemar", "sign_flip_exact": "exact sign-flip test",
+              "sign_flip_monte_carlo": "sign-flip test (Monte Carlo)"}
 
 
 def _export_run(args: argparse.Namespace) -> int:

@@ -113,9 +113,24 @@ class SentenceTransformerEncoder:
 
     def metadata(self) -> dict[str, Any]:
         """What the .npz records about how its vectors were made."""
-        return {"model": self.name, "model_identity": self.identity,
-                "query_prefix": self.query_prefix, "passage_prefix": self.passage_prefix,
-                "normalize": self.normalize, "similarity": "cosine" if self.normalize else "dot"}
+        meta: dict[str, Any] = {
+            "model": self.name, "model_identity": self.identity,
+            "query_prefix": self.query_prefix, "passage_prefix": self.passage_prefix,
+            "normalize": self.normalize, "similarity": "cosine" if self.normalize else "dot"}
+        window = self.max_seq_length()
+        if window is not None:   # inputs past it are cut off (blind spots, issue 11)
+            meta["max_seq_length"] = window
+        return meta
+
+    def max_seq_length(self) -> int | None:
+        """The input window in word pieces (``sentence_bert_config.json``), if it says."""
+        try:
+            config = json.loads((self.path / "sentence_bert_config.json")
+                                .read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        value = config.get("max_seq_length") if isinstance(config, dict) else None
+        return value if isinstance(value, int) and value > 0 else None
 
     def _load(self) -> tuple[Any, threading.Lock]:
         """The loaded model (shared by every encoder of the same folder) and its lock."""

@@ -53,9 +53,10 @@ class Ranking:
     model: str
     scores: np.ndarray
     order: np.ndarray
+    source: str = ""   # the model name or path it was ranked with ("" if unknown)
 
     @classmethod
-    def from_scores(cls, model: str, scores: np.ndarray) -> Ranking:
+    def from_scores(cls, model: str, scores: np.ndarray, source: str = "") -> Ranking:
         """The ranking implied by a score matrix (copied, made read-only)."""
         matrix = np.array(scores, dtype=np.float64, copy=True)
         if matrix.ndim != 2:
@@ -63,7 +64,7 @@ class Ranking:
         order = order_from_scores(matrix)
         matrix.flags.writeable = False
         order.flags.writeable = False
-        return cls(model=model, scores=matrix, order=order)
+        return cls(model=model, scores=matrix, order=order, source=source)
 
     @property
     def shape(self) -> tuple[int, int]:

@@ -18,6 +18,7 @@ import numpy as np
 from ..errors import CancelledError
 from ..measure.metrics import DEFAULT_KS, ModelEvaluation, evaluate, execution_matrices
 from ..measure.statistics import Comparison, compare
+from ..ranking.blindspots import blind_spots
 from ..ranking.ranking import Ranking
 from ..ranking.registry import rank
 from .environment import environment_fingerprint
@@ -132,6 +133,7 @@ def evaluate_models(
     exclude: Collection[str] = frozenset(),
     command: str = "",
     compare_metric: str = "exec@1",
+    ties: str = "expected",
     environment: Mapping[str, Any] | None = None,
     status: Callable[[str], None] | None = None,
     progress: Progress | None = None,
@@ -139,7 +141,8 @@ def evaluate_models(
     should_stop: ShouldStop | None = None,
 ) -> EvaluationReport:
     """Rank with every model (or take the given Ranking), execute each one's top
-    max(k, 5) through the oracle (one batched, cached ``run_many``), and evaluate;
+    max(k, 5) -- extended to the end of a tie group straddling that cut -- through the
+    oracle (one batched, cached ``run_many``), and evaluate with tie policy ``ties``.
     Every later model is compared with the first on ``compare_metric``; ``status`` hears
     each phase by name,
     ``progress`` follows execution and ``ranking_progress`` each model's scoring (dense
@@ -172,20 +175,34 @@ def evaluate_models(
     evaluations = {
         name: dataclasses.replace(
             evaluate(benchmark, ranking, passes, ks=ks, n_boot=n_boot, seed=seed,
-                     exclude=exclude), model=name)
+                     exclude=exclude, ties=ties), model=name,
+            blind_spots=blind_spots(benchmark, ranking.source, ranking).to_dict())
         for name, ranking, passes in zip(names, rankings, matrices, strict=True)
     }
     env = dict(environment) if environment is not None else environment_fingerprint(oracle)
     return EvaluationReport.create(benchmark, evaluations, environment=env, seed=seed,
                                    command=command, compare_metric=compare_metric,
-                                   settings=report_settings(ks, n_boot, depth, exclude))
+                                   settings=report_settings(ks, n_boot, depth, exclude, ties))
+
+
+TIE_NOTES = {
+    "expected": "exact expectation over every order of tied scores (McSherry & Najork 2008)",
+    "optimistic": "ties broken in favour of correct code (passing, then relevant, first)",
+    "pessimistic": "ties broken against correct code (passing, then relevant, last)",
+    "corpus": "ties broken by line order in corpus.jsonl",
+}
 
 
 def report_settings(ks: Sequence[int], n_boot: int, depth: int,
-                    exclude: Collection[str]) -> dict[str, Any]:
+                    exclude: Collection[str], ties: str = "expected") -> dict[str, Any]:
     """The measurement settings a report records beside its figures."""
     return {"ks": sorted({int(k) for k in ks}), "bootstrap": int(n_boot),
-            "execution_depth": int(depth), "excluded_queries": sorted(set(exclude)),
+            "execution_depth": int(depth),
+            "execution_depth_note": "extended to the end of any tie group straddling it",
+            "excluded_queries": sorted(set(exclude)),
+            "ties": ties, "ties_note": TIE_NOTES.get(ties, ""),
+            "paired_test": "exact sign-flip (randomisation) test on per-query differences; "
+                           "equal to exact McNemar on 0/1 outcomes",
             "density_ablation": "exact mean over all subsets of kept distractors"}
 
 

@@ -16,14 +16,14 @@ Missing values (an average over nothing, a detail unknown without the benchmark)
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
-from ..measure.analysis import deception_per_query, pairs
+from ..measure.analysis import pairs
+from ..measure.ties import rank_range, ties_across_cut
 
 if TYPE_CHECKING:
     from ..benchmark.dataset import Benchmark
@@ -33,8 +33,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DETAIL_COLUMNS",
+    "bound_columns",
     "breakdown_frame",
     "comparisons_frame",
+    "detail_columns",
     "evaluation_frame",
     "metrics_frame",
     "models_frame",
@@ -43,54 +45,95 @@ __all__ = [
     "report_frames",
 ]
 
-DETAIL_COLUMNS = ("function_name", "domain", "rank1_corpus_id", "rank1_role",
-                  "rank1_bug_type", "canonical_rank", "deceived")
-_INT_COLUMNS = ("canonical_rank", "deceived")
+_BASE_COLUMNS = ("function_name", "domain", "rank1_corpus_id", "rank1_role",
+                 "rank1_bug_type", "rank1_tied", "canonical_rank", "canonical_rank_worst",
+                 "canonical_tied_with", "deceived", "deceived_strict", "deceived_tied")
+_INT_COLUMNS = {"rank1_tied", "canonical_rank", "canonical_rank_worst", "canonical_tied_with"}
+_FLOAT_COLUMNS = {"deceived", "deceived_strict", "deceived_tied"}
+DETAIL_COLUMNS = _BASE_COLUMNS  # plus tied_at_<k> for each cut-off
+
+
+def detail_columns(ks: Sequence[int]) -> tuple[str, ...]:
+    """The per-query detail columns for cut-offs ``ks`` (before the metric columns)."""
+    return (*_BASE_COLUMNS, *(f"tied_at_{k}" for k in ks))
+
+
+def bound_columns(ks: Sequence[int]) -> tuple[str, ...]:
+    """The per-query tie bounds after the metric columns: exec@k with ties broken against
+    (pessimistic) and for (optimistic) correct code."""
+    return tuple(f"exec@{k}:{p}" for k in ks for p in ("pessimistic", "optimistic"))
 
 
 def evaluation_frame(evaluation: ModelEvaluation,
                      benchmark: Benchmark | None = None) -> pd.DataFrame:
     """One model's per-query results: a row per measured query (index ``query_id``).
 
-    With the benchmark, the detail columns (function, domain, rank-1 candidate, canonical
-    rank, deceived) are filled; without it they are NA.
+    With tied scores the rank-1 candidate is the one the corpus order puts first and
+    ``rank1_tied`` says how many share its score; ``canonical_rank`` / ``canonical_rank_worst``
+    are the best and worst rank the canonical takes over the orders of its ties;
+    ``deceived`` is the figure under the report's tie policy, ``deceived_strict`` /
+    ``deceived_tied`` the two classes; ``tied_at_k`` marks a tie across the top-k cut; the
+    metric columns follow, then ``exec@k:pessimistic`` / ``:optimistic``. Without the
+    benchmark (or the ranking) the detail columns are NA.
     """
+    ks = list(evaluation.ks)
+    columns = detail_columns(ks)
     ranking = evaluation.ranking
     if ranking is None or benchmark is None:
-        rows: dict[str, list[Any]] = {c: [None] * len(evaluation.query_ids)
-                                      for c in DETAIL_COLUMNS}
+        rows: dict[str, list[Any]] = {c: [None] * len(evaluation.query_ids) for c in columns}
     else:
-        rows = _details(evaluation.query_ids, benchmark, ranking)
+        rows = _details(evaluation, benchmark, ranking)
     index = pd.Index(list(evaluation.query_ids), name="query_id")
-    frame = pd.DataFrame({c: pd.Series(rows[c], index=index,
-                                       dtype="Int64" if c in _INT_COLUMNS else object)
-                          for c in DETAIL_COLUMNS}, index=index)
+    data: dict[str, Any] = {}
+    for c in columns:
+        dtype = "Int64" if c in _INT_COLUMNS or c.startswith("tied_at_") else \
+            "float64" if c in _FLOAT_COLUMNS else object
+        data[c] = pd.Series(rows[c], index=index, dtype=dtype)
+    frame = pd.DataFrame(data, index=index)
     for name, values in evaluation.per_query.items():
         frame[name] = np.asarray(values, dtype=np.float64)
+    extra = evaluation.per_query_extra
+    for name in bound_columns(ks):
+        frame[name] = (np.asarray(extra[name], dtype=np.float64) if name in extra
+                       else pd.Series([None] * len(index), index=index, dtype=object))
     return frame
 
 
-def _details(query_ids: Sequence[str], benchmark: Benchmark,
+def _details(evaluation: ModelEvaluation, benchmark: Benchmark,
              ranking: Ranking) -> dict[str, list[Any]]:
-    rows: dict[str, list[Any]] = {c: [] for c in DETAIL_COLUMNS}
-    deceived = deception_per_query(benchmark, ranking)
+    ks = list(evaluation.ks)
+    rows: dict[str, list[Any]] = {c: [] for c in detail_columns(ks)}
+    extra = evaluation.per_query_extra
+    tied_at = {k: ties_across_cut(ranking, k) for k in ks}
     canon = pairs(benchmark).canonical
-    for qid in query_ids:
+    for i, qid in enumerate(evaluation.query_ids):
         qi = benchmark.query_index(qid)
         query = benchmark.queries[qi]
         top_j = int(ranking.order[qi, 0])
         listed = bool(ranking.retrieved[qi, top_j])
         top = benchmark.corpus[top_j]
-        c = int(canon[qi])
-        flag = float(deceived[qi])
         rows["function_name"].append(query.function_name)
         rows["domain"].append(query.domain)
         rows["rank1_corpus_id"].append(top.corpus_id if listed else None)
         rows["rank1_role"].append(top.role if listed else None)
         rows["rank1_bug_type"].append((top.bug_type or "") if listed else None)
-        rows["canonical_rank"].append(ranking.rank_of(qi, c)
-                                      if c >= 0 and ranking.retrieved[qi, c] else None)
-        rows["deceived"].append(None if math.isnan(flag) else int(flag))
+        rows["rank1_tied"].append(int(rank_range(ranking, qi, [top_j])[1][0])
+                                  if listed else None)
+        c = int(canon[qi])
+        if c >= 0 and ranking.retrieved[qi, c]:
+            best, worst = rank_range(ranking, qi, [c])
+            own = [benchmark.corpus_index(s.corpus_id) for s in benchmark.distractors_for(qid)]
+            tied_with = int(sum(ranking.scores[qi, d] == ranking.scores[qi, c] for d in own))
+            cells: list[Any] = [int(best[0]), int(worst[0]), tied_with]
+        else:
+            cells = [None, None, None]
+        for column, value in zip(("canonical_rank", "canonical_rank_worst",
+                                  "canonical_tied_with"), cells, strict=True):
+            rows[column].append(value)
+        for key in ("deceived", "deceived_strict", "deceived_tied"):
+            rows[key].append(float(extra[key][i]) if key in extra else None)
+        for k in ks:
+            rows[f"tied_at_{k}"].append(int(tied_at[k][qi]))
     return rows
 
 
@@ -104,7 +147,7 @@ def per_query_frame(report: EvaluationReport,
         frame.insert(0, "model", name)
         parts.append(frame)
     if not parts:
-        return pd.DataFrame(columns=["model", "query_id", *DETAIL_COLUMNS])
+        return pd.DataFrame(columns=["model", "query_id", *detail_columns(())])
     return pd.concat(parts, ignore_index=True)
 
 

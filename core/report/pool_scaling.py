@@ -40,8 +40,10 @@ class PoolPoint:
     pool_size: int
     corpus_size: int
     evaluation: ModelEvaluation
-    rank1_background: float   # share of queries whose rank-1 candidate is background code
-    topk_background: float    # mean share of background code in the top max(k)
+    rank1_background: float   # share of queries whose rank 1 is background code (expected
+    #                           over the orders of a tie at rank 1)
+    topk_background: float    # mean share of background code in the top max(k) (corpus
+    #                           order within ties)
 
     def to_dict(self) -> dict[str, Any]:
         """The curve point as the report records it (exec@k with intervals, deception)."""
@@ -93,7 +95,12 @@ def pool_point(benchmark: Benchmark, evaluation: ModelEvaluation, pool_size: int
     top = ranking.order[:, :depth].astype(np.intp)
     listed = np.take_along_axis(ranking.retrieved, top, axis=1)
     in_top = background[top] & listed
-    rank1 = in_top[:, 0][keep].astype(np.float64)
+    # rank 1 as an expectation over tie orders: the background share of the group of
+    # retrieved snippets tied with the best score
+    best = ranking.scores[np.arange(top.shape[0]), top[:, 0]]
+    group = (ranking.scores == best[:, None]) & ranking.retrieved
+    size = np.maximum(group.sum(axis=1), 1)
+    rank1 = ((group & background[None, :]).sum(axis=1) / size)[keep].astype(np.float64)
     share = in_top.sum(axis=1)[keep] / float(evaluation.ks[-1])
     return PoolPoint(model=evaluation.model, pool_size=int(pool_size),
                      corpus_size=len(benchmark.corpus), evaluation=evaluation,
@@ -112,6 +119,7 @@ def pool_scaling(
     ks: Sequence[int] = DEFAULT_KS,
     n_boot: int = 5000,
     exclude: Collection[str] = frozenset(),
+    ties: str = "expected",
     done: Sequence[PoolPoint] = (),
     status: Callable[[str], None] | None = None,
     progress: Progress | None = None,
@@ -120,7 +128,8 @@ def pool_scaling(
     """Measure every model with each pool size (``None`` = the whole pool).
 
     Subsets are :func:`pool_subset` with ``seed``; sizes above the pool's are the whole
-    pool. Points already in ``done`` (same model and size, e.g. the main evaluation's)
+    pool. Figures follow the tie policy ``ties`` (see :mod:`execretrieval.measure.ties`).
+    Points already in ``done`` (same model and size, e.g. the main evaluation's)
     are reused. Each size is ranked and executed once for all models (one batched,
     cached ``run_many``). Points come back ordered by model, then size.
     """
@@ -145,7 +154,8 @@ def pool_scaling(
                                       progress=progress, should_stop=should_stop)
         for model, ranking, passes in zip(todo, rankings, matrices, strict=True):
             ev = dataclasses.replace(evaluate(joined, ranking, passes, ks=ks, n_boot=n_boot,
-                                              seed=seed, exclude=exclude), model=labels[model])
+                                              seed=seed, exclude=exclude, ties=ties),
+                                     model=labels[model])
             point = pool_point(joined, ev, size, exclude)
             # keep the figures, not the (queries x corpus) matrices of every pool size
             points[(labels[model], size)] = dataclasses.replace(

@@ -19,6 +19,7 @@ from .drilldown import Outcomes
 from .evaluation import EvaluationReport
 from .frames import evaluation_frame, per_query_frame
 from .html import report_html
+from .tables import blind_table, tie_table
 
 if TYPE_CHECKING:
     from ..benchmark.dataset import Benchmark
@@ -36,8 +37,12 @@ def report_json(report: EvaluationReport) -> str:
 def report_csv(report: EvaluationReport, benchmark: Benchmark | None = None) -> str:
     """One row per (model, query): rank-1 candidate, canonical rank, deception, metrics.
 
-    Written from :func:`~execretrieval.report.frames.per_query_frame`: NA is an empty cell,
-    floats are written in full (``repr``).
+    The columns are :func:`~execretrieval.report.frames.evaluation_frame`'s (ties: the
+    rank-1 tie size, the canonical's best and worst rank, deception classes, ties across
+    each cut, the pessimistic and optimistic bounds); the CSV is written from
+    :func:`~execretrieval.report.frames.per_query_frame`: NA is an empty cell, floats are
+    written in full (``repr``). With a pool-scaling curve a ``pool_size`` column follows
+    ``model``.
     """
     frame = per_query_frame(report, benchmark)
     if report.pool_scaling:
@@ -78,7 +83,9 @@ def report_markdown(report: EvaluationReport) -> str:
              f"{b['snippets']} snippets)",
              f"- seed: {report.seed}; bootstrap replicates: "
              f"{report.settings.get('bootstrap', '?')}; 95% percentile intervals over queries",
-             f"- command: `{report.command}`", ""]
+             f"- command: `{report.command}`",
+             f"- ties: `{report.settings.get('ties', 'expected')}` — "
+             f"{report.settings.get('ties_note', '')}", ""]
     if report.exclusion_note():
         lines[-1:-1] = [f"- {report.exclusion_note()}"]
     if report.pool_note():
@@ -93,22 +100,47 @@ def report_markdown(report: EvaluationReport) -> str:
             cells = [f"{_fmt(m['metrics'][k]['mean'])} [{_fmt(m['metrics'][k]['ci_low'])}, "
                      f"{_fmt(m['metrics'][k]['ci_high'])}]" for k in metric_keys]
             lines.append(f"| {name} | " + " | ".join(cells) + " |")
+        header, rows = tie_table(models)
+        lines += ["", "## Ties", "",
+                  "Queries with a tie across the top-k cut, and the range of exec@k from ties "
+                  "broken against correct code (pessimistic) to ties broken for it "
+                  "(optimistic).", "",
+                  "| " + " | ".join(header) + " |", "|---|" + "---|" * (len(header) - 1)]
+        lines += ["| " + " | ".join(row) + " |" for row in rows]
+        header, rows = blind_table(models)
+        if rows:
+            lines += ["", "## Blind spots", "",
+                      "Paired mutants the model cannot tell from their canonical: the edit "
+                      "lies past its input window (the truncated inputs are identical), the "
+                      "stored vectors are bit-identical, or every query scores them alike "
+                      "(– : not applicable or not checkable).", "",
+                      "| " + " | ".join(header) + " |", "|---|" + "---|" * (len(header) - 1)]
+            lines += ["| " + " | ".join(row) + " |" for row in rows]
         lines += ["", "## Deception", "",
-                  "| model | queries | deception rate | rank-1 misses that are own mutants |",
-                  "|---|---|---|---|"]
+                  "| model | queries | deception rate | strict | tied with the canonical | "
+                  "rank-1 misses that are own mutants |",
+                  "|---|---|---|---|---|---|"]
         for name, m in models.items():
             lines.append(f"| {name} | {m['queries']} | {_fmt(m['deception_rate'])} | "
+                         f"{_fmt(m.get('deception_strict'))} | "
+                         f"{_fmt(m.get('deception_tied'))} | "
                          f"{_fmt(m['rank1_paired_miss_share'])} |")
         for title, key in (("exec@1 by domain", "exec1_by_domain"),
-                           ("Deception by bug type (share of mutants above their canonical)",
+                           ("Deception by bug type (share of mutants ranked above their "
+                            "canonical; a tie counts by the tie policy)",
                             "deception_by_bug_type"),
+                           ("Deception by bug type, strict (mutant scores above its canonical)",
+                            "deception_by_bug_type_strict"),
+                           ("Deception by bug type, tied (mutant scores exactly its canonical's)",
+                            "deception_by_bug_type_tied"),
                            ("Density ablation: exec@1 with m paired mutants kept "
                             "(exact mean over subsets)", "density_ablation")):
-            keys = sorted({k for m in models.values() for k in m[key]})
+            keys = sorted({k for m in models.values() for k in m.get(key, {})})
             lines += ["", f"## {title}", "", "| model | " + " | ".join(keys) + " |",
                       "|---|" + "---|" * len(keys)]
             for name, m in models.items():
-                lines.append(f"| {name} | " + " | ".join(_fmt(m[key].get(k)) for k in keys)
+                lines.append(f"| {name} | " + " | ".join(_fmt(m.get(key, {}).get(k))
+                                                        for k in keys)
                              + " |")
     if data["comparisons"]:
         lines += ["", "## Paired comparisons", "",
