@@ -6,6 +6,7 @@ import csv
 import io
 import math
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
