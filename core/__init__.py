@@ -118,6 +118,29 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     ".report.writers": (
         "write_report",
     ),
+    ".benchmark.pool": (
+        "BackgroundSnippet",
+        "Pool",
+        "pool_subset",
+        "read_pool",
+        "with_pool",
+        "write_pool",
+    ),
+    ".build.background": (
+        "extract_pool",
+    ),
+    ".oracle.distributed": (
+        "DaskConnection",
+        "DaskOracle",
+    ),
+    ".report.frames": (
+        "per_query_frame",
+        "report_frames",
+    ),
+    ".report.pool_scaling": (
+        "PoolPoint",
+        "pool_scaling",
+    ),
 }
 
 _HOME = {name: module for module, names in _EXPORTS.items() for name in names}

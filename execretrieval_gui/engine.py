@@ -22,9 +22,11 @@ from execretrieval import (
     __version__,
     installed_extras,
     load_benchmark,
+    read_pool,
     read_recent,
     remember_benchmark,
     resolve_benchmark,
+    with_pool,
 )
 from execretrieval import bundled_benchmarks as engine_bundled
 
@@ -94,6 +96,18 @@ def load(path: str | Path, progress: Progress | None = None,
     if progress:
         progress(1, 1)
     return bench
+
+
+def join_pool(benchmark: Benchmark, path: str | Path, progress: Progress | None = None,
+              should_stop: StopHook | None = None) -> Benchmark:
+    """The benchmark with a background pool file's functions in its corpus (run in a worker)."""
+    if progress:
+        progress(0, 1)
+    joined = with_pool(benchmark, read_pool(path))
+    _ = joined.fingerprint
+    if progress:
+        progress(1, 1)
+    return joined
 
 
 def about_facts() -> dict[str, str]:

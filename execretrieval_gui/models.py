@@ -193,7 +193,7 @@ class CandidateRow:
     snippet: Snippet
     score: float
     delta: float              # score minus the canonical's score
-    role: str                 # 'canonical' | 'own distractor' | 'other query'
+    role: str                 # 'canonical' | 'own distractor' | 'other query' | 'background'
     outcome: Any = None       # SuiteResult once known
     pending: bool = False     # being computed in the background
     below_cut: bool = False   # the query's own snippet, ranked below the top-k
@@ -213,6 +213,8 @@ class CandidateRow:
 
 
 def role_of(query: Query, snippet: Snippet) -> str:
+    if snippet.role == "background":
+        return "background"
     if snippet.query_id != query.query_id:
         return "other query"
     return "canonical" if snippet.is_canonical else "own distractor"

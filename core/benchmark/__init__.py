@@ -18,6 +18,16 @@ from .dataset import (
     write_benchmark,
 )
 from .gates import GATE_NAMES, GateFailure, GateResult, ValidationReport, validate, validate_folder
+from .pool import (
+    BACKGROUND,
+    BackgroundSnippet,
+    Pool,
+    background_count,
+    pool_subset,
+    read_pool,
+    with_pool,
+    write_pool,
+)
 from .seedfile import HandDistractor, SeedTask, read_seed, seed_line
 
 __all__ = [
@@ -40,6 +50,14 @@ __all__ = [
     "SeedTask",
     "read_seed",
     "seed_line",
+    "BACKGROUND",
+    "BackgroundSnippet",
+    "Pool",
+    "background_count",
+    "pool_subset",
+    "read_pool",
+    "with_pool",
+    "write_pool",
     "GATE_NAMES",
     "GateFailure",
     "GateResult",

@@ -27,6 +27,7 @@ COMMAND_MODULES = (
     "execretrieval.cli.embed_command",      # embed (local or served models)
     "execretrieval.cli.benchmarks_command",  # benchmarks
     "execretrieval.cli.doctor_command",     # doctor
+    "execretrieval.cli.pool_commands",      # pool
 )
 
 

@@ -42,6 +42,22 @@ def _stats_options(parser: argparse.ArgumentParser) -> None:
                              "corpus.jsonl)")
 
 
+def _pool_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--pool", metavar="POOL.jsonl",
+                        help="a background pool (execretrieval pool) whose functions join the "
+                             "corpus as role 'background', ranked and executed like any "
+                             "other snippet")
+
+
+def _pool_sizes(text: str) -> tuple[int | None, ...]:
+    from ..report.pool_scaling import parse_pool_sizes
+
+    try:
+        return parse_pool_sizes(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
+
+
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "evaluate", help="rank, execute and measure models; write a report",
@@ -60,6 +76,10 @@ def register(subparsers: Any) -> None:
     _stats_options(p)
     p.add_argument("--out", required=True, metavar="FILE",
                    help="report file: .json, .csv, .md or .html")
+    _pool_option(p)
+    p.add_argument("--pool-sizes", type=_pool_sizes, metavar="LIST",
+                   help="with --pool: also measure every --model with these many pool "
+                        "functions, e.g. 0,1000,5000,all (seeded nested subsets, --seed)")
     add_oracle_options(p)
     p.set_defaults(handler=_evaluate)
 
@@ -76,6 +96,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--metric", default="exec@1", help="metric to compare (default exec@1)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     _stats_options(p)
+    _pool_option(p)
     add_oracle_options(p)
     p.set_defaults(handler=_compare)
 
@@ -93,6 +114,7 @@ def register(subparsers: Any) -> None:
                 "and re-sorts tied scores by document id (descending), so trec_eval's "
                 "figures for a tied run can differ from `execretrieval evaluate --ties "
                 "corpus`; the default --ties expected is independent of any order.")
+    _pool_option(p)
     p.set_defaults(handler=_export_run)
 
     p = subparsers.add_parser("export-qrels", help="write the benchmark's TREC qrels")
@@ -101,10 +123,19 @@ def register(subparsers: Any) -> None:
     p.set_defaults(handler=_export_qrels)
 
 
-def _load(directory: str) -> Any:
+def _load(directory: str, pool: str | None = None) -> Any:
+    """The benchmark, with the background pool file joined to its corpus if given."""
     from ..benchmark.dataset import load_benchmark
+    from ..benchmark.pool import read_pool, with_pool
 
-    return load_benchmark(directory)
+    benchmark = load_benchmark(directory)
+    if pool is None:
+        return benchmark
+    joined = with_pool(benchmark, read_pool(pool))
+    info = joined.manifest["pool"]
+    _status(f"background pool {pool}: {info['joined']} functions joined "
+            f"({info['dropped_same_name']} named like a query left out)")
+    return joined
 
 
 def read_exclusions(path: str | None, benchmark: Any) -> frozenset[str]:
@@ -160,7 +191,10 @@ def _evaluate(args: argparse.Namespace) -> int:
         if not Path(run).is_file():
             print(f"execretrieval evaluate: error: {run}: run file not found", file=sys.stderr)
             return 2
-    benchmark = _load(args.directory)
+    if args.pool_sizes and not args.pool:
+        print("execretrieval evaluate: error: --pool-sizes needs --pool", file=sys.stderr)
+        return 2
+    benchmark = _load(args.directory, args.pool)
     exclude = read_exclusions(args.exclude_queries, benchmark)
     command = shlex.join(["execretrieval", *sys.argv[1:]]) if sys.argv[1:] else \
         "execretrieval evaluate"
@@ -174,6 +208,8 @@ def _evaluate(args: argparse.Namespace) -> int:
         report = evaluate_models(benchmark, rankings, oracle, ks=args.k, n_boot=args.bootstrap,
                                  seed=args.seed, exclude=exclude, command=command,
                                  ties=args.ties, status=_status, progress=progress)
+        if args.pool_sizes and args.model:
+            report = _with_scaling(report, benchmark, args, oracle, exclude, progress)
         # the HTML drill-down's tests matrix reads the outcomes just measured from the cache
         write_report(report, args.out, benchmark, outcomes=cached_outcomes(oracle))
     for name, ev in report.models.items():
@@ -190,6 +226,27 @@ def _evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _with_scaling(report: Any, benchmark: Any, args: argparse.Namespace, oracle: Any,
+                  exclude: frozenset[str], progress: Any) -> Any:
+    """The report with its pool-scaling curve over ``--pool-sizes`` for every --model."""
+    import dataclasses
+
+    from ..benchmark.pool import read_pool
+    from ..report.pool_scaling import pool_point, pool_scaling
+
+    base = _load(args.directory)
+    pool = read_pool(args.pool)
+    full = benchmark.manifest["pool"]["size"]
+    done = [pool_point(benchmark, ev, full, exclude) for name, ev in report.models.items()
+            if name in args.model]
+    points = pool_scaling(base, pool, args.model, oracle, sizes=args.pool_sizes,
+                          seed=args.seed, ks=args.k, n_boot=args.bootstrap, exclude=exclude,
+                          ties=args.ties, done=done, status=_status, progress=progress)
+    settings = {**report.settings, "pool_sizes": sorted({p.pool_size for p in points}),
+                "pool_seed": args.seed}
+    return dataclasses.replace(report, pool_scaling=tuple(points), settings=settings)
+
+
 def _compare(args: argparse.Namespace) -> int:
     from ..ranking.registry import rank
     from ..report.evaluation import evaluate_models
@@ -199,7 +256,7 @@ def _compare(args: argparse.Namespace) -> int:
         print("execretrieval compare: error: give exactly two --model options",
               file=sys.stderr)
         return 2
-    benchmark = _load(args.directory)
+    benchmark = _load(args.directory, args.pool)
     exclude = read_exclusions(args.exclude_queries, benchmark)
     rankings = [rank(benchmark, m) for m in args.model]
     metric = args.metric
@@ -238,7 +295,7 @@ def _export_run(args: argparse.Namespace) -> int:
     from ..ranking.registry import rank
     from ..ranking.trec import to_run
 
-    benchmark = _load(args.directory)
+    benchmark = _load(args.directory, args.pool)
     ranking = rank(benchmark, args.model)
     lines = to_run(args.out, benchmark, ranking, depth=args.depth)
     _status(f"wrote {args.out}: {lines} lines for {len(benchmark.queries)} queries, at most "

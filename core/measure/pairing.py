@@ -89,7 +89,8 @@ def pairs(benchmark: Benchmark) -> Pairs:
     result = Pairs(canonical, tuple(distractors), np.array(pq, dtype=np.int64),
                    np.array(pd, dtype=np.int64), np.array(pc, dtype=np.int64), tuple(bugs),
                    correct, _padded([sorted(c) for c in correct]), _padded(distractors),
-                   owner, np.array([not s.is_canonical for s in benchmark.corpus], dtype=bool))
+                   owner, np.array([s.role == "distractor" for s in benchmark.corpus],
+                            dtype=bool))
     with _LOCK:
         _CACHE[benchmark] = result
     return result

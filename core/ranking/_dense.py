@@ -273,7 +273,10 @@ class EmbeddingCache:
         """Vectors for ``texts``: cached ones read, the rest encoded in batches and stored."""
         keys = [self.key(encoder.identity, t) for t in texts]
         found = self.get(keys)
-        todo = sorted({k: i for i, k in enumerate(keys) if k not in found}.values())
+        # shortest first: batches of similar length pad little (a large pool of real
+        # functions ranges from one line to hundreds)
+        todo = sorted({k: i for i, k in enumerate(keys) if k not in found}.values(),
+                      key=lambda i: (len(texts[i]), i))
         total = len(todo)
         if progress:
             progress(0, total)

@@ -22,6 +22,8 @@ from ..ranking.blindspots import blind_spots
 from ..ranking.ranking import Ranking
 from ..ranking.registry import rank
 from .environment import environment_fingerprint
+from .frames import report_frames
+from .pool_scaling import PoolPoint
 
 if TYPE_CHECKING:
     from ..benchmark.dataset import Benchmark
@@ -40,6 +42,7 @@ class EvaluationReport:
     models: Mapping[str, ModelEvaluation]
     comparisons: tuple[Comparison, ...] = ()
     settings: Mapping[str, Any] = field(default_factory=dict)
+    pool_scaling: tuple[PoolPoint, ...] = ()
 
     @classmethod
     def create(cls, benchmark: Benchmark, models: Mapping[str, ModelEvaluation], *,
@@ -56,6 +59,8 @@ class EvaluationReport:
                                            n_boot=first.n_boot, seed=seed))
         info = {"name": benchmark.name, "fingerprint": benchmark.fingerprint,
                 "queries": len(benchmark.queries), "snippets": len(benchmark.corpus)}
+        if "pool" in benchmark.manifest:  # a background pool joined the corpus
+            info["pool"] = dict(benchmark.manifest["pool"])
         return cls(benchmark=info, environment=dict(environment), seed=int(seed),
                    command=command, models=dict(models), comparisons=tuple(comparisons),
                    settings=dict(settings or {}))
@@ -71,6 +76,12 @@ class EvaluationReport:
         return (f"{total - len(excluded)} of {total} queries measured: {len(excluded)} "
                 f"excluded from every figure (--exclude-queries): {ids}{more}.")
 
+    def to_frames(self, benchmark: Benchmark | None = None) -> dict[str, Any]:
+        """Every table of the report as a pandas DataFrame, by name (see
+        :func:`execretrieval.report.frames.report_frames`); ``per_query`` is the CSV report.
+        """
+        return report_frames(self, benchmark)
+
     def to_dict(self) -> dict[str, Any]:
         """The report JSON (issue 4): benchmark, environment, seed, command, models, ..."""
         return _clean({
@@ -81,7 +92,21 @@ class EvaluationReport:
             "settings": dict(self.settings),
             "models": {name: ev.to_dict() for name, ev in self.models.items()},
             "comparisons": [c.to_dict() for c in self.comparisons],
+            **({"pool_scaling": [p.to_dict() for p in self.pool_scaling]}
+               if self.pool_scaling else {}),
         })
+
+    def pool_note(self) -> str:
+        """One sentence naming the background pool and its size, or "" without one."""
+        pool = self.benchmark.get("pool")
+        if not pool:
+            return ""
+        dropped = int(pool.get("dropped_same_name", 0))
+        also = f"; {dropped} pool functions named like a query left out" if dropped else ""
+        return (f"Background pool {pool.get('name')} ({pool.get('path')}): "
+                f"{pool.get('joined')} of its {pool.get('size')} functions joined the "
+                f"corpus as role 'background' (fingerprint "
+                f"{str(pool.get('fingerprint', ''))[:12]}){also}.")
 
 
 def _clean(value: Any) -> Any:

@@ -2,8 +2,10 @@
 
 Charts (each an ``<svg class="chart" data-chart="...">``): ``exec-at-k`` (exec@k per model
 with 95% CI whiskers), ``exec1-by-domain``, ``deception-by-bug-type`` (under the tie
-policy), ``deception-by-bug-type-strict`` and ``-tied`` (the two classes) and
-``density-ablation`` (exec@1 against the number of paired mutants kept).
+policy), ``deception-by-bug-type-strict`` and ``-tied`` (the two classes),
+``density-ablation`` (exec@1 against the number of paired mutants kept) and, with a
+background pool, ``pool-scaling`` (exec@k, deception and background at rank 1 against the
+pool size).
 """
 
 from __future__ import annotations
@@ -144,6 +146,38 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
+def _pool_scaling_html(points: list[dict[str, Any]]) -> list[str]:
+    """The pool-scaling section: exec@1 / exec@k / deception vs pool size, chart and table."""
+    if not points:
+        return []
+    ks = [k for k in points[0] if k.startswith("exec@") and "_ci_" not in k]
+    top = next(k for k in points[0] if k.startswith("top") and k.endswith("_background"))
+    sizes = sorted({p["pool_size"] for p in points})
+    models = list(dict.fromkeys(p["model"] for p in points))
+    at = {(p["model"], p["pool_size"]): p for p in points}
+    shown = [k for k in ("exec@1", ks[-1]) if k in ks]
+    series = {f"{m} {k}": [at[(m, n)][k] if (m, n) in at else None for n in sizes]
+              for m in models for k in dict.fromkeys(shown)}
+    for m in models:
+        for key, label in (("deception_rate", "deception"),
+                           ("rank1_background", "rank 1 is background")):
+            series[f"{m} {label}"] = [at[(m, n)][key] if (m, n) in at else None
+                                      for n in sizes]
+    rows = [[escape(p["model"]), str(p["pool_size"]), str(p["corpus_size"]),
+             *(f"{_num(p[k])} <small>[{_num(p[k + '_ci_low'])}, {_num(p[k + '_ci_high'])}]"
+               "</small>" for k in ks),
+             _num(p["deception_rate"]), _num(p["rank1_background"]), _num(p[top])]
+            for p in points]
+    return ["<h2>Pool scaling</h2>",
+            "<p>The benchmark inside a corpus of real, unrelated functions: seeded, nested "
+            "subsets of the background pool join the corpus; background functions in the "
+            "top k are executed like every other candidate.</p>",
+            lines_chart("pool-scaling", "exec@k, deception and background at rank 1 vs pool size",
+                        [str(n) for n in sizes], series, "background functions in the corpus"),
+            _table(["model", "pool size", "corpus", *ks, "deception rate",
+                    "rank-1 background", top.replace("_", " ")], rows)]
+
+
 def report_html(report: EvaluationReport, benchmark: Benchmark | None = None,
                 outcomes: Outcomes | None = None,
                 flags: Mapping[str, Sequence[str]] | None = None,
@@ -167,6 +201,8 @@ def report_html(report: EvaluationReport, benchmark: Benchmark | None = None,
            f"{escape(str(report.settings.get('ties_note', '')))}.</p>"]
     if report.exclusion_note():
         out.append(f"<p><strong>{escape(report.exclusion_note())}</strong></p>")
+    if report.pool_note():
+        out.append(f"<p>{escape(report.pool_note())}</p>")
     if models:
         first = models[names[0]]
         metric_keys = list(first["metrics"])
@@ -234,6 +270,7 @@ def report_html(report: EvaluationReport, benchmark: Benchmark | None = None,
         out += ["<h2>Paired comparisons</h2>",
                 _table(["metric", "a", "b", "a mean", "b mean", "a only", "b only",
                         "p (exact)", "diff [95% CI]"], rows)]
+    out += _pool_scaling_html(data.get("pool_scaling") or [])
     if slices:
         out.append(slices_html(report.models, slices))
     if benchmark is not None:

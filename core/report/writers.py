@@ -6,21 +6,18 @@ is written as JSON ``null`` and as an empty CSV cell.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
+import pandas as pd
 
 from ..fileio import atomic_write_text
-from ..measure.analysis import pairs
-from ..measure.ties import rank_range, ties_across_cut
 from .drilldown import Outcomes
 from .evaluation import EvaluationReport
+from .frames import evaluation_frame, per_query_frame
 from .html import report_html
 from .tables import blind_table, tie_table
 
@@ -37,70 +34,36 @@ def report_json(report: EvaluationReport) -> str:
     return json.dumps(report.to_dict(), indent=2, allow_nan=False) + "\n"
 
 
-def _cell(value: Any) -> Any:
-    if isinstance(value, float | np.floating):
-        return "" if not math.isfinite(float(value)) else repr(float(value))
-    return value
-
-
 def report_csv(report: EvaluationReport, benchmark: Benchmark | None = None) -> str:
     """One row per (model, query): rank-1 candidate, canonical rank, deception, metrics.
 
-    With tied scores the rank-1 candidate is the one the corpus order puts first and
-    ``rank1_tied`` says how many share its score; ``canonical_rank`` / ``canonical_rank_worst``
-    are the best and worst rank the canonical takes over the orders of its ties;
-    ``deceived`` is the figure under the report's tie policy, ``deceived_strict`` /
-    ``deceived_tied`` the two classes; ``tied_at_k`` marks a tie across the top-k cut;
-    ``exec@k:pessimistic`` / ``:optimistic`` are the query's figures with ties broken
-    against / for correct code."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    evaluations = list(report.models.items())
-    metric_keys = list(evaluations[0][1].per_query) if evaluations else []
-    ks = list(evaluations[0][1].ks) if evaluations else []
-    bound_keys = [f"exec@{k}:{p}" for k in ks for p in ("pessimistic", "optimistic")]
-    writer.writerow(["model", "query_id", "function_name", "domain", "rank1_corpus_id",
-                     "rank1_role", "rank1_bug_type", "rank1_tied", "canonical_rank",
-                     "canonical_rank_worst", "canonical_tied_with", "deceived",
-                     "deceived_strict", "deceived_tied", *(f"tied_at_{k}" for k in ks),
-                     *metric_keys, *bound_keys])
-    for name, ev in evaluations:
-        ranking = ev.ranking
-        bench = benchmark
-        extra = ev.per_query_extra
-        tied_at = {k: ties_across_cut(ranking, k) for k in ks} if ranking is not None else {}
-        canon = pairs(bench).canonical if bench is not None else None
-        for i, qid in enumerate(ev.query_ids):
-            row: list[Any] = [name, qid]
-            if ranking is not None and bench is not None and canon is not None:
-                qi = bench.query_index(qid)
-                query = bench.queries[qi]
-                top_j = int(ranking.order[qi, 0])
-                top = bench.corpus[top_j]
-                listed = bool(ranking.retrieved[qi, top_j])
-                rank1 = [top.corpus_id, top.role, top.bug_type or "",
-                         int(rank_range(ranking, qi, [top_j])[1][0])] if listed \
-                    else ["", "", "", ""]
-                c = int(canon[qi])
-                if c >= 0 and ranking.retrieved[qi, c]:
-                    best, worst = rank_range(ranking, qi, [c])
-                    own = [bench.corpus_index(s.corpus_id)
-                           for s in bench.distractors_for(qid)]
-                    tied_with = int(sum(ranking.scores[qi, d] == ranking.scores[qi, c]
-                                        for d in own))
-                    canon_cells: list[Any] = [int(best[0]), int(worst[0]), tied_with]
-                else:
-                    canon_cells = ["", "", ""]
-                row += [query.function_name, query.domain, *rank1, *canon_cells]
-                row += [_cell(extra[key][i]) if key in extra else ""
-                        for key in ("deceived", "deceived_strict", "deceived_tied")]
-                row += [int(tied_at[k][qi]) for k in ks]
-            else:
-                row += [""] * (12 + len(ks))
-            row += [_cell(ev.per_query[m][i]) for m in metric_keys]
-            row += [_cell(extra[key][i]) if key in extra else "" for key in bound_keys]
-            writer.writerow(row)
-    return out.getvalue()
+    The columns are :func:`~execretrieval.report.frames.evaluation_frame`'s (ties: the
+    rank-1 tie size, the canonical's best and worst rank, deception classes, ties across
+    each cut, the pessimistic and optimistic bounds); the CSV is written from
+    :func:`~execretrieval.report.frames.per_query_frame`: NA is an empty cell, floats are
+    written in full (``repr``). With a pool-scaling curve a ``pool_size`` column follows
+    ``model``.
+    """
+    frame = per_query_frame(report, benchmark)
+    if report.pool_scaling:
+        frame = _with_scaling_rows(report, frame)
+    return str(frame.to_csv(index=False, lineterminator="\n", na_rep=""))
+
+
+def _with_scaling_rows(report: EvaluationReport, frame: Any) -> Any:
+    """With a pool-scaling curve: a ``pool_size`` column, and each smaller pool's per-query
+    metrics as further rows (their details, which need the ranking, are empty)."""
+    full = int(report.benchmark.get("pool", {}).get("size", 0))
+    frame.insert(1, "pool_size", pd.array([full] * len(frame), dtype="Int64"))
+    parts = [frame]
+    for point in report.pool_scaling:
+        if point.pool_size == full:
+            continue
+        extra = evaluation_frame(point.evaluation).reset_index()
+        extra.insert(0, "model", point.model)
+        extra.insert(1, "pool_size", pd.array([point.pool_size] * len(extra), dtype="Int64"))
+        parts.append(extra[frame.columns])
+    return pd.concat(parts, ignore_index=True)
 
 
 def _fmt(value: Any, digits: int = 3) -> str:
@@ -125,6 +88,8 @@ def report_markdown(report: EvaluationReport) -> str:
              f"{report.settings.get('ties_note', '')}", ""]
     if report.exclusion_note():
         lines[-1:-1] = [f"- {report.exclusion_note()}"]
+    if report.pool_note():
+        lines[-1:-1] = [f"- {report.pool_note()}"]
     models = data["models"]
     if models:
         metric_keys = list(next(iter(models.values()))["metrics"])
@@ -186,9 +151,28 @@ def report_markdown(report: EvaluationReport) -> str:
                          f"{_fmt(c['b_mean'])} | {c['a_only']} | {c['b_only']} | "
                          f"{_fmt(c['p_value'], 4)} | {_fmt(c['diff'])} "
                          f"[{_fmt(c['ci_low'])}, {_fmt(c['ci_high'])}] |")
+    lines += _pool_scaling_markdown(data.get("pool_scaling") or [])
     lines += ["", "## Environment", "", "```json",
               json.dumps(data["environment"], indent=2), "```", ""]
     return "\n".join(lines)
+
+
+def _pool_scaling_markdown(points: list[dict[str, Any]]) -> list[str]:
+    if not points:
+        return []
+    top = next(k for k in points[0] if k.startswith("top") and k.endswith("_background"))
+    ks = [k for k in points[0] if k.startswith("exec@") and "_ci_" not in k]
+    lines = ["", "## Pool scaling (background functions in the corpus)", "",
+             "| model | pool size | corpus | " + " | ".join(ks) + " | deception rate | "
+             f"rank-1 background | {top.replace('_', ' ')} |",
+             "|---|---|---|" + "---|" * (len(ks) + 3)]
+    for p in points:
+        cells = [f"{_fmt(p[k])} [{_fmt(p[k + '_ci_low'])}, {_fmt(p[k + '_ci_high'])}]"
+                 for k in ks]
+        lines.append(f"| {p['model']} | {p['pool_size']} | {p['corpus_size']} | "
+                     + " | ".join(cells) + f" | {_fmt(p['deception_rate'])} | "
+                     f"{_fmt(p['rank1_background'])} | {_fmt(p[top])} |")
+    return lines
 
 
 def write_report(report: EvaluationReport, path: str | Path,
