@@ -256,3 +256,25 @@ def test_trec_eval_breaks_ties_by_document_id_not_by_our_order() -> None:
     span = result.tie_report["range"]["ndcg@3"]
     trec_mean = float(np.mean([reference[qq.query_id]["ndcg_cut_3"] for qq in bench.queries]))
     assert span["pessimistic"] - 1e-12 <= trec_mean <= span["optimistic"] + 1e-12
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 5), st.integers(1, 160), st.integers(1, 8), st.integers(0, 2**32 - 1))
+def test_needed_depth_is_the_end_of_the_straddling_group(q: int, n: int, levels: int,
+                                                          seed: int) -> None:
+    """Brute force: count every retrieved snippet scoring at least the k-th one's score
+    (long tie groups, past the window the kernel searches first, included)."""
+    rng = np.random.default_rng(seed)
+    scores = rng.integers(0, levels, size=(q, n)).astype(float)
+    scores[rng.random((q, n)) < 0.2] = -np.inf
+    ranking = Ranking.from_scores("m", scores)
+    for depth in range(0, n + 2):
+        d = min(depth, n)
+        if d == 0:
+            expected = np.zeros(q, dtype=int)
+        else:
+            cut = np.array([scores[i, ranking.order[i, d - 1]] for i in range(q)])
+            at_least = np.array([(scores[i] >= cut[i]).sum() for i in range(q)])
+            retrieved = np.isfinite(scores).sum(axis=1)
+            expected = np.maximum(d, np.minimum(at_least, retrieved))
+        assert needed_depth(ranking, depth).tolist() == expected.tolist()

@@ -15,15 +15,15 @@ from __future__ import annotations
 
 import ast
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..hooks import Progress, ShouldStop
 from ..benchmark.dataset import BUG_TYPES, Benchmark, Query, Snippet
+from ..benchmark.seedfile import HandDistractor, SeedTask
 from ..errors import BuildError, CancelledError
+from ..hooks import Progress, ShouldStop
 from ..mutation.generate import MutantSet, generate_mutants
-from ..mutation.source import target_function
 from ..mutation.select import (
     REJECT_REASONS,
     keep_reason,
@@ -31,7 +31,7 @@ from ..mutation.select import (
     sample_candidates,
     select_distractors,
 )
-from ..benchmark.seedfile import HandDistractor, SeedTask
+from ..mutation.source import target_function
 
 if TYPE_CHECKING:
     from ..oracle.execution import Oracle

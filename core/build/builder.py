@@ -23,21 +23,21 @@ import hashlib
 import json
 import os
 import shutil
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..hooks import Progress, ShouldStop
-from .assembly import Assembly, assemble
 from ..benchmark.dataset import load_benchmark, write_benchmark
+from ..benchmark.seedfile import read_seed
 from ..errors import BuildError
 from ..fileio import atomic_directory
-from ..benchmark.seedfile import read_seed
+from ..hooks import Progress, ShouldStop
+from .assembly import Assembly, assemble
 
 if TYPE_CHECKING:
-    from ..oracle.execution import Oracle
     from ..benchmark.gates import ValidationReport
+    from ..oracle.execution import Oracle
 
 __all__ = ["BUILDER_VERSION", "BuildResult", "BuildValidationError", "build", "write_folder"]
 

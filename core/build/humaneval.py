@@ -35,19 +35,19 @@ import json
 import re
 import textwrap
 import tokenize
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from importlib import metadata, resources
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from ..benchmark.dataset import DOMAINS
+from ..benchmark.seedfile import SeedTask
 from ..distribution import extra_install_hint
+from ..errors import BuildError, InputFormatError
 from ..hooks import Progress, ShouldStop
 from .assembly import DroppedTask, assemble
 from .builder import BuildResult, created_stamp, write_folder
-from ..benchmark.dataset import DOMAINS
-from ..errors import BuildError, InputFormatError
-from ..benchmark.seedfile import SeedTask
 
 if TYPE_CHECKING:
     from ..oracle.execution import Oracle

@@ -55,6 +55,7 @@ __all__ = [
 ]
 
 TIE_POLICIES = ("expected", "optimistic", "pessimistic", "corpus")
+_WINDOW = 64   # positions past a cut searched for the end of the tie group straddling it
 
 
 def sort_keys(scores: np.ndarray) -> np.ndarray:
@@ -91,11 +92,19 @@ def needed_depth(ranking: Ranking, depth: int) -> np.ndarray:
     if d == 0 or q == 0:
         return np.full(q, d, dtype=np.int64)
     keys = ranking_keys(ranking)
-    rows = np.arange(q)
-    cut = keys[rows, ranking.order[:, d - 1]]
-    end = (keys >= cut[:, None]).sum(axis=1)          # the straddling group's end
-    retrieved = np.asarray(ranking.retrieved).sum(axis=1)
-    return np.maximum(d, np.minimum(end, retrieved)).astype(np.int64)
+    rows = np.arange(q)[:, None]
+    # the straddling group's end, looked for in a window past the cut (tie groups are
+    # short); rows whose window is all one tie fall back to counting the whole row
+    window = keys[rows, ranking.order[:, d - 1:min(n, d - 1 + _WINDOW)]]
+    cut = window[:, 0]
+    differs = window != cut[:, None]
+    end = np.where(differs.any(axis=1), differs.argmax(axis=1), window.shape[1]) + d - 1
+    long = np.flatnonzero(~differs.any(axis=1) & (d - 1 + window.shape[1] < n))
+    if long.size:
+        end[long] = (keys[long] >= cut[long, None]).sum(axis=1)
+    # the unretrieved tail (-inf) is never executed
+    end = np.where(cut == -np.inf, d, end)
+    return np.maximum(d, end).astype(np.int64)
 
 
 @dataclass(frozen=True, eq=False)
@@ -222,8 +231,9 @@ def tied_rows(ranking: Ranking) -> tuple[np.ndarray, np.ndarray]:
     with _KEYS_LOCK:
         cached = _TIES.get(ranking)
     if cached is None:
-        ranked = np.take_along_axis(ranking_keys(ranking), ranking.order.astype(np.intp),
-                                    axis=1)
+        # (row, column) indexing with the int32 order gathers 2-3x faster than
+        # take_along_axis, which first copies the order to intp
+        ranked = ranking_keys(ranking)[np.arange(ranking.shape[0])[:, None], ranking.order]
         same = (ranked[:, 1:] == ranked[:, :-1]) & (ranked[:, 1:] > -np.inf)
         rows = np.flatnonzero(same.any(axis=1))
         cached = (rows, same[rows])
