@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "execretrieval.cli.oracle_commands",    # run-tests
     "execretrieval.cli.validate_command",  # validate
     "execretrieval.cli.build_commands",     # build, import-humaneval
+    "execretrieval.cli.audit_commands",     # audit
     "execretrieval.cli.rank_commands",      # evaluate, compare, export-run, export-qrels, embed
 )
 
