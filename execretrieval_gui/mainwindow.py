@@ -70,6 +70,7 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.metrics, "Metrics")
         self._docks_before_metrics: list[QDockWidget] = []
         self.unified_action: QAction
+        self.undo_flag_action: QAction
         self.setCentralWidget(self.tabs)
 
         left = QWidget()
@@ -317,9 +318,15 @@ class MainWindow(QMainWindow):
 
     def start_flag(self, target: str = "", test_index: int | None = None,
                    corpus_id: str | None = None) -> None:
-        """Show the flags panel with ``target`` chosen (if given), the note focused."""
-        if target:
-            self.flags.select_target(target, test_index, corpus_id)
+        """Show the flags panel with ``target`` chosen, the note focused.
+
+        Without a target (Ctrl+D) the selected test is flagged if one is selected in the
+        tests panel, else the query's suite; a candidate is flagged only when asked for.
+        """
+        if not target:
+            row = self.tests.current_test_index()
+            target, test_index = ("test", row) if row >= 0 else ("query", None)
+        self.flags.select_target(target, test_index, corpus_id)
         if self.tabs.currentIndex() != 0:
             self.tabs.setCurrentIndex(0)
         self.flags_dock.show()

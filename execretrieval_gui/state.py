@@ -19,6 +19,7 @@ from PySide6.QtCore import QObject, Signal
 
 from execretrieval import Benchmark, CancelledError, Query, Snippet
 from execretrieval.benchmark.annotations import AnnotationStore, Flag
+from execretrieval.benchmark.flags import default_annotator
 
 from . import engine
 from .models import CandidateRow, role_of
@@ -83,6 +84,8 @@ class InspectorState(QObject):
     # flags
     flags_changed = Signal(object)          # FlagsView
     flag_saved = Signal(object)             # Flag
+    undo_changed = Signal(bool)             # a removed flag can be put back
+    annotator_changed = Signal(str)
     # talk
     message = Signal(str)                   # for the status bar
     failed = Signal(str, str)               # title, text (shown as a dialog)
@@ -98,6 +101,8 @@ class InspectorState(QObject):
         self.status_b: engine.QueryStatus | None = None
         self.store: AnnotationStore | None = None
         self.store_path: Path | None = None
+        self.annotator = default_annotator()
+        self._removed: list[Flag] = []      # removed flags, newest last (undo)
         self.query_id: str | None = None
         self.corpus_id: str | None = None
         self.rows: list[CandidateRow] = []
@@ -198,9 +203,14 @@ class InspectorState(QObject):
             self.store.close()
             self.store = None
         try:
-            self.store = AnnotationStore(bench.fingerprint, self.store_path)
+            self.store = AnnotationStore(bench, self.store_path, annotator=self.annotator)
         except Exception as exc:  # noqa: BLE001 - the window must survive a bad store
             self.failed.emit("Cannot open the annotation store", str(exc))
+        self._removed.clear()
+        self.undo_changed.emit(False)
+        if self.store is not None and self.store.unclaimed():
+            self.message.emit(f"{self.store.unclaimed()} flags of earlier benchmark versions "
+                              "are kept but not shown (execretrieval flags --claim-legacy)")
         self.refresh_flags()
 
     def use_store_file(self, path: str | Path) -> None:
@@ -477,10 +487,48 @@ class InspectorState(QObject):
         if self.store is None:
             return
         try:
-            self.store.remove(flag_id)
+            gone = self.store.remove(flag_id)
         except Exception as exc:  # noqa: BLE001
             self.failed.emit("Cannot remove the flag", str(exc))
+            gone = None
+        if gone is not None:
+            self._removed.append(gone)
+            self.undo_changed.emit(True)
+            self.message.emit(f"Flag removed: {gone.category_label} on "
+                              f"{gone.describe_target()} (Ctrl+Z puts it back)")
         self.refresh_flags()
+
+    def undo_remove(self) -> None:
+        """Put the most recently removed flag back, exactly as it was."""
+        if self.store is None or not self._removed:
+            return
+        flag = self._removed.pop()
+        try:
+            self.store.restore(flag)
+        except Exception as exc:  # noqa: BLE001
+            self._removed.append(flag)
+            self.failed.emit("Cannot put the flag back", str(exc))
+            return
+        self.undo_changed.emit(bool(self._removed))
+        self.message.emit(f"Flag put back: {flag.category_label} on {flag.describe_target()}")
+        self.refresh_flags()
+
+    def set_flag_status(self, flag_id: int, status: str) -> None:
+        if self.store is None:
+            return
+        try:
+            self.store.set_status(flag_id, status)
+        except Exception as exc:  # noqa: BLE001
+            self.failed.emit("Cannot change the flag", str(exc))
+        self.refresh_flags()
+
+    def set_annotator(self, name: str) -> None:
+        """Who new flags are from (the OS user until changed)."""
+        name = name.strip() or default_annotator()
+        self.annotator = name
+        if self.store is not None:
+            self.store.annotator = name
+        self.annotator_changed.emit(name)
 
     def flagged_query_ids(self) -> frozenset[str]:
         store = self.store
