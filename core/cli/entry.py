@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "execretrieval.cli.validate_command",  # validate
     "execretrieval.cli.build_commands",     # build, import-humaneval
     "execretrieval.cli.audit_commands",     # audit
+    "execretrieval.cli.flags_command",      # flags
     "execretrieval.cli.rank_commands",      # evaluate, compare, export-run, export-qrels, embed
 )
 
