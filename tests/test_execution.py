@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import threading
 import time
 
@@ -10,6 +12,7 @@ import pytest
 
 from execretrieval import CancelledError, Limits, MemoryCache, Oracle, ResultCache, SuiteResult
 from execretrieval.oracle.results import STATUSES, TestOutcome
+from execretrieval.oracle.sandbox import ForkServerPool
 
 ADD = "def add(a, b):\n    return a + b\n"
 
@@ -235,3 +238,45 @@ def test_cpu_limit_stops_one_test_not_the_suite():
         result = o.run(ADD, ["while True:\n    pass", "assert add(1, 1) == 2"])
     assert result.statuses == ("timeout", "pass")
     assert "CPU time limit" in result.outcomes[0].detail
+
+
+def _reference_hash(seed: int) -> int:
+    """hash('abc') in a plain interpreter started with PYTHONHASHSEED=seed."""
+    out = subprocess.run([sys.executable, "-c", "print(hash('abc'))"], check=True,
+                         capture_output=True, text=True,
+                         env={"PYTHONHASHSEED": str(seed), "PATH": "/usr/bin:/bin"})
+    return int(out.stdout)
+
+
+def test_hash_seed_is_a_limit_and_reproduces():
+    """Limits(hash_seed=s) runs candidates under PYTHONHASHSEED=s; the same seed gives the
+    same hashes, another seed others; the seed is part of the cache key."""
+    probe = ["print(hash('abc'))"]
+    seen = {}
+    for seed in (0, 3, 3, 7):
+        cache = MemoryCache()
+        with Oracle(timeout=5.0, cache=cache, workers=1, limits=Limits(hash_seed=seed)) as o:
+            result = o.run("x = 1", probe)
+            assert result.statuses == ("pass",)
+            value = int(result.output.split()[0])
+            assert value == _reference_hash(seed)
+            assert seen.setdefault(seed, value) == value
+    assert len(set(seen.values())) == 3
+    assert Oracle(cache=None, workers=1, limits=Limits(hash_seed=3)).key("x", probe) != \
+        Oracle(cache=None, workers=1, limits=Limits(hash_seed=7)).key("x", probe)
+    with pytest.raises(ValueError, match="hash_seed"):
+        Limits(hash_seed=-1)
+    with pytest.raises(ValueError, match="hash_seed"):
+        Limits(hash_seed=2**32)
+
+
+def test_one_pool_serves_several_hash_seeds():
+    """A pool with one slot swaps its server when a suite asks for another seed."""
+    pool = ForkServerPool(1)
+    try:
+        outputs = [pool.run_suite("x = 1", ["print(hash('abc'))"], 5.0, Limits(hash_seed=s))
+                   ["output"].split()[0] for s in (1, 2, 1)]
+    finally:
+        pool.close()
+    assert outputs[0] == outputs[2] == str(_reference_hash(1))
+    assert outputs[1] == str(_reference_hash(2))

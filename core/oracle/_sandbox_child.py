@@ -1,6 +1,7 @@
-"""The fork server: a clean ``python -I -S`` process that runs test suites in sandboxes.
+"""The fork server: a clean ``python -P -s -S`` process that runs test suites in sandboxes.
 
-This file is run as a script (``python -I -S _sandbox_child.py CONFIG``) by
+This file is run as a script (``python -P -s -S _sandbox_child.py CONFIG``, with
+a complete environment of its own) by
 :mod:`execretrieval.oracle.sandbox` and imports the standard library only, so forking it is cheap
 and no engine state leaks into candidate code. Process tree for one suite::
 

@@ -2,10 +2,11 @@
 
 Containment, as chosen for Linux (the process tree is drawn in ``_sandbox_child.py``):
 
-* **Start-up cost**: each server is a clean ``python -I -S`` process (stdlib only; the
-  site-packages folders are on its path, their ``.pth`` hooks are not run) that forks one
-  runner per suite, which forks one process per test. Each server's tree is pinned to one
-  CPU: on this VM a child woken on another, idle CPU costs ~1 ms per fork.
+* **Start-up cost**: each server is a clean ``python -P -s -S`` process with an environment
+  of four fixed variables (``-I`` minus ``-E``, which would ignore ``PYTHONHASHSEED``;
+  stdlib only; the site-packages folders are on its path, their ``.pth`` hooks are not
+  run) that forks one runner per suite, which forks one process per test. Each server's
+  tree is pinned to one CPU: on this VM a child woken on another, idle CPU costs ~1 ms per fork.
 * **Network**: the server unshares a network namespace at start-up (as root, or inside an
   unprivileged user namespace where the kernel allows it); candidates see only a loopback
   that is down, so even a listener on ``127.0.0.1`` is unreachable.
@@ -52,7 +53,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import OracleError
+from ..errors import CancelledError, OracleError
 
 __all__ = ["ForkServer", "ForkServerPool", "Limits"]
 
@@ -69,7 +70,9 @@ class Limits:
     test killed by it is a ``timeout`` and the suite goes on), ``max_processes``
     RLIMIT_NPROC for the sandbox uid, ``file_size_mb`` the largest file a test may write
     (its captured output included), ``output_chars`` how much captured output is kept.
-    For memory, processes and file size, 0 means no limit.
+    For memory, processes and file size, 0 means no limit. ``hash_seed`` is the
+    ``PYTHONHASHSEED`` candidates run under (str/bytes hashing, so set iteration order),
+    fixed so outcomes reproduce; like every limit it is part of the cache key.
     """
 
     memory_mb: int = 1024
@@ -77,11 +80,14 @@ class Limits:
     max_processes: int = 64
     file_size_mb: int = 16
     output_chars: int = 10_000
+    hash_seed: int = 0
 
     def __post_init__(self) -> None:
         for name, value in asdict(self).items():
-            if not isinstance(value, int) or value < 0:
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise ValueError(f"Limits.{name} must be a non-negative int, not {value!r}")
+        if self.hash_seed > 4294967295:  # what PYTHONHASHSEED accepts
+            raise ValueError(f"Limits.hash_seed must be at most 4294967295, not {self.hash_seed}")
 
 
 _STALE_CHECKED = False
@@ -107,32 +113,35 @@ def _remove_stale_folders() -> None:
 
 
 class ForkServer:
-    """One clean ``python -I`` server process that runs one suite at a time.
+    """One clean ``python -P -s -S`` server process that runs one suite at a time.
 
     Not thread-safe by itself: the Oracle hands each server to one thread at a time. ``kill``
     may be called from any thread to abort the suite in flight (cancellation).
     """
 
-    def __init__(self, index: int, *, isolate: bool = True, tmpfs_mb: int = 256) -> None:
+    def __init__(self, index: int, *, isolate: bool = True, tmpfs_mb: int = 256,
+                 hash_seed: int = 0) -> None:
         if not hasattr(os, "fork"):
             raise OracleError("the execution oracle needs a POSIX system (os.fork)")
         self.index = index
+        self.hash_seed = hash_seed
         _remove_stale_folders()
         self._base = tempfile.mkdtemp(prefix=f"execretrieval-sandbox-{os.getpid()}-")
         uid = _UID_BASE + (os.getpid() % 100_000) * 64 + index % 64 if os.geteuid() == 0 else None
         # -S: no site, so no .pth hooks (an editable install imports ~45 modules there);
-        # the site-packages folders themselves stay importable for candidates.
+        # the site-packages folders themselves stay importable for candidates. Not -I: its
+        # -E would ignore PYTHONHASHSEED; the environment below is complete instead.
         packages = [p for p in site.getsitepackages() if os.path.isdir(p)]
         # Each server's process tree stays on one CPU: a fork whose child wakes on another
         # (idle) CPU costs ~1 ms here, more than the rest of a test.
         cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
         config = {"base": self._base, "uid": uid, "isolate": isolate, "tmpfs_mb": tmpfs_mb,
                   "site_packages": packages, "cpu": cpus[index % len(cpus)] if cpus else None}
-        env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0",
+        env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": str(hash_seed),
                "PYTHONDONTWRITEBYTECODE": "1"}
         try:
             self._proc = subprocess.Popen(
-                [sys.executable, "-I", "-S", str(_CHILD), json.dumps(config)],
+                [sys.executable, "-P", "-s", "-S", str(_CHILD), json.dumps(config)],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                 env=env, cwd="/", start_new_session=True, close_fds=True,
             )
@@ -143,7 +152,7 @@ class ForkServer:
         hello = self._receive()
         if hello is None or "hello" not in hello:
             self.close()
-            raise OracleError("the sandbox server did not start (see python -I "
+            raise OracleError("the sandbox server did not start (see python -P -s -S "
                               f"{_CHILD} for a traceback)")
         self._containment: dict[str, Any] = hello["hello"]
 
@@ -157,6 +166,9 @@ class ForkServer:
 
     def run(self, code: str, tests: list[str], timeout: float, limits: Limits) -> dict[str, Any]:
         """Run one suite; the raw result dict of the server. Raises OracleError if it died."""
+        if limits.hash_seed != self.hash_seed:
+            raise OracleError(f"this sandbox server runs hash seed {self.hash_seed}, "
+                              f"not {limits.hash_seed}")
         request = {"code": code, "tests": tests, "timeout": timeout, "limits": asdict(limits),
                    "output_chars": limits.output_chars}
         data = json.dumps(request).encode()
@@ -209,7 +221,11 @@ class ForkServer:
 class ForkServerPool:
     """Up to ``size`` fork servers, started on demand and lent to one thread at a time.
 
-    This is the Oracle's default :class:`~execretrieval.oracle.execution.SuiteRunner`.
+    A server's interpreter has one hash seed for life, so servers are kept per
+    ``Limits.hash_seed``: a suite runs on an idle server of its seed, else on a newly started
+    one; when all ``size`` slots are taken by idle servers of other seeds, one of those is
+    stopped to make room. This is the Oracle's default
+    :class:`~execretrieval.oracle.execution.SuiteRunner`.
     """
 
     def __init__(self, size: int, *, isolate: bool = True) -> None:
@@ -223,20 +239,29 @@ class ForkServerPool:
         self._closed = False
         self._containment: dict[str, Any] | None = None
 
-    def _acquire(self) -> ForkServer:
+    def _acquire(self, hash_seed: int = 0) -> ForkServer:
+        evicted: ForkServer | None = None
         with self._cond:
             while True:
                 if self._closed:
                     raise OracleError("the sandbox pool is closed")
-                if self._idle:
-                    return self._idle.pop()
+                for i in range(len(self._idle) - 1, -1, -1):
+                    if self._idle[i].hash_seed == hash_seed:
+                        return self._idle.pop(i)
                 if len(self._busy) + self._starting < self.size and self._slots:
                     self._starting += 1
                     slot = self._slots.pop()
                     break
+                if self._idle:  # every slot is held, some by idle servers of another seed
+                    evicted = self._idle.pop(0)
+                    self._starting += 1
+                    slot = evicted.index
+                    break
                 self._cond.wait()
+        if evicted is not None:
+            evicted.close()
         try:
-            server = ForkServer(slot, isolate=self._isolate)
+            server = ForkServer(slot, isolate=self._isolate, hash_seed=hash_seed)
         except BaseException:
             with self._cond:
                 self._slots.append(slot)
@@ -251,11 +276,10 @@ class ForkServerPool:
 
     def run_suite(self, code: str, tests: list[str], timeout: float, limits: Limits,
                   cancel: threading.Event | None = None) -> dict[str, Any]:
-        """Run one suite on a free server; retry once on a fresh server if one died."""
-        from ..errors import CancelledError
-
+        """Run one suite on a free server of ``limits.hash_seed``; retry once on a fresh
+        server if one died."""
         for attempt in (1, 2):
-            server = self._acquire()
+            server = self._acquire(limits.hash_seed)
             with self._cond:
                 if cancel is not None and cancel.is_set():
                     self._idle.append(server)
