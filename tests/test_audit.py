@@ -147,3 +147,28 @@ def test_cli_audit_writes_html_md_json(tmp_path: Path, tiny_dir: Path,
                 "--out", str(md)]) == 0
     assert md.read_text().startswith("# Suite audit")
     assert cli(["audit", str(tiny_dir), "--out", str(tmp_path / "a.pdf")]) == 2
+
+
+def test_flaky_tests_match_cpython_under_each_hash_seed(oracle: Oracle) -> None:
+    """A test whose outcome depends on set order is flaky exactly when CPython itself,
+    run with PYTHONHASHSEED=0..5, gives it both outcomes."""
+    import os
+    import subprocess
+    import sys
+
+    firsts = []
+    for seed in range(6):
+        env = {**os.environ, "PYTHONHASHSEED": str(seed)}
+        firsts.append(subprocess.run([sys.executable, "-c", "print(list({'a', 'b', 'c'})[0])"],
+                                     env=env, capture_output=True, text=True,
+                                     check=True).stdout.strip())
+    code = "def uniq(xs):\n    return list(set(xs))\n"
+    tests = ("assert uniq(['a', 'b', 'c'])[0] == 'a'", "assert len(uniq(['a', 'a'])) == 1")
+    bench = Benchmark([Query("q1", "Unique items.", "uniq", "collections", tests, ("c1",))],
+                      [Snippet("c1", "q1", "canonical", None, "", code)], name="flaky")
+    [audit] = run_audit(bench, oracle, seeds=6).queries
+    expect_flaky = len({f == "a" for f in firsts}) == 2
+    assert audit.flaky_tests == ((1,) if expect_flaky else ())
+    assert audit.canonical_fails == (not all(f == "a" for f in firsts))
+    if expect_flaky:
+        assert "flaky: test 1 changes outcome with the hash seed" in audit.reasons
