@@ -1,4 +1,5 @@
-"""``execretrieval-gui [DIR] [--model NAME] [--query NAME_OR_ID] [--screenshot FILE.png]``."""
+"""``execretrieval-gui [DIR] [--model NAME] [--query NAME_OR_ID] [--tab inspect|metrics|audit]
+[--screenshot FILE.png]``."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from pathlib import Path
 __all__ = ["build_parser", "create_app", "main"]
 
 SCREENSHOT_TIMEOUT_MS = 180_000
+AUDIT_SCREENSHOT_TIMEOUT_MS = 1_800_000   # a cold audit of a whole benchmark takes long
+TABS = ("inspect", "metrics", "audit")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -24,8 +27,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--model", metavar="NAME",
                         help="bm25, tfidf, minilm, an embeddings .npz or a TREC run file")
     parser.add_argument("--query", metavar="FUNCTION_NAME_OR_ID", help="open this query")
+    parser.add_argument("--tab", choices=TABS, default="inspect",
+                        help="open on this tab; 'audit' also runs the suite audit (cached)")
     parser.add_argument("--screenshot", metavar="FILE.png",
-                        help="render the window once the query has loaded, save it, exit")
+                        help="render the window once the query (with --tab audit: the "
+                             "audit) has loaded, save it, exit")
     return parser
 
 
@@ -75,7 +81,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     window = MainWindow(settings)
     window.show()
     if args.screenshot:
-        _arrange_screenshot(window, Path(args.screenshot), args.query)
+        _arrange_screenshot(window, Path(args.screenshot), args.query, args.tab)
+    if args.tab != "inspect":
+        window.show_tab(TABS.index(args.tab))
+    if args.tab == "audit":
+        window.state.query_ready.connect(_audit_once(window))
     window.open(args.benchmark, model=args.model, query=args.query)
     # Ctrl+C / SIGTERM close the window properly (settings saved, work cancelled, sandbox
     # servers stopped); the timer lets Python run its signal handlers inside Qt's loop
@@ -92,8 +102,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     return code
 
 
-def _arrange_screenshot(window, target: Path, query: str | None) -> None:  # type: ignore[no-untyped-def]
-    """Save the window once ranking, diff and test outcomes of the query are shown."""
+def _audit_once(window):  # type: ignore[no-untyped-def]
+    """A slot that starts the audit once, when the first query is shown."""
+    started = {"done": False}
+
+    def start(_query_id: str) -> None:
+        if not started["done"] and window.audit_state.result is None:
+            started["done"] = True
+            window.audit_state.run()
+
+    return start
+
+
+def _arrange_screenshot(window, target: Path, query: str | None,  # type: ignore[no-untyped-def]
+                        tab: str = "inspect") -> None:
+    """Save the window once ranking, diff and test outcomes of the query are shown (with
+    ``tab`` "audit": once the audit is done)."""
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
@@ -131,9 +155,14 @@ def _arrange_screenshot(window, target: Path, query: str | None) -> None:  # typ
         print(f"execretrieval-gui: {title}: {text}", file=sys.stderr)
         QTimer.singleShot(300, lambda: save(False))
 
-    window.state.query_ready.connect(on_ready)
+    if tab == "audit":
+        window.audit_state.result_changed.connect(
+            lambda result: result is not None and QTimer.singleShot(300, lambda: save(True)))
+        QTimer.singleShot(AUDIT_SCREENSHOT_TIMEOUT_MS, lambda: save(False))
+    else:
+        window.state.query_ready.connect(on_ready)
+        QTimer.singleShot(SCREENSHOT_TIMEOUT_MS, lambda: save(False))
     window.state.failed.connect(on_failed)
-    QTimer.singleShot(SCREENSHOT_TIMEOUT_MS, lambda: save(False))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -32,6 +32,8 @@ from . import (
     menus,
     qtcompat,  # noqa: F401  (before anything else touches Qt)
 )
+from .audit_state import AuditState
+from .auditview import AuditView
 from .browser import QueryBrowser
 from .candidates import CandidatesPanel, DiffView
 from .flagspanel import FlagsPanel
@@ -58,6 +60,7 @@ class MainWindow(QMainWindow):
         self.tests = TestsPanel()
         self.flags = FlagsPanel()
         self.metrics = MetricsView()
+        self.audit_view = AuditView()
 
         self.centre_split = QSplitter(Qt.Orientation.Vertical)
         self.centre_split.setObjectName("centreSplitter")
@@ -68,6 +71,7 @@ class MainWindow(QMainWindow):
         self.tabs.setObjectName("centreTabs")
         self.tabs.addTab(self.centre_split, "Inspect")
         self.tabs.addTab(self.metrics, "Metrics")
+        self.tabs.addTab(self.audit_view, "Audit")
         self._docks_before_metrics: list[QDockWidget] = []
         self.unified_action: QAction
         self.undo_flag_action: QAction
@@ -88,6 +92,7 @@ class MainWindow(QMainWindow):
         self._sized = False
 
         self.state = InspectorState(self)
+        self.audit_state = AuditState(self.state, self)
         self.reporter = Reporter(self.state, self)
         self._build_status_bar()
         menus.build_menus(self, self.state)
@@ -132,6 +137,8 @@ class MainWindow(QMainWindow):
                       self.flags):
             panel.bind(state)
         self.metrics.bind(state, reporter)
+        self.audit_view.bind(self.audit_state)
+        self.audit_state.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         menus.add_context_flag(self.browser.table, "Flag this query…",
                                lambda: self.start_flag("query"))
         menus.add_context_flag(self.candidates.table, "Flag this candidate…",
@@ -192,6 +199,9 @@ class MainWindow(QMainWindow):
         store = s.value("annotations/file", "", type=str)
         if store:
             self.state.use_store_file(store)
+        annotator = s.value("annotations/annotator", "", type=str)
+        if annotator:
+            self.state.set_annotator(annotator)
         return restored
 
     def save_settings(self) -> None:
@@ -203,6 +213,7 @@ class MainWindow(QMainWindow):
             s.setValue(f"splitters/{split.objectName()}", split.saveState())
         s.setValue("diff/unified", self.diff.unified)
         s.setValue("candidates/depth", self.candidates.depth_box.value())
+        s.setValue("annotations/annotator", self.state.annotator)
         state = self.state
         if state.benchmark is not None and state.benchmark.path is not None:
             s.setValue("session/benchmark", str(state.benchmark.path))
@@ -215,6 +226,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:  # Qt override
         self.save_settings()
         self.state.shutdown()
+        self.audit_state.cancel()
         self.reporter.cancel()
         wait_for_all(15000)
         self.state.close_oracles()
@@ -253,14 +265,14 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"{bench.name} — ExecRetrieval Inspector")
 
     def _on_tabs_current_changed(self, index: int) -> None:
-        """The metrics view needs the width: the tests and flags docks step aside."""
-        if index == 1:
+        """The metrics and audit views need the width: the tests and flags docks step aside."""
+        if index == 0:
+            self._restore_inspect_docks()
+        elif not self._docks_before_metrics:
             self._docks_before_metrics = [d for d in (self.tests_dock, self.flags_dock)
                                           if d.isVisible() and not d.isFloating()]
             for dock in self._docks_before_metrics:
                 dock.hide()
-        else:
-            self._restore_inspect_docks()
 
     def _restore_inspect_docks(self) -> None:
         for dock in self._docks_before_metrics:

@@ -62,6 +62,8 @@ def build_menus(w: MainWindow, state: InspectorState) -> None:
     w.unified_action.setCheckable(True)
     _action(w, v, "&Inspect", lambda: w.show_tab(0), "Ctrl+1")
     _action(w, v, "&Metrics", lambda: w.show_tab(1), "Ctrl+2")
+    _action(w, v, "Au&dit", lambda: w.show_tab(2), "Ctrl+3",
+            "Suites ranked by how suspect they are (mutation analysis)")
     v.addSeparator()
     for dock in (w.query_dock, w.tests_dock, w.flags_dock):
         v.addAction(dock.toggleViewAction())
