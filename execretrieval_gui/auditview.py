@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QProgressBar,
     QPushButton,
+    QSizePolicy,
     QSpinBox,
     QSplitter,
     QTableView,
@@ -76,6 +77,8 @@ class AuditView(QWidget):
         self.summary = QLabel("Run the audit to rank this benchmark's suites by how suspect "
                               "they are.")
         self.summary.setObjectName("auditSummary")
+        self.summary.setMinimumWidth(80)   # never widens the window: it elides instead
+        self.summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.next_button = QPushButton("Next unreviewed (N)")
         self.next_button.setObjectName("auditNext")
         self.flag_button = QPushButton("Flag suite as too weak")
@@ -85,7 +88,7 @@ class AuditView(QWidget):
 
         self.queue_table = _table(self.queue, "auditQueue")
         header = self.queue_table.horizontalHeader()
-        for col, width in ((0, 44), (1, 200), (2, 70), (3, 84), (4, 64)):
+        for col, width in ((0, 40), (1, 180), (2, 62), (3, 78), (4, 58)):
             header.resizeSection(col, width)
         header.setStretchLastSection(True)
         self.queue_table.verticalHeader().hide()
@@ -125,7 +128,7 @@ class AuditView(QWidget):
         self.splitter.setObjectName("auditSplitter")
         self.splitter.addWidget(self.queue_table)
         self.splitter.addWidget(evidence)
-        self.splitter.setSizes([560, 700])
+        self.splitter.setSizes([520, 560])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(top)

@@ -158,11 +158,13 @@ def export_report(path: str | Path, benchmark: Benchmark, ranking_a: Any, rankin
                   oracle: Any, exclude: frozenset[str] = frozenset(),
                   progress: Progress | None = None, should_stop: StopHook | None = None,
                   evaluations: tuple[Any, Any] | None = None,
-                  sources: tuple[str, ...] = ()) -> Path:
+                  sources: tuple[str, ...] = (),
+                  annotations: dict[str, Any] | None = None) -> Path:
     """Evaluate (unless ``evaluations`` are given) and write the report; format by suffix.
 
     ``sources`` are the models as the user chose them (names or file paths), for the
-    report's command line: the ``execretrieval evaluate`` call that measures the same."""
+    report's command line: the ``execretrieval evaluate`` call that measures the same.
+    ``annotations`` (flags, audit top suspects) become the report's last sections."""
     from execretrieval.report.environment import environment_fingerprint
     from execretrieval.report.evaluation import EvaluationReport, report_settings
     from execretrieval.report.writers import write_report
@@ -180,9 +182,20 @@ def export_report(path: str | Path, benchmark: Benchmark, ranking_a: Any, rankin
         report = EvaluationReport.create(
             benchmark, models, environment=environment_fingerprint(oracle), seed=ev_a.seed,
             command=command, settings=report_settings(ev_a.ks, ev_a.n_boot, 10, exclude))
+    if annotations:
+        import dataclasses
+
+        report = dataclasses.replace(report, annotations=annotations)
     if progress:
         progress(1, 1)
     return write_report(report, path, benchmark)
+
+
+def report_annotations(benchmark: Benchmark, flags: Any, audit: Any) -> dict[str, Any]:
+    """The flags and audit sections of a report (the engine's report_annotations)."""
+    from execretrieval.report.annotations import report_annotations as engine_annotations
+
+    return engine_annotations(benchmark, flags, audit)
 
 
 def _evaluate_command(benchmark: Benchmark, sources: tuple[str, ...],

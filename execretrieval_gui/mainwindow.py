@@ -94,6 +94,7 @@ class MainWindow(QMainWindow):
         self.state = InspectorState(self)
         self.audit_state = AuditState(self.state, self)
         self.reporter = Reporter(self.state, self)
+        self.reporter.audit_source = lambda: self.audit_state.result
         self._build_status_bar()
         menus.build_menus(self, self.state)
         self._connect()

@@ -27,6 +27,9 @@ class Reporter(QObject):
     export_busy = Signal(bool, int, int)      # busy, done, total
     exported = Signal(str)                    # path written
 
+    #: the audit result a report's top-suspects section comes from (set by the window)
+    audit_source: Any = staticmethod(lambda: None)
+
     def __init__(self, state: InspectorState, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.state = state
@@ -95,10 +98,12 @@ class Reporter(QObject):
         if self.last is not None and self.last[0] == self._key(exclude):
             evaluations = (self.last[1], self.last[2])   # measured already: just write
         sources = tuple(m for m in (s.model_a, s.model_b if rb is not None else "") if m)
+        flags = s.store.flags() if s.store is not None else None
+        annotations = engine.report_annotations(bench, flags, self.audit_source())
         self.export_slot.start(
             lambda progress, should_stop: engine.export_report(
                 path, bench, ra, rb, oracle, exclude, progress, should_stop, evaluations,
-                sources),
+                sources, annotations),
             on_result=lambda written: self._on_export_result(str(written)),
             on_progress=lambda d, t: self.export_busy.emit(True, d, t),
             on_error=lambda exc: s.report_error("Export failed", exc),

@@ -13,6 +13,8 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+from .annotations import annotations_html
+
 if TYPE_CHECKING:
     from .evaluation import EvaluationReport
 
@@ -201,6 +203,7 @@ def report_html(report: EvaluationReport) -> str:
         out += ["<h2>Paired comparisons</h2>",
                 _table(["metric", "a", "b", "a mean", "b mean", "a only", "b only",
                         "p (exact)", "diff [95% CI]"], rows)]
+    out += annotations_html(report.annotations)
     out += ["<h2>Environment</h2>",
             f"<pre>{escape(json.dumps(data['environment'], indent=2))}</pre>",
             "</body></html>\n"]

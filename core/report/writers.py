@@ -17,6 +17,7 @@ import numpy as np
 
 from ..fileio import atomic_write_text
 from ..measure.analysis import deception_per_query, pairs
+from .annotations import annotations_markdown
 from .evaluation import EvaluationReport
 from .html import report_html
 
@@ -132,6 +133,7 @@ def report_markdown(report: EvaluationReport) -> str:
                          f"{_fmt(c['b_mean'])} | {c['a_only']} | {c['b_only']} | "
                          f"{_fmt(c['p_value'], 4)} | {_fmt(c['diff'])} "
                          f"[{_fmt(c['ci_low'])}, {_fmt(c['ci_high'])}] |")
+    lines += annotations_markdown(report.annotations)
     lines += ["", "## Environment", "", "```json",
               json.dumps(data["environment"], indent=2), "```", ""]
     return "\n".join(lines)
