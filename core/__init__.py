@@ -7,6 +7,7 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
+from .audit import AuditResult, QueryAudit, read_audit, run_audit
 from .benchmark.dataset import (
     BUG_TYPES,
     DOMAINS,
@@ -55,6 +56,10 @@ from .report.evaluation import EvaluationReport, evaluate_models
 from .report.writers import write_report
 
 __all__ = [
+    "AuditResult",
+    "QueryAudit",
+    "read_audit",
+    "run_audit",
     "BuildResult",
     "BuildValidationError",
     "Mutant",
