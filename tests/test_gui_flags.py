@@ -71,3 +71,21 @@ def test_flag_goes_stale_in_the_window_when_its_query_is_edited(
     assert flag.stale
     assert again.flags.model.index(0, 4).data() == "open · stale"
     assert "changed since flagged" in again.flags.store_label.text()
+
+
+def test_import_says_what_it_skipped(qtbot, make_window, tiny_dir: Path, tmp_path: Path,
+                                     monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+    src = tmp_path / "in.csv"
+    src.write_text("query_id,category,test,note\nq_0001,other,2,ok\nq_0099,other,,gone\n")
+    window = open_and_wait(qtbot, make_window(), tiny_dir, query="lowest_set_bit")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName",
+                        staticmethod(lambda *a, **k: (str(src), "")))
+    shown: list[str] = []
+    monkeypatch.setattr(QMessageBox, "information",
+                        staticmethod(lambda _parent, _title, text: shown.append(text)))
+    window.import_flags()
+    [flag] = window.flags.model.items
+    assert (flag.test, flag.note) == (2, "ok")
+    assert "1 new flag imported" in shown[0] and "line 3: no query q_0099 in tiny" in shown[0]
