@@ -102,6 +102,8 @@ class AuditResult:
 
     queries: tuple[QueryAudit, ...]
     settings: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    #: suites this run really executed (the others came from the cache); not in the JSON
+    executed: int = field(default=0, compare=False)
 
     def query(self, query_id: str) -> QueryAudit | None:
         for q in self.queries:

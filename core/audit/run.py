@@ -129,8 +129,10 @@ def run_audit(benchmark: Benchmark, oracle: Oracle, *, seeds: int = DEFAULT_SEED
             jobs.extend((m.code, tests) for m in plan.mutants)
     seed_jobs = [(p.code, p.query.test_suite) for p in plans if p.code and not p.problem]
     meter = _Offset(progress, len(jobs) + seeds * len(seed_jobs))
+    before = oracle.executed
     results = oracle.run_many(jobs, progress=meter.hook(), should_stop=should_stop)
     meter.base += len(jobs)
+    executed = oracle.executed - before
     per_seed: list[tuple[int, list[SuiteResult]]] = []
     for seed in range(seeds):
         if should_stop is not None and should_stop():
@@ -138,6 +140,7 @@ def run_audit(benchmark: Benchmark, oracle: Oracle, *, seeds: int = DEFAULT_SEED
         with _seed_oracle(oracle, seed) as seeded:
             per_seed.append((seed, seeded.run_many(seed_jobs, progress=meter.hook(),
                                                    should_stop=should_stop)))
+            executed += seeded.executed
         meter.base += len(seed_jobs)
 
     audits: list[QueryAudit] = []
@@ -170,5 +173,5 @@ def run_audit(benchmark: Benchmark, oracle: Oracle, *, seeds: int = DEFAULT_SEED
         "timeout": oracle.timeout,
         "weights": dict(WEIGHTS),
     }
-    return AuditResult(tuple(audits), MappingProxyType(settings))
+    return AuditResult(tuple(audits), MappingProxyType(settings), executed=executed)
 

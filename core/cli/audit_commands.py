@@ -65,7 +65,7 @@ def _run(args: argparse.Namespace) -> int:
     with make_oracle(args) as oracle, TerminalProgress("auditing") as progress:
         audit = run_audit(bench, oracle, seeds=args.seeds, limit=args.limit,
                           query_ids=args.queries, progress=progress)
-        executed = oracle.executed
+    executed = audit.executed
     elapsed = time.monotonic() - started
     if writer is not None:
         atomic_write_text(args.out, writer(audit))

@@ -25,7 +25,8 @@ h1{font-size:1.6em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #dd
 h3{font-size:1.05em;margin:1.4em 0 .3em}
 table{border-collapse:collapse;margin:.5em 0;width:100%}td,th{border:1px solid #ddd;
 padding:3px 8px;vertical-align:top;text-align:left}th{background:#f5f5f5}
-td.num{text-align:right;white-space:nowrap}
+td.num{text-align:right;white-space:nowrap}table.queue{table-layout:fixed}
+table.queue td{overflow-wrap:anywhere}
 code,pre{background:#f5f5f5;padding:1px 4px;border-radius:3px}
 pre{padding:8px;overflow:auto;margin:.3em 0}
 ul.reasons{margin:0;padding-left:1.1em}
@@ -79,11 +80,14 @@ def audit_html(audit: AuditResult, top: int = 25) -> str:
            f"<span class=\"muted\">{escape(_settings_line(audit))}. A surviving mutant may "
            "be equivalent to the canonical; read its diff before flagging.</span></p>",
            "<h2>Queue, most suspect first</h2>",
-           "<table><tr><th>#</th><th>query</th><th>suspicion</th><th>score</th>"
+           "<table class=\"queue\"><colgroup><col style=\"width:3%\"><col style=\"width:22%\">"
+           "<col style=\"width:9%\"><col style=\"width:9%\"><col style=\"width:7%\">"
+           "<col style=\"width:5%\"><col style=\"width:6%\"><col></colgroup>"
+           "<tr><th>#</th><th>query</th><th>suspicion</th><th>score</th>"
            "<th>survivors</th><th>flaky</th><th>kill nothing</th><th>reasons</th></tr>"]
     peak = max((q.suspicion for q in audit.queries), default=0.0) or 1.0
     for rank, q in enumerate(audit.queries, 1):
-        width = int(60 * q.suspicion / peak)
+        width = int(36 * q.suspicion / peak)
         reasons = "".join(f"<li>{escape(r)}</li>" for r in q.reasons) or "<li>none</li>"
         anchor = f'<a href="#{escape(q.query_id)}">' if rank <= top and q.reasons else "<a>"
         out.append(
