@@ -4,7 +4,8 @@ Left, the queue (most suspect first, with reasons; reviewed ones ticked). Right,
 selected suite: its reasons, the surviving mutants with the selected one's diff against the
 canonical (the evidence of a weak suite), and the test x mutant kill matrix. "Flag suite as
 too weak" flags the query with the surviving mutant in the note; "Next unreviewed" (N)
-moves to the next suspect suite not yet looked at.
+moves to the next suspect suite not yet looked at; a double click opens the query in the
+Inspect tab.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -53,7 +54,10 @@ def _table(model: Any, name: str) -> QTableView:
 
 
 class AuditView(QWidget):
-    """Renders an :class:`AuditState`; user actions go back to it."""
+    """Renders an :class:`AuditState`; user actions go back to it. Double-clicking a queued
+    suite asks (``inspect_requested``) to open that query in the Inspect tab."""
+
+    inspect_requested = Signal(str)   # query id
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -88,7 +92,7 @@ class AuditView(QWidget):
 
         self.queue_table = _table(self.queue, "auditQueue")
         header = self.queue_table.horizontalHeader()
-        for col, width in ((0, 40), (1, 180), (2, 62), (3, 78), (4, 58)):
+        for col, width in ((0, 40), (1, 170), (2, 58), (3, 92), (4, 54)):
             header.resizeSection(col, width)
         header.setStretchLastSection(True)
         self.queue_table.verticalHeader().hide()
@@ -152,6 +156,8 @@ class AuditView(QWidget):
         self.next_shortcut.activated.connect(state.next_unreviewed)
         self.flag_button.clicked.connect(self._on_flag_clicked)
         self.queue_table.selectionModel().currentRowChanged.connect(self._on_queue_row_changed)
+        self.queue_table.doubleClicked.connect(
+            lambda index: self.inspect_requested.emit(index.data(OBJECT_ROLE).query_id))
         self.survivor_table.selectionModel().currentRowChanged.connect(
             self._on_survivor_row_changed)
         state.result_changed.connect(self._on_state_result_changed)

@@ -139,6 +139,8 @@ class MainWindow(QMainWindow):
             panel.bind(state)
         self.metrics.bind(state, reporter)
         self.audit_view.bind(self.audit_state)
+        self.audit_view.inspect_requested.connect(
+            lambda query_id: (state.select_query(query_id), self.show_tab(0)))
         self.audit_state.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         menus.add_context_flag(self.browser.table, "Flag this query…",
                                lambda: self.start_flag("query"))

@@ -96,6 +96,11 @@ def test_audit_tab_runs_flags_and_steps(qtbot, make_window, clamp_dir: Path) -> 
     nxt = window.audit_state.next_unreviewed()
     suspect = [a.query_id for a in view.queue.rows if a.reasons and a.query_id != "q_0002"]
     assert nxt == (suspect[0] if suspect else None)   # q_0002 is flagged: reviewed
+    # a double click on a queued suite opens its query in the Inspect tab
+    index = view.queue.index(view.queue.row_of("q_0002"), 1)
+    with qtbot.waitSignal(window.state.query_ready, timeout=60000):
+        view.queue_table.doubleClicked.emit(index)
+    assert window.tabs.currentIndex() == 0 and window.state.query_id == "q_0002"
 
 
 def test_audit_can_be_cancelled(qtbot, make_window, clamp_dir: Path) -> None:
