@@ -33,6 +33,7 @@ from .errors import (
     ModelNotFoundError,
     OracleError,
     RetrieverError,
+    ServiceError,
 )
 from .fileio import atomic_directory, atomic_write_bytes, atomic_write_text
 from .measure.metrics import ModelEvaluation, evaluate, execution_matrix
@@ -108,6 +109,7 @@ __all__ = [
     "OracleError",
     "Query",
     "RetrieverError",
+    "ServiceError",
     "Snippet",
     "__version__",
     "atomic_directory",

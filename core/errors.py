@@ -11,7 +11,9 @@
     ├── OracleError                     the execution oracle itself failed (not the code it ran)
     ├── CancelledError                  a long operation stopped because should_stop() said so
     ├── RetrieverError                  a retriever cannot be built or cannot score
-    │   └── ModelNotFoundError          a named model, model folder or embedding file is missing
+    │   ├── ModelNotFoundError          a named model, model folder or embedding file is missing
+    │   └── ServiceError                an embedding service refused a request or answered
+    │                                   nonsense (names the URL and the server's message)
     ├── BuildError                      the dataset builder cannot produce a benchmark
     └── AnnotationError                 the annotation store cannot be read or written
 
@@ -35,6 +37,7 @@ __all__ = [
     "ModelNotFoundError",
     "OracleError",
     "RetrieverError",
+    "ServiceError",
 ]
 
 
@@ -97,6 +100,11 @@ class RetrieverError(ExecRetrievalError):
 
 class ModelNotFoundError(RetrieverError):
     """A named model, model folder or embedding file does not exist."""
+
+
+class ServiceError(RetrieverError):
+    """An embedding service refused a request (401, 404, ...), kept failing after every
+    retry, or answered something that is not the vectors asked for."""
 
 
 class BuildError(ExecRetrievalError):

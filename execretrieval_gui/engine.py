@@ -20,6 +20,7 @@ __all__ = [
     "QueryStatus",
     "bundled_benchmarks",
     "cpu_count",
+    "embed_served",
     "evaluate_models",
     "export_report",
     "load",
@@ -28,6 +29,7 @@ __all__ = [
     "query_status",
     "rank",
     "repo_root",
+    "served_presets",
 ]
 
 Progress = Callable[[int, int], None]
@@ -73,6 +75,31 @@ def rank(benchmark: Benchmark, model: str, progress: Progress | None = None,
     from execretrieval.ranking.registry import rank as engine_rank
 
     return engine_rank(benchmark, model, progress=progress, should_stop=should_stop)
+
+
+def served_presets() -> list[str]:
+    """Names of the model families whose prefixes ``embed_served`` knows."""
+    from execretrieval.ranking.api_embed import PRESETS
+
+    return list(PRESETS)
+
+
+def embed_served(benchmark: Benchmark, request: dict[str, Any],
+                 progress: Progress | None = None, should_stop: StopHook | None = None,
+                 status: Callable[[str], None] | None = None) -> Any:
+    """Encode ``benchmark`` through an OpenAI-compatible service and write its .npz.
+
+    ``request``: ``base_url``, ``model``, ``api_key_env``, ``preset`` (or None),
+    ``dimensions`` (or None). Returns the engine's ``ApiEmbedResult`` (blocking).
+    """
+    from execretrieval.ranking.api_client import ApiSettings
+    from execretrieval.ranking.api_embed import embed_benchmark_api
+
+    settings = ApiSettings(request["base_url"], request["model"],
+                           api_key_env=request.get("api_key_env") or "",
+                           dimensions=request.get("dimensions"))
+    return embed_benchmark_api(benchmark, settings, preset=request.get("preset"),
+                               progress=progress, should_stop=should_stop, status=status)
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu, QWidget
 
+from .served import ask_served_model
+
 if TYPE_CHECKING:
     from .mainwindow import MainWindow
     from .state import InspectorState
@@ -42,6 +44,8 @@ def build_menus(w: MainWindow, state: InspectorState) -> None:
     _action(w, f, "Load &model file (.npz / TREC run)…", lambda: w.ask_model_file("a"),
             "Ctrl+M")
     _action(w, f, "Load &comparison model file (model B)…", lambda: w.ask_model_file("b"))
+    _action(w, f, "Encode with a &served model…", lambda: ask_served_model(state, w),
+            tip="Embed the benchmark through an OpenAI-compatible API (vLLM, TEI, OpenAI …)")
     f.addSeparator()
     _action(w, f, "&Export report…", w.export_report, "Ctrl+E",
             "JSON, CSV, Markdown or HTML, with or without flagged queries")

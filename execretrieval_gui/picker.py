@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -19,12 +19,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .served import ask_served_model
+
 if TYPE_CHECKING:
     from .state import InspectorState
 
 __all__ = ["Picker"]
 
 NO_MODEL = "(none)"
+SERVED = "\0served"   # the model list's last entry: encode with a served model
 
 
 class Picker(QWidget):
@@ -33,6 +36,7 @@ class Picker(QWidget):
     benchmark_chosen = Signal(str)   # folder path
     model_chosen = Signal(str)       # model name or path
     model_b_chosen = Signal(str)     # "" for none
+    served_requested = Signal()      # "Served model…" picked
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -77,6 +81,7 @@ class Picker(QWidget):
         grid.setColumnStretch(1, 1)
 
         self._quiet = False
+        self._last_a = ""
         # every model B can be (label, name or path), model A's among them but not offered
         self._b_choices: list[tuple[str, str]] = []
         self.benchmark_box.activated.connect(self._on_benchmark_box_activated)
@@ -113,6 +118,11 @@ class Picker(QWidget):
         self.model_box.clear()
         for name in names:
             self.model_box.addItem(name, name)
+        self.model_box.insertSeparator(self.model_box.count())
+        self.model_box.addItem("Served model…", SERVED)
+        self.model_box.setItemData(self.model_box.count() - 1,
+                                   "Encode with an OpenAI-compatible embedding service",
+                                   Qt.ItemDataRole.ToolTipRole)
         self._refill_b("")
         if current:
             self.show_model(current)
@@ -128,8 +138,9 @@ class Picker(QWidget):
             return
         i = box.findData(model)
         if i < 0:
-            box.addItem(Path(model).name if ("/" in model) else model, model)
-            i = box.count() - 1
+            served = box.findData(SERVED)   # new files go above the separator
+            i = served - 1 if served > 0 else box.count()
+            box.insertItem(i, Path(model).name if ("/" in model) else model, model)
         box.setCurrentIndex(i)
 
     def _refill_b(self, current: str) -> None:
@@ -185,6 +196,7 @@ class Picker(QWidget):
         self.benchmark_chosen.connect(state.open_benchmark)
         self.model_chosen.connect(lambda m: state.set_model(m, "a"))
         self.model_b_chosen.connect(lambda m: state.set_model(m, "b"))
+        self.served_requested.connect(lambda: ask_served_model(state, self.window()))
 
     def _on_state_model_shown(self, which: str, model: str) -> None:
         self.show_model(model, self.model_box if which == "a" else self.model_b_box)
@@ -195,11 +207,17 @@ class Picker(QWidget):
             self.benchmark_chosen.emit(str(self.benchmark_box.itemData(index)))
 
     def _on_model_box_activated(self, index: int) -> None:
-        if index >= 0:
+        if index >= 0 and self.model_box.itemData(index) == SERVED:
+            self.model_box.setCurrentIndex(max(0, self.model_box.findData(self._last_a)))
+            self.served_requested.emit()
+        elif index >= 0:
             self.model_chosen.emit(str(self.model_box.itemData(index)))
 
     def _on_model_box_current_changed(self, _index: int) -> None:
         """Model A leaves the Compare list; a model B that became model A is dropped."""
+        if self.model_box.currentData() == SERVED:
+            return
+        self._last_a = str(self.model_box.currentData() or "")
         b = str(self.model_b_box.currentData() or "")
         self._refill_b(b)
         if b and self.model_b_box.currentData() != b and not self._quiet:

@@ -23,6 +23,7 @@ from execretrieval.benchmark.flags import default_annotator
 
 from . import engine
 from .models import CandidateRow, role_of
+from .state_flags import FlagsMixin, FlagsView
 from .workers import TaskSlot, emit_partial
 
 __all__ = ["CandidateView", "FlagsView", "InspectorState", "QueryView"]
@@ -50,14 +51,7 @@ class CandidateView:
     corpus_ids: tuple[str, ...]     # every listed candidate (flag targets)
 
 
-@dataclass(frozen=True)
-class FlagsView:
-    flagged: frozenset[str]         # every flagged query id
-    flags: tuple[Flag, ...]         # the selected query's flags
-    store_path: Path | None         # None: no store open
-
-
-class InspectorState(QObject):
+class InspectorState(FlagsMixin, QObject):
     """Owns what is loaded and what runs; the window and its panels own how it looks."""
 
     # loading and ranking
@@ -86,6 +80,10 @@ class InspectorState(QObject):
     flag_saved = Signal(object)             # Flag
     undo_changed = Signal(bool)             # a removed flag can be put back
     annotator_changed = Signal(str)
+    # encoding with a served model (issue 15)
+    embed_progress = Signal(int, int)       # texts done, to send
+    embed_status = Signal(str)              # a retry, from a worker thread (queued)
+    embed_finished = Signal(bool, str)      # ok; the model name, or what went wrong
     # talk
     message = Signal(str)                   # for the status bar
     failed = Signal(str, str)               # title, text (shown as a dialog)
@@ -117,6 +115,8 @@ class InspectorState(QObject):
         self.rank_b_slot = TaskSlot("rank B", self)
         self.badge_slot = TaskSlot("badges", self)
         self.run_slot = TaskSlot("run", self)
+        self.embed_slot = TaskSlot("embed", self)
+        self.embed_status.connect(self.message)
 
     # oracle ---------------------------------------------------------------------------
     @property
@@ -197,26 +197,6 @@ class InspectorState(QObject):
         if self.benchmark is not None and self.benchmark.path is not None:
             self.benchmark_path.emit(Path(self.benchmark.path))
         self._on_task_error("Cannot open benchmark", exc)
-
-    def _open_store(self, bench: Benchmark) -> None:
-        if self.store is not None:
-            self.store.close()
-            self.store = None
-        try:
-            self.store = AnnotationStore(bench, self.store_path, annotator=self.annotator)
-        except Exception as exc:  # noqa: BLE001 - the window must survive a bad store
-            self.failed.emit("Cannot open the annotation store", str(exc))
-        self._removed.clear()
-        self.undo_changed.emit(False)
-        if self.store is not None and self.store.unclaimed():
-            self.message.emit(f"{self.store.unclaimed()} flags of earlier benchmark versions "
-                              "are kept but not shown (execretrieval flags --claim-legacy)")
-        self.refresh_flags()
-
-    def use_store_file(self, path: str | Path) -> None:
-        self.store_path = Path(path)
-        if self.benchmark is not None:
-            self._open_store(self.benchmark)
 
     # ranking --------------------------------------------------------------------------
     def set_model(self, model: str, which: str = "a") -> None:
@@ -306,6 +286,33 @@ class InspectorState(QObject):
 
     def _emit_b_ranks(self) -> None:
         self.b_ranks_changed.emit(self.b_ranks(), self.model_labels()[1])
+
+    # served models ----------------------------------------------------------------------
+    def embed_served(self, request: dict[str, Any]) -> None:
+        """Encode the benchmark through an embedding service, then rank with the file."""
+        bench = self.benchmark
+        if bench is None:
+            self.embed_finished.emit(False, "No benchmark is loaded")
+            return
+        self.message.emit(f"Encoding {bench.name} with {request['model']} …")
+        self.embed_slot.start(
+            lambda progress, should_stop: engine.embed_served(
+                bench, request, progress, should_stop, self.embed_status.emit),
+            on_result=self._on_embed_result,
+            on_error=lambda exc: self.embed_finished.emit(False, str(exc) or repr(exc)),
+            on_progress=self.embed_progress.emit)
+
+    def cancel_embed(self) -> None:
+        """Stop encoding; what arrived stays cached, so encoding again resumes."""
+        if self.embed_slot.busy:
+            self.embed_slot.cancel()
+            self.embed_finished.emit(False, "cancelled")
+
+    def _on_embed_result(self, result: Any) -> None:
+        self.message.emit(f"Encoded {result.texts} texts ({result.from_cache} from the cache, "
+                          f"{result.sent} sent) into {result.path}")
+        self.embed_finished.emit(True, result.path.stem)
+        self.set_model(result.path.stem)
 
     # query and candidates -------------------------------------------------------------
     def select_query(self, query_id: str, force: bool = False) -> None:
@@ -468,77 +475,6 @@ class InspectorState(QObject):
             self.run_slot.cancel()
             self.running_changed.emit(False, "")
             self.message.emit("Run cancelled")
-
-    # flags ----------------------------------------------------------------------------
-    def add_flag(self, flag: Flag) -> None:
-        if self.store is None:
-            self.failed.emit("Cannot save the flag", "No annotation store is open.")
-            return
-        try:
-            saved = self.store.add(flag)   # returns once it is on disk
-        except Exception as exc:  # noqa: BLE001
-            self.failed.emit("Cannot save the flag", str(exc))
-            return
-        self.flag_saved.emit(saved)
-        self.refresh_flags()
-        self.message.emit(f"Flag saved: {saved.category_label} on {saved.describe_target()}")
-
-    def remove_flag(self, flag_id: int) -> None:
-        if self.store is None:
-            return
-        try:
-            gone = self.store.remove(flag_id)
-        except Exception as exc:  # noqa: BLE001
-            self.failed.emit("Cannot remove the flag", str(exc))
-            gone = None
-        if gone is not None:
-            self._removed.append(gone)
-            self.undo_changed.emit(True)
-            self.message.emit(f"Flag removed: {gone.category_label} on "
-                              f"{gone.describe_target()} (Ctrl+Z puts it back)")
-        self.refresh_flags()
-
-    def undo_remove(self) -> None:
-        """Put the most recently removed flag back, exactly as it was."""
-        if self.store is None or not self._removed:
-            return
-        flag = self._removed.pop()
-        try:
-            self.store.restore(flag)
-        except Exception as exc:  # noqa: BLE001
-            self._removed.append(flag)
-            self.failed.emit("Cannot put the flag back", str(exc))
-            return
-        self.undo_changed.emit(bool(self._removed))
-        self.message.emit(f"Flag put back: {flag.category_label} on {flag.describe_target()}")
-        self.refresh_flags()
-
-    def set_flag_status(self, flag_id: int, status: str) -> None:
-        if self.store is None:
-            return
-        try:
-            self.store.set_status(flag_id, status)
-        except Exception as exc:  # noqa: BLE001
-            self.failed.emit("Cannot change the flag", str(exc))
-        self.refresh_flags()
-
-    def set_annotator(self, name: str) -> None:
-        """Who new flags are from (the OS user until changed)."""
-        name = name.strip() or default_annotator()
-        self.annotator = name
-        if self.store is not None:
-            self.store.annotator = name
-        self.annotator_changed.emit(name)
-
-    def flagged_query_ids(self) -> frozenset[str]:
-        store = self.store
-        return frozenset(store.flagged_query_ids()) if store is not None else frozenset()
-
-    def refresh_flags(self) -> None:
-        store = self.store
-        flags = store.flags(self.query_id) if (store and self.query_id) else []
-        self.flags_changed.emit(FlagsView(self.flagged_query_ids(), tuple(flags),
-                                          Path(store.path) if store is not None else None))
 
     # errors ---------------------------------------------------------------------------
     def report_error(self, title: str, exc: BaseException, dialog: bool = True) -> None:

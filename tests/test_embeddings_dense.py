@@ -96,7 +96,7 @@ def test_a_local_model_folder_with_prefixes(tmp_path: Path) -> None:
 def test_embed_command_writes_a_file_a_torchless_install_can_use(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     bench = small_benchmark(tmp_path / "b")
-    monkeypatch.setattr(cli, "COMMAND_MODULES", ("execretrieval.cli.rank_commands",))
+    monkeypatch.setattr(cli, "COMMAND_MODULES", ("execretrieval.cli.embed_command",))
     assert cli.main(["embed", str(tmp_path / "b"), "--model", "minilm"]) == 0
     written = from_npz(tmp_path / "b" / "embeddings" / "minilm.npz")
     assert written.queries.shape == (3, 384) and written.corpus.dtype == np.float32

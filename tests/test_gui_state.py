@@ -6,6 +6,7 @@ import ast
 from pathlib import Path
 
 from _gui_fixtures import no_leftover_work  # noqa: F401  (autouse fixture)
+from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QApplication
 
 from execretrieval_gui import workers
@@ -33,6 +34,8 @@ def test_state_and_reporter_import_no_widgets() -> None:
 
 def test_state_alone_loads_ranks_and_selects(qtbot, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setenv("EXECRETRIEVAL_DATA_DIR", str(tmp_path / "data"))
+    # widgets an earlier test closed are deleted now, not while this one counts
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
     widgets_before = len(QApplication.allWidgets())
     state = InspectorState()
     reporter = Reporter(state)

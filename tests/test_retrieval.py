@@ -195,7 +195,7 @@ def test_embed_without_the_dense_extra_exits_2(tmp_path: Path, monkeypatch: pyte
     from execretrieval.cli import entry as cli
     from execretrieval.ranking import _dense
 
-    monkeypatch.setattr(cli, "COMMAND_MODULES", ("execretrieval.cli.rank_commands",))
+    monkeypatch.setattr(cli, "COMMAND_MODULES", ("execretrieval.cli.embed_command",))
     monkeypatch.setattr(_dense, "_LOADED", {})
     for name in ("torch", "sentence_transformers"):
         monkeypatch.setitem(sys.modules, name, None)

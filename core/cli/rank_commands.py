@@ -1,4 +1,5 @@
-"""``evaluate``, ``compare``, ``export-run``, ``export-qrels`` and ``embed`` (issue 4 item 5)."""
+"""``evaluate``, ``compare``, ``export-run`` and ``export-qrels`` (issue 4 item 5); ``embed``
+lives in :mod:`execretrieval.cli.embed_command`."""
 
 from __future__ import annotations
 
@@ -90,22 +91,6 @@ def register(subparsers: Any) -> None:
     p.add_argument("directory", metavar="DIR", help="benchmark folder")
     p.add_argument("--out", required=True, metavar="FILE", help="qrels file to write")
     p.set_defaults(handler=_export_qrels)
-
-    p = subparsers.add_parser(
-        "embed", help="encode a benchmark and write DIR/embeddings/<model>.npz",
-        description="Encode every query and snippet with a dense model (needs the dense "
-                    "extra) and write DIR/embeddings/<name>.npz, so installs without torch "
-                    "can rank with it. Vectors are cached; nothing is downloaded.")
-    p.add_argument("directory", metavar="DIR", help="benchmark folder")
-    p.add_argument("--model", default="minilm", metavar="NAME",
-                   help="minilm (default) or a local sentence-transformers folder")
-    p.add_argument("--query-prefix", default=None, help="text put before every query")
-    p.add_argument("--passage-prefix", default=None, help="text put before every snippet")
-    p.add_argument("--no-normalize", action="store_true",
-                   help="keep raw vectors (score by dot product, not cosine)")
-    p.add_argument("--out", default=None, metavar="FILE",
-                   help="output file (default DIR/embeddings/<name>.npz)")
-    p.set_defaults(handler=_embed)
 
 
 def _load(directory: str) -> Any:
@@ -266,18 +251,4 @@ def _export_qrels(args: argparse.Namespace) -> int:
     benchmark = _load(args.directory)
     to_qrels(args.out, benchmark)
     _status(f"wrote {args.out}")
-    return 0
-
-
-def _embed(args: argparse.Namespace) -> int:
-    from ..ranking.embeddings import embed_benchmark
-    from .progress import TerminalProgress
-
-    benchmark = _load(args.directory)
-    with TerminalProgress(f"encoding with {args.model}") as progress:
-        out = embed_benchmark(benchmark, args.model, out=args.out, progress=progress,
-                              query_prefix=args.query_prefix,
-                              passage_prefix=args.passage_prefix,
-                              normalize=not args.no_normalize)
-    _status(f"wrote {out}")
     return 0

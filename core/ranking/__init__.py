@@ -1,9 +1,19 @@
 """Retrieval: the Ranking type and retriever protocol, BM25, TF-IDF, dense models, .npz
-embeddings and TREC runs, and the model registry. May import base and benchmark.
+embeddings, served models (OpenAI-compatible APIs) and TREC runs, and the model registry.
+May import base and benchmark.
 """
 
 from __future__ import annotations
 
+from .api_client import ApiSettings, EmbeddingClient, parse_retry_after, public_url
+from .api_embed import (
+    PRESETS,
+    ApiEmbedResult,
+    embed_benchmark_api,
+    encode_benchmark_api,
+    preset_prefixes,
+    safe_model_name,
+)
 from .bm25 import BM25, bm25_scores, tokenize
 from .embeddings import (
     DenseRetriever,
@@ -25,6 +35,16 @@ from .tfidf import TfidfIndex, tfidf_scores
 from .trec import RunFileRetriever, from_qrels, from_run, qrels_text, run_text, to_qrels, to_run
 
 __all__ = [
+    "PRESETS",
+    "ApiEmbedResult",
+    "ApiSettings",
+    "EmbeddingClient",
+    "embed_benchmark_api",
+    "encode_benchmark_api",
+    "parse_retry_after",
+    "preset_prefixes",
+    "public_url",
+    "safe_model_name",
     "RUN_SUFFIXES",
     "Ranking",
     "Retriever",

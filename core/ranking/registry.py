@@ -11,7 +11,8 @@ Model names understood by :func:`rank` / :func:`get_retriever`, tried in this or
 - a registered name: ``bm25``, ``tfidf`` (lexical, see :mod:`execretrieval.ranking.bm25`);
 - ``minilm``: the shipped ``embeddings/minilm.npz`` if it matches the benchmark, else
   all-MiniLM-L6-v2 encoded with the ``dense`` extra (see :mod:`execretrieval.ranking.embeddings`);
-- the name of any ``embeddings/<name>.npz`` in the benchmark folder;
+- the name of any ``embeddings/<name>.npz`` in the benchmark folder, or a served model's
+  name whose file ``embed --api`` wrote (``BAAI/bge-small-en-v1.5`` -> ``BAAI_bge-small-en-v1.5``);
 - a path to a ``.npz`` embedding file, to a TREC run file (``.trec``, ``.run``, ``.txt``),
   or to a local sentence-transformers model folder.
 """
@@ -28,6 +29,7 @@ import numpy as np
 from ..errors import CancelledError, ModelNotFoundError, RetrieverError
 from ..hooks import Progress, ShouldStop
 from . import embeddings, ranking, trec
+from .api_embed import safe_model_name
 from .bm25 import bm25_scores
 from .ranking import RUN_SUFFIXES, Ranking, Retriever
 from .tfidf import tfidf_scores
@@ -123,6 +125,9 @@ def get_retriever(benchmark: Benchmark, model: str, **options: Any) -> Retriever
     shipped = _shipped(benchmark)
     if model in shipped:
         return embeddings.NpzRetriever(shipped[model], name=model)
+    served = safe_model_name(model)   # "BAAI/bge-small-en-v1.5" written by embed --api
+    if served in shipped and not Path(model).expanduser().exists():
+        return embeddings.NpzRetriever(shipped[served], name=model)
     path = Path(model).expanduser()
     if path.is_file():
         if path.suffix == ".npz":

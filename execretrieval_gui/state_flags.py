@@ -1,0 +1,132 @@
+"""The flag half of :class:`~execretrieval_gui.state.InspectorState`: the annotation store,
+adding, removing (undoably), resolving flags and who makes them. A mixin, so the state's
+module stays readable; it uses only the state's own attributes and signals."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from execretrieval import Benchmark
+from execretrieval.benchmark.annotations import AnnotationStore, Flag
+from execretrieval.benchmark.flags import default_annotator
+
+__all__ = ["FlagsMixin", "FlagsView"]
+
+
+@dataclass(frozen=True)
+class FlagsView:
+    """What the flags panel shows (see ``InspectorState.flags_changed``)."""
+
+    flagged: frozenset[str]         # every query id with an open flag
+    flags: tuple[Flag, ...]         # the selected query's flags
+    store_path: Path | None         # None: no store open
+
+
+class FlagsMixin:
+    """Flag actions of the inspector's state (a QObject with the signals used below)."""
+
+    store: AnnotationStore | None
+    store_path: Path | None
+    benchmark: Benchmark | None
+    query_id: str | None
+    annotator: str
+    _removed: list[Flag]
+    failed: Any
+    message: Any
+    flag_saved: Any
+    flags_changed: Any
+    undo_changed: Any
+    annotator_changed: Any
+
+    def _open_store(self, bench: Benchmark) -> None:
+        if self.store is not None:
+            self.store.close()
+            self.store = None
+        try:
+            self.store = AnnotationStore(bench, self.store_path, annotator=self.annotator)
+        except Exception as exc:  # noqa: BLE001 - the window must survive a bad store
+            self.failed.emit("Cannot open the annotation store", str(exc))
+        self._removed.clear()
+        self.undo_changed.emit(False)
+        if self.store is not None and self.store.unclaimed():
+            self.message.emit(f"{self.store.unclaimed()} flags of earlier benchmark versions "
+                              "are kept but not shown (execretrieval flags --claim-legacy)")
+        self.refresh_flags()
+
+    def use_store_file(self, path: str | Path) -> None:
+        self.store_path = Path(path)
+        if self.benchmark is not None:
+            self._open_store(self.benchmark)
+
+    # flags ----------------------------------------------------------------------------
+    def add_flag(self, flag: Flag) -> None:
+        if self.store is None:
+            self.failed.emit("Cannot save the flag", "No annotation store is open.")
+            return
+        try:
+            saved = self.store.add(flag)   # returns once it is on disk
+        except Exception as exc:  # noqa: BLE001
+            self.failed.emit("Cannot save the flag", str(exc))
+            return
+        self.flag_saved.emit(saved)
+        self.refresh_flags()
+        self.message.emit(f"Flag saved: {saved.category_label} on {saved.describe_target()}")
+
+    def remove_flag(self, flag_id: int) -> None:
+        if self.store is None:
+            return
+        try:
+            gone = self.store.remove(flag_id)
+        except Exception as exc:  # noqa: BLE001
+            self.failed.emit("Cannot remove the flag", str(exc))
+            gone = None
+        if gone is not None:
+            self._removed.append(gone)
+            self.undo_changed.emit(True)
+            self.message.emit(f"Flag removed: {gone.category_label} on "
+                              f"{gone.describe_target()} (Ctrl+Z puts it back)")
+        self.refresh_flags()
+
+    def undo_remove(self) -> None:
+        """Put the most recently removed flag back, exactly as it was."""
+        if self.store is None or not self._removed:
+            return
+        flag = self._removed.pop()
+        try:
+            self.store.restore(flag)
+        except Exception as exc:  # noqa: BLE001
+            self._removed.append(flag)
+            self.failed.emit("Cannot put the flag back", str(exc))
+            return
+        self.undo_changed.emit(bool(self._removed))
+        self.message.emit(f"Flag put back: {flag.category_label} on {flag.describe_target()}")
+        self.refresh_flags()
+
+    def set_flag_status(self, flag_id: int, status: str) -> None:
+        if self.store is None:
+            return
+        try:
+            self.store.set_status(flag_id, status)
+        except Exception as exc:  # noqa: BLE001
+            self.failed.emit("Cannot change the flag", str(exc))
+        self.refresh_flags()
+
+    def set_annotator(self, name: str) -> None:
+        """Who new flags are from (the OS user until changed)."""
+        name = name.strip() or default_annotator()
+        self.annotator = name
+        if self.store is not None:
+            self.store.annotator = name
+        self.annotator_changed.emit(name)
+
+    def flagged_query_ids(self) -> frozenset[str]:
+        store = self.store
+        return frozenset(store.flagged_query_ids()) if store is not None else frozenset()
+
+    def refresh_flags(self) -> None:
+        store = self.store
+        flags = store.flags(self.query_id) if (store and self.query_id) else []
+        self.flags_changed.emit(FlagsView(self.flagged_query_ids(), tuple(flags),
+                                          Path(store.path) if store is not None else None))
