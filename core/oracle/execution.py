@@ -1,7 +1,9 @@
 """The execution oracle: does a snippet pass its assert tests? (design §4)
 
-Each (code, test suite) pair runs in its own sandboxed process tree with a fresh namespace per
-test (exec the code, then the test) and a per-suite timeout. Outcomes per test are ``pass``,
+Each (code, test suite) pair runs in its own sandboxed process tree with a fresh module
+namespace per test (exec the code, then the test; registered in ``sys.modules`` as
+``__candidate__``, so dataclasses, enums and pickling work) and a per-suite timeout. Tests
+compare plain data only with plain data (see ``_sandbox_hooks.py``). Outcomes per test are ``pass``,
 ``fail`` (an AssertionError; detail is its message, or "AssertionError"), ``timeout`` (the
 test running at the deadline and every test not reached) and ``error`` ("TypeName: message";
 a SyntaxError in the code makes every test an error). How the sandbox contains hostile code
@@ -168,7 +170,8 @@ class Oracle:
         info.update(rlimits=",".join(limits),
                     process_cleanup="pid_namespace" if info.get("pid_namespace")
                     else "uid_kill" if info.get("unprivileged_uid") else "process_group",
-                    result_channel="per-test token, audit-hook guard",
+                    result_channel="per-test token, audit-hook guard, runner-held exec and "
+                                   "plain-data equality",
                     output_capture=f"truncated to {self.limits.output_chars} chars",
                     platform=sys.platform, kernel=os.uname().release,
                     python=sys.version.split()[0])

@@ -136,6 +136,7 @@ class ForkServer:
         # (idle) CPU costs ~1 ms here, more than the rest of a test.
         cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
         config = {"base": self._base, "uid": uid, "isolate": isolate, "tmpfs_mb": tmpfs_mb,
+                  "home": os.path.expanduser("~"),
                   "site_packages": packages, "cpu": cpus[index % len(cpus)] if cpus else None}
         env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": str(hash_seed),
                "PYTHONDONTWRITEBYTECODE": "1"}
@@ -155,6 +156,7 @@ class ForkServer:
             raise OracleError("the sandbox server did not start (see python -P -s -S "
                               f"{_CHILD} for a traceback)")
         self._containment: dict[str, Any] = hello["hello"]
+        self._reasons: dict[str, str] = dict(hello.get("reasons", {}))
 
     @property
     def alive(self) -> bool:
@@ -163,6 +165,10 @@ class ForkServer:
     def containment(self) -> dict[str, Any]:
         """Which containment measures this server has active (see the module docstring)."""
         return dict(self._containment)
+
+    def reasons(self) -> dict[str, str]:
+        """For each measure that is not active (and some that are not needed): why."""
+        return dict(self._reasons)
 
     def run(self, code: str, tests: list[str], timeout: float, limits: Limits) -> dict[str, Any]:
         """Run one suite; the raw result dict of the server. Raises OracleError if it died."""

@@ -1,0 +1,322 @@
+"""Inside the sandbox: the pieces that keep verdicts honest (stdlib only).
+
+Imported by the fork server (:mod:`_sandbox_child`), never by the engine. Three parts:
+
+* ``HOOKS``: source of the audit hooks and of the equality function, executed in bare
+  globals so that nothing in them leads back to runner modules. Every name they use is a
+  default argument (a tuple, immutable; assigning ``__defaults__`` or ``__code__`` of a
+  protected function is refused by the guard), never a global or a closure cell, because
+  candidates can reach these functions (frames, the tests' code constants) and could
+  otherwise rebind what they call.
+* :func:`compile_test`: parses a test and rewrites every ``==`` / ``!=`` into a call of the
+  runner-held equality function (placed into the code object's constants, so no name
+  lookup the candidate could shadow leads to it).
+* The plain-data rule, enforced by that function: when one side of ``==`` / ``!=`` is plain
+  data (exact ``int``, ``float``, ``complex``, ``bool``, ``str``, ``bytes``, ``None``, and
+  exact ``list`` / ``tuple`` / ``dict`` / ``set`` / ``frozenset`` of plain data, checked
+  with ``type() is``, never ``isinstance``), the other side must be plain data too, or the
+  test is an ``error`` that says so (recorded in the channel, so catching the exception
+  does not help). Two plain values are compared by the built-in types' own equality,
+  which no candidate can replace. Comparisons where neither side is plain data (objects
+  of classes the code defines, e.g. two dataclasses) keep normal Python semantics.
+  ``pytest.approx`` of plain numbers compares with plain data inside the runner.
+"""
+
+from __future__ import annotations
+
+import ast
+import warnings
+
+__all__ = ["HOOKS", "compile_test"]
+
+
+def _located(node: ast.AST, where: ast.AST) -> ast.AST:
+    for name in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
+        setattr(node, name, getattr(where, name, None))
+    return node
+
+
+def _rewritten(node: ast.Compare, eq_name: str, chain_name: str) -> ast.AST:
+    """``a == b`` -> ``EQ(a, b, False)``; a chain with == or != -> ``CHAIN(ops, thunks)``."""
+    if len(node.ops) == 1:
+        return _located(ast.Call(
+            func=_located(ast.Constant(eq_name), node),
+            args=[node.left, node.comparators[0],
+                  _located(ast.Constant(isinstance(node.ops[0], ast.NotEq)), node)],
+            keywords=[]), node)
+    names = tuple(type(op).__name__ for op in node.ops)
+    thunks = [_located(ast.Lambda(args=ast.arguments(posonlyargs=[], args=[], vararg=None,
+                                                     kwonlyargs=[], kw_defaults=[],
+                                                     kwarg=None, defaults=[]),
+                                  body=operand), operand)
+              for operand in [node.left, *node.comparators]]
+    return _located(ast.Call(func=_located(ast.Constant(chain_name), node),
+                             args=[_located(ast.Constant(names), node), *thunks],
+                             keywords=[]), node)
+
+
+def _rewrite(tree: ast.AST, eq_name: str, chain_name: str) -> None:
+    """Replace, in place, every comparison with == or != in it (deepest parents first, so
+    a comparison inside another is replaced before the outer one reads its operands)."""
+    compares = [n for n in ast.walk(tree) if isinstance(n, ast.Compare)
+                and any(isinstance(op, (ast.Eq, ast.NotEq)) for op in n.ops)]
+    if not compares:
+        return
+    wanted = {id(n) for n in compares}
+    parents = [n for n in ast.walk(tree) if not isinstance(n, ast.expr_context)]
+    for parent in reversed(parents):  # ast.walk is breadth-first
+        for field, value in ast.iter_fields(parent):
+            if isinstance(value, list):
+                for k, item in enumerate(value):
+                    if id(item) in wanted:
+                        value[k] = _rewritten(item, eq_name, chain_name)
+            elif id(value) in wanted:
+                setattr(parent, field, _rewritten(value, eq_name, chain_name))
+
+
+def _swap_constants(code, swaps: dict):  # type: ignore[no-untyped-def]
+    consts = []
+    for const in code.co_consts:
+        if type(const) is str and const in swaps:
+            const = swaps[const]
+        elif type(const) is type(code):
+            const = _swap_constants(const, swaps)
+        consts.append(const)
+    return code.replace(co_consts=tuple(consts))
+
+
+def compile_test(tree: ast.Module, eq, chain, salt: str):  # type: ignore[no-untyped-def]
+    """Compile a parsed test with its comparisons routed through ``eq`` / ``chain``.
+
+    ``salt`` makes the placeholder constants unguessable, so a test's own string constants
+    are never mistaken for them. Raises SyntaxError / ValueError like ``compile``.
+    """
+    eq_name, chain_name = f"\0erxr-eq-{salt}", f"\0erxr-chain-{salt}"
+    _rewrite(tree, eq_name, chain_name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "'str' object is not callable" on the placeholder
+        code = compile(tree, "<test>", "exec")
+    return _swap_constants(code, {eq_name: eq, chain_name: chain})
+
+
+HOOKS = r'''
+def make_signal(original, audit, callable_, int_):
+    def signal(signalnum, handler, _original=original, _audit=audit, _callable=callable_,
+               _int=int_):
+        """signal.signal restricted to SIG_DFL / SIG_IGN (handlers would receive frames)."""
+        if _callable(handler):
+            raise PermissionError("Python-level signal handlers are disabled in the sandbox")
+        _audit("erxr.taint", "signal")  # a changed disposition outlives the test
+        return _original(_int(signalnum), _int(handler))
+    return signal
+
+
+def make_guard(blocked, blocked_imports, hidden, protected, error):
+    def guard(event, args):
+        if event in blocked or event.startswith("ctypes."):
+            raise error(event + " is not allowed in the sandbox")
+        if event == "import" and args[0] in blocked_imports:
+            raise error("importing " + str(args[0]) + " is not allowed in the sandbox")
+        if event == "object.__getattr__" and args[0] is hidden:
+            raise error("the sandbox's signal function cannot be inspected")
+        if event == "object.__setattr__" or event == "object.__delattr__":
+            for obj in protected:
+                if args[0] is obj:
+                    raise error("the sandbox's own functions cannot be changed")
+    return guard
+
+
+def make_channel(urandom, write, exit_, gc_disable, gc_enable, getframe, getpid, len_, error,
+                 magic, taint_events, candidate, type_dict, type_, issubclass_):
+    # after arming in W: [token, pipe, W's judge frame, W's pid, violation or None, tainted]
+    state = []
+    def channel(event, args):
+        if event == "erxr.verdict":
+            gc_disable()  # no finalizer may run inside this frame from here on
+            if len_(state) != 6 or getpid() != state[3] or getframe(1) is not state[2]:
+                gc_enable()
+                raise error("only the test runner may deliver a verdict")  # forks may not vote
+            index, status, body, dirty = args
+            if state[4] is not None:
+                status, body = b"error", state[4]
+            stop = 1 if dirty or state[5] else 0
+            write(state[1], b"%s %s %d %s %d %d\n%s" % (
+                magic, state[0], index, status, stop, len_(body), body))
+            if stop:
+                exit_(0)  # a fresh W runs the next test
+            state[4] = None
+            gc_enable()
+            return
+        if event == "erxr.plain":
+            if len_(state) == 6 and state[4] is None:
+                state[4] = args[0]
+            return
+        if event in taint_events:
+            if len_(state) == 6 and getframe(1) is not state[2]:  # not the judge's own
+                state[5] = True
+            return
+        if event == "object.__setattr__" or event == "object.__delattr__":
+            # a class attribute changed: harmless for the candidate's own classes, but a
+            # patched standard-library class would outlive the test
+            if len_(state) == 6 and not state[5]:
+                obj = args[0]
+                if issubclass_(type_(obj), type_) and \
+                        type_dict(obj).get("__module__") != candidate:
+                    state[5] = True
+            return
+        if event == "erxr.arm":  # W, before any candidate code runs
+            if state:
+                raise error("the verdict channel is armed already")
+            token = urandom(16).hex().encode()
+            write(args[0], b"HELLO %s\n" % token)
+            state.extend((token, args[0], getframe(1), getpid(), None, False))
+    return channel
+
+
+def make_eq(approx, audit, lt, le, gt, ge, contains, is_, is_not, not_):
+    # Every name below is a default argument: nothing a candidate can rebind.
+    def eq(a, b, negate=False, _type=type, _int=int, _float=float, _complex=complex,
+           _bool=bool, _str=str, _bytes=bytes, _none=type(None), _list=list, _tuple=tuple,
+           _dict=dict, _set=set, _frozenset=frozenset, _id=id, _extend=list.extend,
+           _pop=list.pop, _add=set.add, _keys=dict.keys, _values=dict.values, _approx=approx,
+           _getattr=object.__getattribute__, _abs=abs, _max=max, _len=len, _zip=zip,
+           _audit=audit, _error=TypeError, _qualname=type.__dict__["__qualname__"].__get__,
+           _tmodule=type.__dict__["__module__"].__get__):
+        """The test's ``a == b`` (``a != b`` if ``negate``) under the plain-data rule."""
+        plain = []
+        for root in (a, b):
+            stack, seen, ok = [root], _set(), True
+            while stack:
+                x = _pop(stack)
+                t = _type(x)
+                if (t is _int or t is _str or t is _float or t is _bool or t is _none
+                        or t is _bytes or t is _complex):
+                    continue
+                if t is _list or t is _tuple or t is _set or t is _frozenset or t is _dict:
+                    if _id(x) in seen:
+                        continue
+                    _add(seen, _id(x))
+                    if t is _dict:
+                        _extend(stack, _keys(x))
+                        _extend(stack, _values(x))
+                    else:
+                        _extend(stack, x)
+                    continue
+                ok = False
+                break
+            plain.append(ok)
+        plain_a, plain_b = plain
+        if plain_a and plain_b:
+            return (a != b) if negate else (a == b)
+        for expected, other, other_plain in ((a, b, plain_b), (b, a, plain_a)):
+            if _type(expected) is _approx and other_plain:
+                want = _getattr(expected, "expected")
+                rel, tol = _getattr(expected, "rel"), _getattr(expected, "abs")
+                pairs = [(other, want)]
+                if _type(want) is _list or _type(want) is _tuple:
+                    if _type(other) is not _list and _type(other) is not _tuple:
+                        return negate
+                    if _len(other) != _len(want):
+                        return negate
+                    pairs = _list(_zip(other, want))
+                for x, y in pairs:
+                    if not (x == y or _abs(x - y) <= _max(rel * _abs(y), tol)):
+                        return negate
+                return not negate
+        if plain_a or plain_b:
+            t = _type(b if plain_a else a)
+            module = _tmodule(t)
+            name = (module + "." if _type(module) is _str else "") + _qualname(t)
+            message = ("plain-data comparison: the test compares plain data with an object of "
+                       "type " + name + "; plain data "
+                       "(numbers, str, bytes, bool, None and lists/tuples/dicts/sets of them, "
+                       "exact built-in types) is only compared with plain data")
+            _audit("erxr.plain", message.encode("utf-8", "replace"))
+            raise _error(message)
+        return (a != b) if negate else (a == b)
+
+
+    def chain(names, *thunks, _eq=eq, _zip=zip, _lt=lt, _le=le, _gt=gt, _ge=ge,
+              _contains=contains, _is=is_, _is_not=is_not, _not=not_):
+        """A chained comparison with == or != in it: each operand evaluated once, in order."""
+        left = thunks[0]()
+        result = True
+        for name, thunk in _zip(names, thunks[1:]):
+            right = thunk()
+            if name == "Eq":
+                result = _eq(left, right, False)
+            elif name == "NotEq":
+                result = _eq(left, right, True)
+            elif name == "Lt":
+                result = _lt(left, right)
+            elif name == "LtE":
+                result = _le(left, right)
+            elif name == "Gt":
+                result = _gt(left, right)
+            elif name == "GtE":
+                result = _ge(left, right)
+            elif name == "Is":
+                result = _is(left, right)
+            elif name == "IsNot":
+                result = _is_not(left, right)
+            elif name == "In":
+                result = _contains(right, left)
+            else:  # NotIn
+                result = _not(_contains(right, left))
+            if not result:
+                return result
+            left = right
+        return result
+    return eq, chain
+
+
+def make_fingerprint(builtins_dict, modules, getcwd, getrecursionlimit, sys_module,
+                     tuple_, list_, extend, values, keys, getattr_):
+    def fingerprint(_watched, _b=builtins_dict, _m=modules, _cwd=getcwd,
+                    _rl=getrecursionlimit, _sys=sys_module, _tuple=tuple_, _list=list_,
+                    _extend=extend, _values=values, _keys=keys, _getattr=getattr_):
+        """Identities of everything a test could patch for later tests (see the runner)."""
+        objects = _list(_values(_b))
+        _extend(objects, _keys(_b))
+        _extend(objects, _values(_m))
+        _extend(objects, _keys(_m))
+        for name in _watched:
+            module = _m.get(name)
+            if module is not None:
+                space = _getattr(module, "__dict__")
+                _extend(objects, _values(space))
+                _extend(objects, _keys(space))
+        for name in ("path", "meta_path", "path_hooks"):
+            _extend(objects, _getattr(_sys, name))
+        return _tuple(objects), (_cwd(), _rl(), _sys.get_int_max_str_digits())
+    return fingerprint
+
+
+def same(a, b, _len=len, _all=all, _map=map, _is=__import__("operator").is_):
+    """Two fingerprints agree: the same objects, in order, and the same scalars."""
+    return _len(a[0]) == _len(b[0]) and _all(_map(_is, a[0], b[0])) and a[1] == b[1]
+
+
+def describe(exc, _type=type, _str=str, _name=type.__dict__["__name__"].__get__,
+             _base=BaseException):
+    """"TypeName: message" of an exception; a hostile __str__ cannot break the runner."""
+    try:
+        name = _name(_type(exc))
+    except _base:
+        name = "Exception"
+    try:
+        text = _str(exc)
+        if _type(text) is not _str:
+            text = "<unprintable>"
+    except _base:
+        text = "<unprintable>"
+    return (name + ": " + text if text else name)[:2000]
+
+
+def flush(sys_module, _getattr=getattr):
+    """Flush whatever the candidate left as sys.stdout / sys.stderr (os._exit will not)."""
+    for name in ("stdout", "stderr"):
+        stream = _getattr(sys_module, name, None)
+        if stream is not None:
+            stream.flush()
+'''
