@@ -92,7 +92,7 @@ class AuditView(QWidget):
 
         self.queue_table = _table(self.queue, "auditQueue")
         header = self.queue_table.horizontalHeader()
-        for col, width in ((0, 40), (1, 170), (2, 58), (3, 92), (4, 54)):
+        for col, width in ((0, 38), (1, 160), (2, 70), (3, 92), (4, 68)):
             header.resizeSection(col, width)
         header.setStretchLastSection(True)
         self.queue_table.verticalHeader().hide()
