@@ -7,15 +7,17 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 # Qt's offscreen and xcb platforms, fonts for readable text, Xvfb for a window on a
-# machine without a screen.
+# machine without a screen; desktop-file-validate checks the desktop entry in the tests.
 DEB_PACKAGES := fonts-dejavu-core libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 \
 	libfontconfig1 libglib2.0-0 libdbus-1-3 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 \
-	libxcb-image0 libxcb-randr0 libxcb-render-util0 libxcb-shape0 libxcb-xkb1 xvfb xauth
+	libxcb-image0 libxcb-randr0 libxcb-render-util0 libxcb-shape0 libxcb-xkb1 xvfb xauth \
+	desktop-file-utils
 BENCHMARK ?= data/builtin
-MODEL ?= bm25
+MODEL ?= minilm
 QUERY ?= lowest_set_bit
+SIZE ?= 1280x800
 
-.PHONY: help install system-deps run test bench stress screenshot check-data lint clean
+.PHONY: help install system-deps run test bench stress screenshot check-data lint dist clean
 
 help:
 	@echo "make run         install (first time) and open the inspector on $(BENCHMARK)"
@@ -24,6 +26,7 @@ help:
 	@echo "make stress      oracle load test with hostile candidates"
 	@echo "make screenshot  render docs/screenshot.png ($(BENCHMARK), $(MODEL), $(QUERY))"
 	@echo "make check-data  rebuild data/builtin from its seed (cold cache) and diff: no byte may change"
+	@echo "make dist        build the sdist and the wheel (benchmarks included) into dist/"
 
 system-deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
@@ -65,10 +68,13 @@ bench: $(STAMP)
 stress: $(STAMP)
 	@for f in bench/stress_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
 
+# the picture must not depend on this machine's flags: a fresh, empty annotation store
 screenshot: $(STAMP)
 	mkdir -p docs
-	QT_QPA_PLATFORM=offscreen $(BIN)/execretrieval-gui $(BENCHMARK) --model $(MODEL) \
-		--query $(QUERY) --screenshot docs/screenshot.png
+	@tmp=$$(mktemp -d); \
+	QT_QPA_PLATFORM=offscreen EXECRETRIEVAL_DATA_DIR=$$tmp $(BIN)/execretrieval-gui \
+		$(BENCHMARK) --model $(MODEL) --query $(QUERY) --size $(SIZE) \
+		--screenshot docs/screenshot.png; status=$$?; rm -rf $$tmp; exit $$status
 
 # Rebuilding the bundled benchmark must reproduce it byte for byte (about 2 minutes).
 check-data: $(STAMP)
@@ -86,5 +92,11 @@ lint: $(STAMP)
 	$(BIN)/python tools/check_imports.py
 	$(BIN)/python tools/check_layers.py
 
+# sdist and wheel; the wheel is built from the sdist, so both carry the same files
+dist: $(STAMP)
+	rm -rf dist
+	$(BIN)/python -m build --outdir dist .
+	@ls -l dist
+
 clean:
-	rm -rf $(VENV) *.egg-info build .pytest_cache .mypy_cache
+	rm -rf $(VENV) *.egg-info build dist .pytest_cache .mypy_cache

@@ -8,6 +8,8 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 from .audit import AuditResult, QueryAudit, read_audit, run_audit
+from .benchmark.bundled import bundled_benchmarks, resolve_benchmark
+from .benchmark.catalog import BenchmarkEntry, catalog, read_recent, remember_benchmark
 from .benchmark.dataset import (
     BUG_TYPES,
     DOMAINS,
@@ -21,6 +23,7 @@ from .benchmark.dataset import (
 from .benchmark.seedfile import SeedTask, read_seed
 from .build.builder import BuildResult, BuildValidationError, build
 from .build.humaneval import import_humaneval
+from .distribution import installed_extras
 from .errors import (
     AnnotationError,
     BenchmarkError,
@@ -117,4 +120,11 @@ __all__ = [
     "atomic_write_text",
     "load_benchmark",
     "write_benchmark",
+    "BenchmarkEntry",
+    "bundled_benchmarks",
+    "catalog",
+    "read_recent",
+    "remember_benchmark",
+    "resolve_benchmark",
+    "installed_extras",
 ]

@@ -1,4 +1,5 @@
-"""``execretrieval-gui [DIR] [--model NAME] [--query NAME_OR_ID] [--tab inspect|metrics|audit]
+"""``execretrieval-gui [DIR] [--model NAME] [--query NAME_OR_ID] [--size WxH]
+[--tab inspect|metrics|audit]
 [--screenshot FILE.png]``."""
 
 from __future__ import annotations
@@ -11,11 +12,26 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-__all__ = ["build_parser", "create_app", "main"]
+__all__ = ["build_parser", "create_app", "main", "parse_size"]
 
 SCREENSHOT_TIMEOUT_MS = 180_000
 AUDIT_SCREENSHOT_TIMEOUT_MS = 1_800_000   # a cold audit of a whole benchmark takes long
 TABS = ("inspect", "metrics", "audit")
+DEFAULT_SIZE = (1280, 800)
+MIN_SIZE = (640, 480)
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"1024x700"`` -> ``(1024, 700)``; anything else is an argparse error naming it."""
+    w, sep, h = text.lower().partition("x")
+    if not sep or not w.strip().isdigit() or not h.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r}: expected WIDTHxHEIGHT, e.g. 1280x800")
+    size = int(w), int(h)
+    if size[0] < MIN_SIZE[0] or size[1] < MIN_SIZE[1] or max(size) > 16384:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: the window must be at least {MIN_SIZE[0]}x{MIN_SIZE[1]} "
+            "(and at most 16384 on a side)")
+    return size
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -23,20 +39,33 @@ def build_parser() -> argparse.ArgumentParser:
         prog="execretrieval-gui",
         description="Inspect how a code retriever ranks correct code against buggy mutants.")
     parser.add_argument("benchmark", nargs="?", metavar="DIR",
-                        help="benchmark folder (default: the last one, else data/builtin)")
+                        help="benchmark folder or bundled benchmark name (builtin, tiny, "
+                             "humaneval); default: the last one opened, else builtin")
     parser.add_argument("--model", metavar="NAME",
                         help="bm25, tfidf, minilm, an embeddings .npz or a TREC run file")
     parser.add_argument("--query", metavar="FUNCTION_NAME_OR_ID", help="open this query")
+    parser.add_argument("--size", metavar="WxH", type=parse_size,
+                        help="window size in pixels, e.g. 1024x700 (default: the last one, "
+                             "else 1280x800; with --screenshot always 1280x800 unless given)")
     parser.add_argument("--tab", choices=TABS, default="inspect",
                         help="open on this tab; 'audit' also runs the suite audit (cached)")
     parser.add_argument("--screenshot", metavar="FILE.png",
                         help="render the window once the query (with --tab audit: the "
                              "audit) has loaded, save it, exit")
+    entry = parser.add_mutually_exclusive_group()
+    entry.add_argument("--install-desktop-entry", action="store_true",
+                       help="add the inspector to the desktop's menu (a .desktop file and "
+                            "its icon under $XDG_DATA_HOME), then exit")
+    entry.add_argument("--uninstall-desktop-entry", action="store_true",
+                       help="remove what --install-desktop-entry wrote, then exit")
     return parser
 
 
 def _resources() -> Path:
-    return Path(__file__).resolve().parent.parent / "resources"
+    """The installed ``resources/`` (icon, style sheet): package data of the GUI."""
+    from importlib import resources
+
+    return Path(str(resources.files("execretrieval_gui.resources")))
 
 
 def create_app(argv: Sequence[str] | None = None):  # type: ignore[no-untyped-def]
@@ -50,6 +79,7 @@ def create_app(argv: Sequence[str] | None = None):  # type: ignore[no-untyped-de
     app.setOrganizationName("execretrieval")
     app.setApplicationName("inspector")
     app.setApplicationDisplayName("ExecRetrieval Inspector")
+    app.setDesktopFileName("execretrieval-inspector")  # what --install-desktop-entry writes
     font = QFont("DejaVu Sans", 9)
     app.setFont(font)
     qss = _resources() / "style.qss"
@@ -63,9 +93,23 @@ def create_app(argv: Sequence[str] | None = None):  # type: ignore[no-untyped-de
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if args.benchmark is not None and not Path(args.benchmark).exists():
-        # still open the window: it explains the problem in a dialog
-        print(f"execretrieval-gui: warning: {args.benchmark}: no such folder", file=sys.stderr)
+    if args.install_desktop_entry or args.uninstall_desktop_entry:
+        from . import desktop
+
+        return desktop.main(install=args.install_desktop_entry)
+    if args.benchmark is not None:
+        from execretrieval import BenchmarkError
+
+        from . import engine
+
+        try:
+            engine.resolve(args.benchmark)  # a folder, or a bundled name (window.open)
+        except BenchmarkError as exc:
+            if args.screenshot:   # a picture of something else would only mislead
+                print(f"execretrieval-gui: error: {exc}", file=sys.stderr)
+                return 2
+            # the window says so in a dialog and opens the bundled benchmark instead
+            print(f"execretrieval-gui: warning: {exc}", file=sys.stderr)
     from PySide6.QtCore import QSettings, QTimer
 
     from .mainwindow import MainWindow
@@ -79,6 +123,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         settings = QSettings()
     window = MainWindow(settings)
+    if args.size or args.screenshot:
+        window.resize(*(args.size or DEFAULT_SIZE))
     window.show()
     if args.screenshot:
         _arrange_screenshot(window, Path(args.screenshot), args.query, args.tab)
@@ -121,7 +167,6 @@ def _arrange_screenshot(window, target: Path, query: str | None,  # type: ignore
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
-    window.resize(1280, 800)
     window.screenshot_status = 1
     state = {"done": False, "errors": []}
 
@@ -152,16 +197,27 @@ def _arrange_screenshot(window, target: Path, query: str | None,  # type: ignore
         QTimer.singleShot(150, lambda: save(True))
 
     def on_failed(title: str, text: str) -> None:
+        if state["done"]:
+            return
         print(f"execretrieval-gui: {title}: {text}", file=sys.stderr)
         QTimer.singleShot(300, lambda: save(False))
 
+    def on_argument_rejected(text: str) -> None:
+        """A bad --model: no picture of the fallback, exit 2 with the message."""
+        if state["done"]:
+            return
+        state["done"] = True
+        print(f"execretrieval-gui: error: {text}", file=sys.stderr)
+        window.screenshot_status = 2
+        window.close()
+        QApplication.quit()
+
+    window.state.argument_rejected.connect(on_argument_rejected)   # before failed: it wins
     if tab == "audit":
         window.audit_state.result_changed.connect(
             lambda result: result is not None and QTimer.singleShot(300, lambda: save(True)))
-        QTimer.singleShot(AUDIT_SCREENSHOT_TIMEOUT_MS, lambda: save(False))
     else:
         window.state.query_ready.connect(on_ready)
-        QTimer.singleShot(SCREENSHOT_TIMEOUT_MS, lambda: save(False))
     window.state.failed.connect(on_failed)
 
 

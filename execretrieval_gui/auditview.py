@@ -3,7 +3,7 @@
 Left, the queue (most suspect first, with reasons; reviewed ones ticked). Right, for the
 selected suite: its reasons, the surviving mutants with the selected one's diff against the
 canonical (the evidence of a weak suite), and the test x mutant kill matrix. "Flag suite as
-too weak" flags the query with the surviving mutant in the note; "Next unreviewed" (N)
+too weak" flags the query with the surviving mutant in the note; "Next unreviewed" (Ctrl+N)
 moves to the next suspect suite not yet looked at; a double click opens the query in the
 Inspect tab.
 """
@@ -83,7 +83,7 @@ class AuditView(QWidget):
         self.summary.setObjectName("auditSummary")
         self.summary.setMinimumWidth(80)   # never widens the window: it elides instead
         self.summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.next_button = QPushButton("Next unreviewed (N)")
+        self.next_button = QPushButton("Next unreviewed (Ctrl+N)")
         self.next_button.setObjectName("auditNext")
         self.flag_button = QPushButton("Flag suite as too weak")
         self.flag_button.setObjectName("auditFlag")
@@ -138,7 +138,7 @@ class AuditView(QWidget):
         layout.addLayout(top)
         layout.addWidget(self.splitter, 1)
 
-        self.next_shortcut = QShortcut(QKeySequence("N"), self)
+        self.next_shortcut = QShortcut(QKeySequence("Ctrl+N"), self)   # N steps the diff
         self.next_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self._set_enabled(False)
 

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QComboBox,
     QGridLayout,
-    QHeaderView,
+    QHBoxLayout,
+    QInputDialog,
     QLabel,
     QLineEdit,
     QTableView,
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from execretrieval import Benchmark
 
+from .columns import ColumnFitter, text_width
 from .engine import QueryStatus
 from .filters import DISCORDANT, OUTCOMES, QueryFilter, QueryFilterProxy
 from .models import OBJECT_ROLE, QueryTableModel
@@ -36,6 +38,7 @@ class QueryBrowser(QWidget):
     """Emits ``query_selected(query_id)`` when the current row changes."""
 
     query_selected = Signal(str)
+    slice_saved = Signal(str, object)   # name, QueryFilter
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -63,7 +66,7 @@ class QueryBrowser(QWidget):
         self.flagged_box = QCheckBox("Flagged")
         for box in (self.domain_box, self.bug_box, self.outcome_box, self.discordant_box):
             box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-            box.setMinimumContentsLength(10)
+            box.setMinimumContentsLength(7)
         self.only_label = QLabel()
         self.only_clear = QToolButton(text="✕")
         self.only_clear.setToolTip("Show all queries again")
@@ -81,13 +84,26 @@ class QueryBrowser(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.setAlternatingRowColors(True)
         self.table.setWordWrap(False)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(QueryTableModel.NAME, QHeaderView.ResizeMode.Stretch)
-        for col, width in ((0, 22), (2, 80), (3, 28), (4, 52), (5, 36)):
-            header.resizeSection(col, width)
+        # function names whole; the domain (also a filter and in the tooltip) gives way
+        m = QueryTableModel
+        self.fitter = ColumnFitter(self.table, shrink=(m.DOMAIN, m.NAME), grow=m.DOMAIN,
+                                   minimum={m.DOMAIN: 0, m.NAME: 90},
+                                   maximum={m.DOMAIN: 150})
+        self.table.viewport().installEventFilter(self)
         self.count_label = QLabel()
         self.count_label.setObjectName("countLabel")
+        self.slice_box = QComboBox()
+        self.slice_box.setObjectName("sliceBox")
+        self.slice_box.setToolTip("Saved slices: choose one to filter the list by it")
+        self.slice_box.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.slice_box.setMinimumContentsLength(8)
+        self.save_slice_button = QToolButton(text="Save slice…")
+        self.save_slice_button.setToolTip("Save the current filter as a named slice "
+                                          "(the Metrics tab measures every saved slice)")
+        self.export_button = QToolButton(text="CSV…")
+        self.export_button.setToolTip("Export the queries listed now (filtered) as CSV")
+        self._slices: dict[str, QueryFilter] = {}
 
         filters = QGridLayout()
         filters.setSpacing(3)
@@ -97,6 +113,12 @@ class QueryBrowser(QWidget):
         filters.addWidget(self.discordant_box, 1, 1)
         filters.addWidget(self.flagged_box, 2, 0)
         filters.addWidget(self.count_label, 2, 1, Qt.AlignmentFlag.AlignRight)
+        slices = QHBoxLayout()
+        slices.setSpacing(3)
+        slices.addWidget(self.slice_box, 1)
+        slices.addWidget(self.save_slice_button)
+        slices.addWidget(self.export_button)
+        filters.addLayout(slices, 3, 0, 1, 2)
         only = QGridLayout()
         only.addWidget(self.only_label, 0, 0)
         only.addWidget(self.only_clear, 0, 1)
@@ -117,12 +139,15 @@ class QueryBrowser(QWidget):
         for box in (self.domain_box, self.bug_box, self.outcome_box, self.discordant_box):
             box.currentIndexChanged.connect(self._on_filters_changed)
         self.flagged_box.toggled.connect(self._on_filters_changed)
+        self.slice_box.activated.connect(self._on_slice_box_activated)
+        self.save_slice_button.clicked.connect(self._on_save_slice_clicked)
         self.only_clear.clicked.connect(self._on_only_clear_clicked)
         self.table.selectionModel().currentRowChanged.connect(self._on_table_current_changed)
         self.proxy.rowsInserted.connect(self._update_count)
         self.proxy.rowsRemoved.connect(self._update_count)
         self.proxy.modelReset.connect(self._update_count)
         self.proxy.layoutChanged.connect(self._update_count)
+        self.set_slices({})
 
     # filling --------------------------------------------------------------------------
     def set_benchmark(self, benchmark: Benchmark | None) -> None:
@@ -140,7 +165,17 @@ class QueryBrowser(QWidget):
             for value in values:
                 box.addItem(value, value)
             box.blockSignals(False)
+        m = QueryTableModel
+        names = [q.function_name for q in benchmark.queries] if benchmark else []
+        self.fitter.content = {
+            m.NAME: text_width(self.table, names),
+            m.DOMAIN: text_width(self.table, benchmark.domains if benchmark else ()),
+            m.CANON: text_width(self.table, ["Canon", "100"]),
+            m.TOP1: text_width(self.table, ["R1"]) + 6,
+            m.DECEIVED: text_width(self.table, ["Dec.", "yes"]),
+            m.FLAG: text_width(self.table, ["⚑"]) + 4}
         self._on_filters_changed()
+        self.fitter.fit()
 
     def set_status(self, status: QueryStatus | None, status_b: QueryStatus | None) -> None:
         current = self.current_query_id()
@@ -162,6 +197,13 @@ class QueryBrowser(QWidget):
         self.only_label.setVisible(query_ids is not None)
         self.only_clear.setVisible(query_ids is not None)
         self._on_filters_changed()
+
+    def preferred_width(self, domain: bool = True) -> int:
+        """The width that shows every function name whole (and the domains too)."""
+        fixed = sum(self.fitter.wanted(c) for c in range(self.model.columnCount())
+                    if domain or c != QueryTableModel.DOMAIN)
+        scroll = self.table.verticalScrollBar().sizeHint().width()
+        return fixed + scroll + 2 * self.table.frameWidth() + 10
 
     # selection ------------------------------------------------------------------------
     def current_query_id(self) -> str | None:
@@ -201,9 +243,69 @@ class QueryBrowser(QWidget):
         self.search.setFocus()
         self.search.selectAll()
 
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        self.fitter.viewport_event(watched, event)
+        return super().eventFilter(watched, event)
+
+    # slices ---------------------------------------------------------------------------
+    def current_filter(self) -> QueryFilter:
+        return self.proxy.criteria
+
+    def apply_filter(self, criteria: QueryFilter) -> None:
+        """Set the search and filter boxes to ``criteria`` (a saved slice)."""
+        boxes = ((self.domain_box, criteria.domain), (self.bug_box, criteria.bug_type),
+                 (self.outcome_box, criteria.outcome), (self.discordant_box, criteria.discordant))
+        for box, value in boxes:
+            box.blockSignals(True)
+            box.setCurrentIndex(max(0, box.findData(value)))
+            box.blockSignals(False)
+        self.flagged_box.blockSignals(True)
+        self.flagged_box.setChecked(criteria.flagged_only)
+        self.flagged_box.blockSignals(False)
+        self.search.blockSignals(True)
+        self.search.setText(criteria.text)
+        self.search.blockSignals(False)
+        self._on_filters_changed()
+
+    def visible_query_ids(self) -> list[str]:
+        """The queries listed now, in the list's order."""
+        out = []
+        for row in range(self.proxy.rowCount()):
+            query = self.proxy.index(row, 0).data(OBJECT_ROLE)
+            if query is not None:
+                out.append(query.query_id)
+        return out
+
+    def set_slices(self, named: dict[str, QueryFilter]) -> None:
+        self._slices = dict(named)
+        current = self.slice_box.currentData()
+        self.slice_box.blockSignals(True)
+        self.slice_box.clear()
+        self.slice_box.addItem("Saved slices…" if named else "No saved slices", "")
+        for name, criteria in named.items():
+            self.slice_box.addItem(name, name)
+            self.slice_box.setItemData(self.slice_box.count() - 1, criteria.describe(),
+                                       Qt.ItemDataRole.ToolTipRole)
+        self.slice_box.setCurrentIndex(max(0, self.slice_box.findData(current)))
+        self.slice_box.blockSignals(False)
+
+    def _on_slice_box_activated(self, index: int) -> None:
+        name = self.slice_box.itemData(index)
+        if name in self._slices:
+            self.apply_filter(self._slices[name])
+
+    def _on_save_slice_clicked(self) -> None:
+        criteria = self.current_filter()
+        name, ok = QInputDialog.getText(self, "Save slice",
+                                        f"Name for this filter ({criteria.describe()}):")
+        if ok and name.strip():
+            self.slice_saved.emit(name, criteria)
+
     # the state ------------------------------------------------------------------------
     def bind(self, state: InspectorState) -> None:
         """List ``state``'s benchmark with its statuses and flags; follow its query."""
+        state.slices.changed.connect(self.set_slices)
+        self.slice_saved.connect(state.slices.save)
         state.benchmark_loaded.connect(self.set_benchmark)
         state.status_changed.connect(self.set_status)
         state.flags_changed.connect(self._on_state_flags_changed)
@@ -211,7 +313,8 @@ class QueryBrowser(QWidget):
         self.query_selected.connect(state.select_query)
 
     def _on_state_flags_changed(self, view: FlagsView) -> None:
-        self.set_flagged(set(view.flagged))
+        if view.flagged != self.model.flagged:
+            self.set_flagged(set(view.flagged))
 
     def _on_state_query_changed(self, view: QueryView) -> None:
         if self.current_query_id() != view.query.query_id:

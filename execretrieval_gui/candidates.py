@@ -5,31 +5,31 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
-from PySide6.QtGui import QFont, QFontMetricsF
+from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QButtonGroup,
+    QFrame,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
-    QRadioButton,
+    QScrollArea,
+    QSizePolicy,
     QSpinBox,
-    QStyle,
+    QSplitter,
     QTableView,
-    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
-from execretrieval import Query, Snippet
+from execretrieval import Query
 
-from . import diffing
-from .models import OBJECT_ROLE, CandidatesModel
+from .columns import ColumnFitter
+from .diffview import DiffView
+from .models import OBJECT_ROLE, CandidateRow, CandidatesModel
 
 if TYPE_CHECKING:
     from .state import CandidateView, InspectorState, QueryView
 
-__all__ = ["CandidatesPanel", "DiffView"]
+__all__ = ["CandidatesPanel", "DiffView"]   # DiffView: from .diffview, kept importable here
 
 
 class CandidatesPanel(QWidget):
@@ -41,6 +41,7 @@ class CandidatesPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = CandidatesModel(self)
+        self._selected = ""   # the corpus id selected in whichever list
         self.title = QLabel("No query selected")
         self.title.setObjectName("queryTitle")
         self.title.setTextFormat(Qt.TextFormat.RichText)
@@ -50,31 +51,101 @@ class CandidatesPanel(QWidget):
         self.depth_box.setValue(10)
         self.depth_box.setPrefix("top ")
         self.depth_box.setToolTip("How many ranked candidates to show")
-        self.table = QTableView()
-        self.table.setObjectName("candidateTable")
-        self.table.setModel(self.model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.verticalHeader().hide()
-        self.table.verticalHeader().setDefaultSectionSize(22)
-        self.table.setWordWrap(False)
-        header = self.table.horizontalHeader()
-        for col, width in ((0, 40), (1, 64), (2, 70), (3, 124), (4, 150), (5, 78), (6, 56)):
-            header.resizeSection(col, width)
-        header.setSectionResizeMode(CandidatesModel.BUG, QHeaderView.ResizeMode.Stretch)
-        self.table.setColumnHidden(CandidatesModel.B_RANK, True)   # until a model B is chosen
+        self.table, self.fitter = self._make_table(self.model, "candidateTable")
+        # the A|B view: model B's own top-k beside A's, once a Compare model is chosen
+        self.model_b = CandidatesModel(self)
+        self.model_b.other = "A"
+        self.table_b, self.fitter_b = self._make_table(self.model_b, "candidateTableB")
+        self.label_a = QLabel()
+        self.label_b = QLabel()
+        for label in (self.label_a, self.label_b):
+            label.setObjectName("rankingLabel")
+        self.split = QSplitter(Qt.Orientation.Horizontal)
+        self.split.setObjectName("abSplitter")
+        self.split.setChildrenCollapsible(False)
+        for label, table in ((self.label_a, self.table), (self.label_b, self.table_b)):
+            pane = QWidget()
+            pl = QVBoxLayout(pane)
+            pl.setContentsMargins(0, 0, 0, 0)
+            pl.setSpacing(1)
+            pl.addWidget(label)
+            pl.addWidget(table, 1)
+            self.split.addWidget(pane)
+        self._show_b_list(False)
 
+        # a long query (HumanEval's run to a dozen lines) scrolls in at most five lines
+        # instead of pushing the candidates out of view
+        self.title_area = QScrollArea()
+        self.title_area.setObjectName("queryTitleArea")
+        self.title_area.setWidget(self.title)
+        self.title_area.setWidgetResizable(True)
+        self.title_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.title_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        title_font = QFont(self.title.font())
+        title_font.setPointSize(10)   # the style sheet's size for #queryTitle
+        line = QFontMetrics(title_font).lineSpacing()
+        self.title_area.setMinimumHeight(3 * line + 6)   # whole lines, never half of one
+        self.title_area.setMaximumHeight(5 * line + 6)
+        self.title_area.setSizePolicy(QSizePolicy.Policy.Preferred,
+                                      QSizePolicy.Policy.Maximum)
         top = QHBoxLayout()
-        top.addWidget(self.title, 1)
+        top.addWidget(self.title_area, 1)
         top.addWidget(self.depth_box, 0, Qt.AlignmentFlag.AlignTop)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.setSpacing(3)
         layout.addLayout(top)
-        layout.addWidget(self.table, 1)
+        layout.addWidget(self.split, 1)
 
         self.table.selectionModel().currentRowChanged.connect(self._on_table_current_changed)
+        self.table_b.selectionModel().currentRowChanged.connect(self._on_table_current_changed)
         self.depth_box.valueChanged.connect(self.depth_changed)
+
+    def _make_table(self, model: CandidatesModel, name: str) -> tuple[QTableView, ColumnFitter]:
+        table = QTableView()
+        table.setObjectName(name)
+        table.setModel(model)
+        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        table.verticalHeader().hide()
+        table.verticalHeader().setDefaultSectionSize(22)
+        table.setWordWrap(False)
+        m = CandidatesModel
+        # every column as wide as its text; short of room a long bug type is elided a
+        # little, then the score difference steps aside (it is in every row's tooltip),
+        # then bug type and role are elided further
+        fitter = ColumnFitter(table, shrink=((m.BUG, 110), (m.DELTA, 0), (m.BUG, 40),
+                                             (m.ROLE, 44)), grow=None, whole=(m.DELTA,))
+        table.viewport().installEventFilter(self)
+        table.setColumnHidden(m.B_RANK, True)   # until a model B is chosen
+        return table, fitter
+
+    def _show_b_list(self, shown: bool) -> None:
+        """Two lists side by side share the width: each drops the score difference and
+        the score (both in the row's tooltip) and shortens roles and badges."""
+        if self.model.compact == shown and self.split.widget(1).isVisibleTo(self) == shown:
+            return
+        self.split.widget(1).setVisible(shown)
+        self.label_a.setVisible(shown)
+        for model, table, fitter in ((self.model, self.table, self.fitter),
+                                     (self.model_b, self.table_b, self.fitter_b)):
+            model.compact = shown
+            table.setColumnHidden(CandidatesModel.DELTA, shown)
+            table.setColumnHidden(CandidatesModel.SCORE, shown)
+            model.layoutChanged.emit()
+            fitter.schedule()
+
+    def show_b_rows(self, rows: tuple[CandidateRow, ...] | None,
+                    a_ranks: list[int | None] | None, model_b: str) -> None:
+        """Model B's ranking of the query beside A's (None: no model B, one list)."""
+        self._show_b_list(rows is not None)
+        self.model_b.set_rows(list(rows or ()), self.model.n_tests)
+        if rows is not None:
+            self.model_b.set_b_ranks(a_ranks, self.label_a.property("model") or "")
+            self.label_b.setText(f"<b>B</b>: {model_b}")
+            self.table_b.setColumnHidden(CandidatesModel.B_RANK, False)
+            self._select_in(self.table_b, self.model_b, self._selected)
+        self.fitter_b.schedule()
 
     def show_query(self, query: Query | None, model_label: str = "",
                    canonical_rank: int = 0) -> None:
@@ -94,13 +165,31 @@ class CandidatesPanel(QWidget):
         """Give each listed candidate its rank under model B; None hides the column."""
         self.model.set_b_ranks(ranks, model_b)
         self.table.setColumnHidden(CandidatesModel.B_RANK, ranks is None)
+        self.fitter.schedule()
 
     def select_corpus_id(self, corpus_id: str) -> None:
-        row = self.model.row_of(corpus_id)
-        if row >= 0:
-            self.table.selectionModel().setCurrentIndex(
-                self.model.index(row, 0), QItemSelectionModel.SelectionFlag.ClearAndSelect
-                | QItemSelectionModel.SelectionFlag.Rows)
+        """Select the snippet in both lists (cleared in a list that does not hold it)."""
+        self._selected = corpus_id
+        self._select_in(self.table, self.model, corpus_id)
+        if self.split.widget(1).isVisibleTo(self):
+            self._select_in(self.table_b, self.model_b, corpus_id)
+
+    @staticmethod
+    def _select_in(table: QTableView, model: CandidatesModel, corpus_id: str) -> None:
+        row = model.row_of(corpus_id)
+        selection = table.selectionModel()
+        if row < 0:
+            selection.blockSignals(True)
+            selection.clear()
+            selection.blockSignals(False)
+            table.viewport().update()
+            return
+        current = table.currentIndex()
+        if not (current.isValid() and current.row() == row):
+            selection.setCurrentIndex(model.index(row, 0),
+                                      QItemSelectionModel.SelectionFlag.ClearAndSelect
+                                      | QItemSelectionModel.SelectionFlag.Rows)
+        table.scrollTo(model.index(row, 0))
 
     def current_corpus_id(self) -> str | None:
         index = self.table.currentIndex()
@@ -112,147 +201,41 @@ class CandidatesPanel(QWidget):
         if row is not None:
             self.candidate_selected.emit(row.snippet.corpus_id)
 
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        self.fitter.viewport_event(watched, event)
+        self.fitter_b.viewport_event(watched, event)
+        return super().eventFilter(watched, event)
+
     # the state ------------------------------------------------------------------------
     def bind(self, state: InspectorState) -> None:
         """Render what ``state`` selects; send the user's choices back to it."""
         state.query_changed.connect(self._on_state_query_changed)
         state.b_ranks_changed.connect(self.show_b_ranks)
+        state.b_rows_changed.connect(self.show_b_rows)
         state.candidate_changed.connect(self._on_state_candidate_changed)
         state.pending_changed.connect(self.model.set_pending)
+        state.pending_changed.connect(self.model_b.set_pending)
         state.result_changed.connect(self._on_state_result_changed)
         self.candidate_selected.connect(state.select_candidate)
         self.depth_changed.connect(state.set_depth)
 
     def _on_state_query_changed(self, view: QueryView) -> None:
         self.show_query(view.query, view.model, view.canonical_rank)
+        self.label_a.setText(f"<b>A</b>: {view.model}")
+        self.label_a.setProperty("model", view.model)
         self.model.set_rows(list(view.rows), len(view.query.test_suite))
         self.table.setColumnHidden(CandidatesModel.B_RANK, True)
+        self.fitter.schedule()
 
     def _on_state_candidate_changed(self, view: CandidateView) -> None:
         self.select_corpus_id(view.snippet.corpus_id)
 
     def _on_state_result_changed(self, corpus_id: str, _row: int, result: Any) -> None:
         self.model.set_outcome(corpus_id, result)
+        self.model_b.set_outcome(corpus_id, result)
 
 
 def _escape(text: str) -> str:
     import html
 
     return html.escape(text)
-
-
-class DiffView(QWidget):
-    """The candidate against the canonical, marks on the edited characters."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.description = QLabel()
-        self.description.setObjectName("bugDescription")
-        self.description.setWordWrap(True)
-        self.description.setTextFormat(Qt.TextFormat.RichText)
-        self.side_button = QRadioButton("Side by side")
-        self.unified_button = QRadioButton("Unified")
-        self.side_button.setChecked(True)
-        self.mode_group = QButtonGroup(self)
-        self.mode_group.addButton(self.side_button)
-        self.mode_group.addButton(self.unified_button)
-        self.browser = QTextBrowser()
-        self.browser.setObjectName("diffBrowser")
-        self.browser.setLineWrapMode(QTextBrowser.LineWrapMode.NoWrap)
-        self.browser.setOpenLinks(False)
-
-        top = QHBoxLayout()
-        top.addWidget(self.description, 1)
-        top.addWidget(self.side_button, 0, Qt.AlignmentFlag.AlignTop)
-        top.addWidget(self.unified_button, 0, Qt.AlignmentFlag.AlignTop)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
-        layout.setSpacing(3)
-        layout.addLayout(top)
-        layout.addWidget(self.browser, 1)
-
-        self.canonical: Snippet | None = None
-        self.candidate: Snippet | None = None
-        self.marked: tuple[list[str], list[str]] = ([], [])
-        self.wrap = self._wrap_width()
-        self.browser.installEventFilter(self)
-        self.side_button.toggled.connect(self._on_mode_toggled)
-
-    def _wrap_width(self) -> int:
-        """Characters that fit in one half of the side-by-side table, scroll bar or not."""
-        char = QFontMetricsF(QFont("DejaVu Sans Mono", 8)).horizontalAdvance("M") or 7.0
-        scroll = self.browser.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
-        # two line-number columns (26 px), the 6 px gutter, document margins, cell padding
-        usable = self.browser.width() - 2 * self.browser.frameWidth() - scroll - 2 * 26 - 6 - 18
-        return max(16, int(usable / 2 / char))
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
-        if watched is self.browser and event.type() == QEvent.Type.Resize:
-            wrap = self._wrap_width()
-            if wrap != self.wrap:
-                self.wrap = wrap
-                if not self.unified and self.candidate is not None:
-                    self._render()
-        return super().eventFilter(watched, event)
-
-    @property
-    def unified(self) -> bool:
-        return self.unified_button.isChecked()
-
-    def set_unified(self, unified: bool) -> None:
-        (self.unified_button if unified else self.side_button).setChecked(True)
-
-    def show_pair(self, canonical: Snippet | None, candidate: Snippet | None) -> None:
-        self.canonical, self.candidate = canonical, candidate
-        self._render()
-
-    def clear(self) -> None:
-        self.show_pair(None, None)
-
-    def _render(self) -> None:
-        cand, canon = self.candidate, self.canonical
-        self.marked = ([], [])
-        if cand is None:
-            self.description.setText("")
-            self.browser.setHtml("")
-            return
-        if canon is None or cand.corpus_id == canon.corpus_id:
-            label = "the canonical" if canon is not None else cand.corpus_id
-            self.description.setText(f"<b>{cand.corpus_id}</b> — {label}, shown as is "
-                                     f"(it passes the query's tests by construction)"
-                                     if canon is not None else f"<b>{cand.corpus_id}</b>")
-            self.browser.setLineWrapMode(QTextBrowser.LineWrapMode.NoWrap)
-            self.browser.setHtml(diffing.render_plain(cand.code))
-            return
-        if cand.query_id != canon.query_id:
-            # not a mutant of this canonical: a character diff would only be noise
-            what = f"its bug: <i>{cand.bug_type}</i>" if cand.bug_type else "its canonical"
-            self.description.setText(
-                f"<b>{cand.corpus_id}</b> — a snippet of another query ({cand.query_id}; "
-                f"{what}), shown as is: it is not an edit of this query's canonical")
-            self.browser.setLineWrapMode(QTextBrowser.LineWrapMode.NoWrap)
-            self.browser.setHtml(diffing.render_plain(cand.code))
-            return
-        else:
-            desc = (f"<b>{cand.corpus_id}</b> · <i>{cand.bug_type}</i> — "
-                    f"{_escape(cand.bug_description or 'no description')}")
-        self.description.setText(desc + "<br><span style='color:#666'>left: canonical "
-                                 f"{canon.corpus_id} · right: candidate</span>"
-                                 if not self.unified else desc)
-        self.marked = diffing.marked_fragments(canon.code, cand.code)
-        self.browser.setLineWrapMode(QTextBrowser.LineWrapMode.NoWrap if self.unified else
-                                     QTextBrowser.LineWrapMode.WidgetWidth)
-        if self.unified:
-            self.browser.setHtml(diffing.render_unified(canon.code, cand.code))
-        else:   # rows wrapped to the half's width: both sides stay aligned line for line
-            self.browser.setHtml(diffing.render_side_by_side(canon.code, cand.code, self.wrap))
-
-    def _on_mode_toggled(self, _checked: bool) -> None:
-        self._render()
-
-    def bind(self, state: InspectorState) -> None:
-        """Show the diff of the candidate ``state`` selects."""
-        state.candidate_changed.connect(self._on_state_candidate_changed)
-
-    def _on_state_candidate_changed(self, view: CandidateView) -> None:
-        self.show_pair(view.canonical, view.snippet)

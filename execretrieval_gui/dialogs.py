@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +20,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-__all__ = ["ask_export", "ask_store_file", "export_flag_ids", "export_flags", "import_flags",
-           "show_error"]
+__all__ = ["ask_csv_path", "ask_export", "ask_rerun", "ask_store_file", "export_flag_ids",
+           "export_flags", "import_flags", "show_error"]
 
 REPORT_FORMATS = {"HTML (self-contained, with charts)": ".html", "JSON": ".json",
                   "CSV": ".csv", "Markdown": ".md"}
@@ -31,6 +32,28 @@ def show_error(parent: QWidget, title: str, text: str) -> QMessageBox:
     box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok,
                       parent)
     box.setObjectName("errorDialog")
+    box.open()
+    return box
+
+
+def ask_csv_path(parent: QWidget, suggested: str) -> str:
+    """A CSV file to write ("" if the user cancels); ``.csv`` added when missing."""
+    path, _ = QFileDialog.getSaveFileName(parent, "Export the query list", suggested,
+                                          "CSV (*.csv)")
+    if path and not path.lower().endswith(".csv"):
+        path += ".csv"
+    return path
+
+
+def ask_rerun(parent: QWidget, text: str, rerun: Callable[[], None]) -> QMessageBox:
+    """Offer to execute again outcomes that are known already; "Run again" calls ``rerun``.
+    Window-modal without blocking the event loop, like :func:`show_error`."""
+    box = QMessageBox(QMessageBox.Icon.Question, "Outcomes already known", text,
+                      QMessageBox.StandardButton.Cancel, parent)
+    box.setObjectName("rerunDialog")
+    again = box.addButton("Run again", QMessageBox.ButtonRole.AcceptRole)
+    box.setDefaultButton(again)
+    box.buttonClicked.connect(lambda button: rerun() if button is again else None)
     box.open()
     return box
 

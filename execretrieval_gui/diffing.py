@@ -1,150 +1,46 @@
-"""Line alignment plus character-exact change marks between two snippets, and its HTML.
+"""The HTML of a diff (for a QTextBrowser): Pygments highlighting with change marks on top.
 
-Lines are aligned with :mod:`difflib`; inside a changed line pair, the lines are split into
-Python-ish tokens and aligned token by token, and a replaced token is narrowed to the
-characters that differ — so ``<`` becoming ``<=`` marks only the ``=``. Rendering lexes each
-snippet once with Pygments (so multi-line strings stay right) and paints marks on top.
+Each snippet is lexed once with Pygments (so multi-line strings stay right) and the marks of
+:mod:`execretrieval_gui.diff_align` are painted over it, in colours that read "canonical"
+(blue) and "mutant" (orange) — the Okabe–Ito pair, distinct for every common form of colour
+blindness — rather than good and bad. Every change block's first line number carries an
+anchor (:func:`anchor`), so a view can scroll to it.
 """
 
 from __future__ import annotations
 
-import difflib
 import html
 import itertools
-import re
-from dataclasses import dataclass
 from functools import lru_cache
 
 from pygments.lexers import PythonLexer
 from pygments.styles import get_style_by_name
 from pygments.token import Token
 
-__all__ = ["DiffRow", "diff_rows", "marked_fragments", "render_plain", "render_side_by_side",
-           "render_unified"]
+from .diff_align import (
+    DiffRow,
+    Gap,
+    Span,
+    change_blocks,
+    diff_rows,
+    fold_rows,
+    line_marks,
+    marked_fragments,
+    tokens,
+)
 
-Span = tuple[int, int]
-_TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+(?:\.\d*)?|\s+|[<>=!]=|//|\*\*|<<|>>|->|.")
-
-
-@dataclass(frozen=True)
-class DiffRow:
-    """One row of a side-by-side diff. A side is None where the other has an extra line."""
-
-    kind: str                       # 'equal' | 'replace' | 'delete' | 'insert'
-    old_no: int | None              # 0-based line numbers
-    new_no: int | None
-    old_marks: tuple[Span, ...] = ()
-    new_marks: tuple[Span, ...] = ()
-
-
-def _char_marks(a: str, b: str, a0: int, b0: int) -> tuple[list[Span], list[Span]]:
-    old: list[Span] = []
-    new: list[Span] = []
-    sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    for tag, i1, i2, j1, j2 in sm.get_opcodes():
-        if tag == "equal":
-            continue
-        if i2 > i1:
-            old.append((a0 + i1, a0 + i2))
-        if j2 > j1:
-            new.append((b0 + j1, b0 + j2))
-    return old, new
-
-
-def line_marks(old: str, new: str) -> tuple[tuple[Span, ...], tuple[Span, ...]]:
-    """Character spans that differ between two versions of one line."""
-    ta, tb = _TOKEN.findall(old), _TOKEN.findall(new)
-    oa = [0]
-    for t in ta:
-        oa.append(oa[-1] + len(t))
-    ob = [0]
-    for t in tb:
-        ob.append(ob[-1] + len(t))
-    old_marks: list[Span] = []
-    new_marks: list[Span] = []
-    sm = difflib.SequenceMatcher(None, ta, tb, autojunk=False)
-    for tag, i1, i2, j1, j2 in sm.get_opcodes():
-        if tag == "equal":
-            continue
-        if tag == "replace":
-            a_text, b_text = "".join(ta[i1:i2]), "".join(tb[j1:j2])
-            if _similar(a_text, b_text, 0.3):   # an edit inside a token: mark characters
-                o, n = _char_marks(a_text, b_text, oa[i1], ob[j1])
-            else:                                 # unrelated tokens: mark them whole
-                o, n = [(oa[i1], oa[i2])], [(ob[j1], ob[j2])]
-            old_marks += o
-            new_marks += n
-        elif tag == "delete":
-            old_marks.append((oa[i1], oa[i2]))
-        else:
-            new_marks.append((ob[j1], ob[j2]))
-    return _merge(old_marks), _merge(new_marks)
-
-
-def _similar(a: str, b: str, threshold: float) -> bool:
-    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() >= threshold
-
-
-def _merge(spans: list[Span]) -> tuple[Span, ...]:
-    out: list[Span] = []
-    for s, e in sorted(spans):
-        if out and s <= out[-1][1]:
-            out[-1] = (out[-1][0], max(e, out[-1][1]))
-        else:
-            out.append((s, e))
-    return tuple(out)
-
-
-def diff_rows(old: str, new: str) -> list[DiffRow]:
-    """Aligned rows of ``old`` (the canonical) against ``new`` (the candidate)."""
-    a, b = old.splitlines(), new.splitlines()
-    rows: list[DiffRow] = []
-    sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    for tag, i1, i2, j1, j2 in sm.get_opcodes():
-        if tag == "equal":
-            rows += [DiffRow("equal", i, j)
-                     for i, j in zip(range(i1, i2), range(j1, j2), strict=True)]
-        elif tag == "delete":
-            rows += [DiffRow("delete", i, None, ((0, len(a[i])),)) for i in range(i1, i2)]
-        elif tag == "insert":
-            rows += [DiffRow("insert", None, j, (), ((0, len(b[j])),)) for j in range(j1, j2)]
-        else:
-            n = max(i2 - i1, j2 - j1)
-            for k in range(n):
-                i = i1 + k if i1 + k < i2 else None
-                j = j1 + k if j1 + k < j2 else None
-                if i is not None and j is not None and _similar(a[i].strip(), b[j].strip(), 0.5):
-                    om, nm = line_marks(a[i], b[j])
-                    rows.append(DiffRow("replace", i, j, om, nm))
-                elif j is None or (i is not None and j is not None):
-                    # unpaired or too different to pair: whole-line delete (and insert)
-                    if i is not None:
-                        rows.append(DiffRow("delete", i, None, ((0, len(a[i])),)))
-                    if j is not None:
-                        rows.append(DiffRow("insert", None, j, (), ((0, len(b[j])),)))
-                else:
-                    rows.append(DiffRow("insert", None, j, (), ((0, len(b[j])),)))
-    return rows
-
-
-def marked_fragments(old: str, new: str) -> tuple[list[str], list[str]]:
-    """The marked text on each side (what a user sees highlighted), for tests and tooltips."""
-    a, b = old.splitlines(), new.splitlines()
-    olds: list[str] = []
-    news: list[str] = []
-    for row in diff_rows(old, new):
-        if row.old_no is not None:
-            olds += [a[row.old_no][s:e] for s, e in row.old_marks]
-        if row.new_no is not None:
-            news += [b[row.new_no][s:e] for s, e in row.new_marks]
-    return olds, news
-
+__all__ = ["CANON_LINE", "CANON_MARK", "MUTANT_LINE", "MUTANT_MARK", "DiffRow", "Gap", "anchor",
+           "change_blocks", "diff_rows", "fold_rows", "line_marks", "marked_fragments",
+           "render_plain", "render_side_by_side", "render_unified", "tokens"]
 
 # rendering ---------------------------------------------------------------------------
 
 _STYLE = get_style_by_name("default")
-_DEL_LINE, _INS_LINE = "#fdecec", "#e9f7ec"
-_DEL_MARK, _INS_MARK = "#f4a6a6", "#8fd19e"
+# canonical = blue, mutant = orange (Okabe-Ito #0072B2 / #E69F00, tinted): the two sides
+# differ in hue and in lightness, so they stay apart without colour vision too
+CANON_LINE, CANON_MARK = "#e6f0fa", "#9ec5ea"
+MUTANT_LINE, MUTANT_MARK = "#fdf0dc", "#f6c37a"
+_GAP_BG = "#f1f2f4"
 
 
 @lru_cache(maxsize=4096)
@@ -191,8 +87,7 @@ def _line_html(runs: tuple[tuple[str, str], ...], marks: tuple[Span, ...], mark_
             piece = text[a:b]
             start = pos + a
             marked = any(s <= start < e for s, e in marks)
-            style = css + (f";background-color:{mark_bg};text-decoration:underline"
-                           if marked else "")
+            style = css + (f";background-color:{mark_bg};font-weight:bold" if marked else "")
             esc = html.escape(piece)
             out.append(f'<span style="{style}">{esc}</span>' if style else esc)
         pos += len(text)
@@ -214,6 +109,23 @@ _NO = ('<td width="26" align="right" style="color:#8a8a8a;background-color:{bg}"
 _CODE = '<td width="95%" style="background-color:{bg};white-space:pre">{html}</td>'
 # side by side: one text line per row (render_side_by_side wraps long lines itself)
 _HALF = '<td width="48%" style="background-color:{bg};white-space:pre">{html}</td>'
+
+
+def anchor(k: int) -> str:
+    """The name of the anchor at the start of change block ``k`` (for scrolling to it)."""
+    return f"change{k}"
+
+
+def _number(no: int | None, k: int | None) -> str:
+    """A line number cell's text, with the anchor of change block ``k`` when it starts one."""
+    text = "" if no is None else str(no + 1)
+    return f'<a name="{anchor(k)}">{text or "&nbsp;"}</a>' if k is not None else text
+
+
+def _gap_row(gap: Gap, columns: int) -> str:
+    noun = "line" if gap.count == 1 else "lines"
+    return (f'<tr><td colspan="{columns}" align="center" style="background-color:{_GAP_BG};'
+            f'color:#6a6f78">&#8943; {gap.count} unchanged {noun} &#8943;</td></tr>')
 
 
 def render_plain(code: str) -> str:
@@ -260,30 +172,46 @@ def _slice(runs: tuple[tuple[str, str], ...], marks: tuple[Span, ...], start: in
     return tuple(out), cut
 
 
-def render_side_by_side(old: str, new: str, wrap: int | None = None) -> str:
+def _shown(rows: list[DiffRow], fold: bool) -> tuple[list[DiffRow | Gap], dict[int, int]]:
+    """The rows to draw (folded or not) and, per drawn row that starts a change block, the
+    block's number."""
+    starts = {id(rows[k]): n for n, k in enumerate(change_blocks(rows))}
+    shown = fold_rows(rows) if fold else list(rows)
+    return shown, {k: starts[id(r)] for k, r in enumerate(shown) if id(r) in starts}
+
+
+def render_side_by_side(old: str, new: str, wrap: int | None = None, fold: bool = False) -> str:
     """Canonical (left) against candidate (right), changed characters marked.
 
     With ``wrap``, a line longer than that many characters continues on the next rows (a
     ``↪`` where its number would be) and the other side's row stays blank there, so both
-    halves keep one text line per row and never wrap raggedly on their own.
+    halves keep one text line per row and never wrap raggedly on their own. With ``fold``,
+    long runs of unchanged lines shrink to one "⋯ n unchanged lines" row.
     """
     a, b = _lines(old), _lines(new)
     a_text, b_text = old.splitlines() or [""], new.splitlines() or [""]
     out = [_TABLE_SIDE]
-    for row in diff_rows(old, new):
+    shown, blocks = _shown(diff_rows(old, new), fold)
+    for index, row in enumerate(shown):
+        if isinstance(row, Gap):
+            out.append(_gap_row(row, 5))
+            continue
+        block = blocks.get(index)
+        anchored = 0 if row.old_no is not None else 1   # the side whose number is the anchor
         halves = []
-        for no, runs, text, marks, line_bg, mark_bg in (
-            (row.old_no, a, a_text, row.old_marks, _DEL_LINE, _DEL_MARK),
-            (row.new_no, b, b_text, row.new_marks, _INS_LINE, _INS_MARK),
-        ):
+        for side, (no, runs, text, marks, line_bg, mark_bg) in enumerate((
+            (row.old_no, a, a_text, row.old_marks, CANON_LINE, CANON_MARK),
+            (row.new_no, b, b_text, row.new_marks, MUTANT_LINE, MUTANT_MARK),
+        )):
             bg = "#ffffff" if row.kind == "equal" else (line_bg if no is not None else "#f3f3f3")
             cells = []
             if no is not None:
                 for k, (s, e, lead) in enumerate(_chunks(text[no], wrap)):
                     piece, cut = _slice(runs[no], marks, s, e)
                     code = "&nbsp;" * lead + _line_html(piece, cut, mark_bg)
-                    cells.append(_NO.format(bg=bg, no=no + 1 if k == 0 else "&#8618;")
-                                 + _HALF.format(bg=bg, html=code))
+                    number = (_number(no, block if side == anchored else None) if k == 0
+                              else "&#8618;")
+                    cells.append(_NO.format(bg=bg, no=number) + _HALF.format(bg=bg, html=code))
             halves.append((cells, bg))
         depth = max(len(cells) for cells, _bg in halves) or 1
         filled = [cells + [_NO.format(bg=bg, no="") + _HALF.format(bg=bg, html="&nbsp;")]
@@ -294,9 +222,28 @@ def render_side_by_side(old: str, new: str, wrap: int | None = None) -> str:
     return "".join(out)
 
 
-def render_unified(old: str, new: str) -> str:
-    """One column: removed canonical lines (-) then the candidate's lines (+)."""
+def _unified_rows(no: int, runs: tuple[tuple[str, str], ...], text: str, sign: str,
+                  bg: str, marks: tuple[Span, ...], mark_bg: str, wrap: int | None,
+                  block: int | None = None) -> list[str]:
+    """The table rows of one line of the unified diff, wrapped to ``wrap`` characters."""
+    colour = {"-": "#0b4f8a", "+": "#8a4b00"}.get(sign, "#000000")
+    out = []
+    for k, (s, e, lead) in enumerate(_chunks(text, wrap)):
+        piece, cut = _slice(runs, marks, s, e)
+        code = "&nbsp;" * lead + _line_html(piece, cut, mark_bg)
+        number = _number(no, block) if k == 0 else "&#8618;"
+        mark = sign if (k == 0 and sign) else "&nbsp;"
+        out.append(f"<tr>{_NO.format(bg=bg, no=number)}"
+                   f'<td width="12" style="background-color:{bg};color:{colour}">{mark}</td>'
+                   f"{_CODE.format(bg=bg, html=code)}</tr>")
+    return out
+
+
+def render_unified(old: str, new: str, fold: bool = False, wrap: int | None = None) -> str:
+    """One column: removed canonical lines (-) then the candidate's lines (+); with ``wrap``,
+    long lines continue on the next rows (``↪``)."""
     a, b = _lines(old), _lines(new)
+    a_text, b_text = old.splitlines() or [""], new.splitlines() or [""]
     out = [_TABLE]
     pending_new: list[str] = []
 
@@ -304,27 +251,27 @@ def render_unified(old: str, new: str) -> str:
         out.extend(pending_new)
         pending_new.clear()
 
-    for row in diff_rows(old, new):
+    shown, blocks = _shown(diff_rows(old, new), fold)
+    for index, row in enumerate(shown):
+        if isinstance(row, Gap):
+            flush()
+            out.append(_gap_row(row, 3))
+            continue
+        block = blocks.get(index)
         if row.kind == "equal":
             flush()
-            out.append(f"<tr>{_NO.format(bg='#ffffff', no=row.new_no + 1)}"  # type: ignore[operator]
-                       f'<td width="12">&nbsp;</td>'
-                       f"{_CODE.format(bg='#ffffff', html=_line_html(b[row.new_no], (), ''))}"  # type: ignore[index]
-                       f"</tr>")
+            j = row.new_no or 0
+            out += _unified_rows(j, b[j], b_text[j], "", "#ffffff", (), "", wrap)
             continue
         if row.old_no is not None:
-            out.append(f"<tr>{_NO.format(bg=_DEL_LINE, no=row.old_no + 1)}"
-                       f'<td width="12" style="background-color:{_DEL_LINE};color:#b00000">-</td>'
-                       + _CODE.format(bg=_DEL_LINE, html=_line_html(a[row.old_no],
-                                                                    row.old_marks, _DEL_MARK))
-                       + "</tr>")
+            i = row.old_no
+            out += _unified_rows(i, a[i], a_text[i], "-", CANON_LINE, row.old_marks,
+                                 CANON_MARK, wrap, block)
+            block = None
         if row.new_no is not None:
-            pending_new.append(
-                f"<tr>{_NO.format(bg=_INS_LINE, no=row.new_no + 1)}"
-                f'<td width="12" style="background-color:{_INS_LINE};color:#006000">+</td>'
-                + _CODE.format(bg=_INS_LINE, html=_line_html(b[row.new_no], row.new_marks,
-                                                             _INS_MARK))
-                + "</tr>")
+            j = row.new_no
+            pending_new += _unified_rows(j, b[j], b_text[j], "+", MUTANT_LINE, row.new_marks,
+                                         MUTANT_MARK, wrap, block)
     flush()
     out.append("</table>")
     return "".join(out)

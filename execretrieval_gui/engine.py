@@ -7,6 +7,8 @@ Everything here is plain Python (no Qt). Functions that may take long take the
 
 from __future__ import annotations
 
+import logging
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,52 +16,104 @@ from typing import Any
 
 import numpy as np
 
-from execretrieval import Benchmark, load_benchmark
+from execretrieval import (
+    Benchmark,
+    ExecRetrievalError,
+    __version__,
+    installed_extras,
+    load_benchmark,
+    read_recent,
+    remember_benchmark,
+    resolve_benchmark,
+)
+from execretrieval import bundled_benchmarks as engine_bundled
 
 __all__ = [
     "QueryStatus",
+    "about_facts",
+    "benchmark_choices",
     "bundled_benchmarks",
     "cpu_count",
     "embed_served",
     "evaluate_models",
     "export_report",
+    "is_model",
     "load",
     "make_oracle",
     "model_choices",
     "query_status",
+    "oracle_containment",
     "rank",
-    "repo_root",
+    "resolve",
     "served_presets",
 ]
 
+_log = logging.getLogger(__name__)
 Progress = Callable[[int, int], None]
 StopHook = Callable[[], bool]
 
 
-def repo_root() -> Path:
-    """The folder holding ``execretrieval_gui/`` (and ``data/``, ``resources/``)."""
-    return Path(__file__).resolve().parent.parent
-
-
 def bundled_benchmarks() -> list[Path]:
-    """Benchmark folders under the repo's ``data/``: ``builtin`` first, then by name."""
-    data = repo_root() / "data"
-    if not data.is_dir():
-        return []
-    found = [p for p in sorted(data.iterdir()) if (p / "queries.jsonl").is_file()]
-    return sorted(found, key=lambda p: (p.name != "builtin", p.name))
+    """The benchmarks installed with the package: ``builtin`` first, then by name."""
+    return list(engine_bundled().values())
+
+
+def benchmark_choices() -> list[Path]:
+    """The bundled benchmarks, then the recently opened folders that still exist."""
+    folders = bundled_benchmarks()
+    try:
+        recent = [path for path, _ in read_recent() if path.is_dir()]
+    except ExecRetrievalError:   # a damaged list only loses the recent entries
+        recent = []
+    return folders + [p for p in recent if p not in folders]
+
+
+def resolve(spec: str | Path) -> Path:
+    """The folder a benchmark argument means (a folder, else a bundled name); raises
+    BenchmarkNotFoundError naming what was tried."""
+    return resolve_benchmark(spec)
 
 
 def load(path: str | Path, progress: Progress | None = None,
          should_stop: StopHook | None = None) -> Benchmark:
-    """Load a benchmark folder (may take a second at paper scale: run it in a worker)."""
+    """Load a benchmark folder or bundled name and record it as recently opened
+    (may take a second at paper scale: run it in a worker)."""
     if progress:
         progress(0, 1)
     bench = load_benchmark(path)
     _ = bench.fingerprint  # computed here, off the UI thread
+    if bench.path is not None:
+        try:
+            remember_benchmark(bench.path)
+        except OSError as exc:   # the recent list is a convenience; the load stands
+            _log.warning("cannot record %s as recently opened: %s", bench.path, exc)
     if progress:
         progress(1, 1)
     return bench
+
+
+def about_facts() -> dict[str, str]:
+    """Version, Python and installed extras, for Help > About (fast: metadata only)."""
+    import platform
+    import sys
+
+    extras = installed_extras()
+    return {
+        "version": __version__,
+        "python": f"{platform.python_version()} ({sys.executable})",
+        "extras": ", ".join(f"{name} {'yes' if ok else 'no'}" for name, ok in extras.items())
+                  or "(no installed metadata)",
+    }
+
+
+def oracle_containment(progress: Progress | None = None,
+                       should_stop: StopHook | None = None) -> dict[str, Any]:
+    """What :meth:`Oracle.containment` reports on this machine. Starts (and stops) one
+    sandbox server: run it in a worker."""
+    from execretrieval import Oracle
+
+    with Oracle(cache=None, workers=1) as oracle:
+        return dict(oracle.containment())
 
 
 def model_choices(benchmark: Benchmark) -> list[str]:
@@ -67,6 +121,12 @@ def model_choices(benchmark: Benchmark) -> list[str]:
     from execretrieval.ranking.registry import available_models
 
     return list(available_models(benchmark))
+
+
+def is_model(benchmark: Benchmark, model: str) -> bool:
+    """Can ``model`` be asked of the engine at all: a name it offers, or an existing path?
+    (Whether the file reads is for :func:`rank` to say.)"""
+    return model in model_choices(benchmark) or Path(model).expanduser().exists()
 
 
 def rank(benchmark: Benchmark, model: str, progress: Progress | None = None,
@@ -98,8 +158,24 @@ def embed_served(benchmark: Benchmark, request: dict[str, Any],
     settings = ApiSettings(request["base_url"], request["model"],
                            api_key_env=request.get("api_key_env") or "",
                            dimensions=request.get("dimensions"))
-    return embed_benchmark_api(benchmark, settings, preset=request.get("preset"),
-                               progress=progress, should_stop=should_stop, status=status)
+    return embed_benchmark_api(benchmark, settings, out=served_output(benchmark, settings),
+                               preset=request.get("preset"), progress=progress,
+                               should_stop=should_stop, status=status)
+
+
+def served_output(benchmark: Benchmark, settings: Any) -> Path | None:
+    """Where a served model's .npz goes: the benchmark's ``embeddings/`` folder, unless that
+    lies inside an installed package (a bundled benchmark in site-packages) or cannot be
+    written; then the user's data folder, ``embeddings/<benchmark>/``. None = the default."""
+    from execretrieval.dirs import user_data_dir
+    from execretrieval.ranking.api_embed import safe_model_name
+
+    folder = Path(benchmark.path) if benchmark.path is not None else None
+    if folder is not None and "site-packages" not in folder.parts and os.access(
+            folder / "embeddings" if (folder / "embeddings").is_dir() else folder, os.W_OK):
+        return None
+    name = safe_model_name(settings.model, settings.dimensions)
+    return user_data_dir() / "embeddings" / benchmark.name / f"{name}.npz"
 
 
 @dataclass(frozen=True)
@@ -186,12 +262,18 @@ def export_report(path: str | Path, benchmark: Benchmark, ranking_a: Any, rankin
                   progress: Progress | None = None, should_stop: StopHook | None = None,
                   evaluations: tuple[Any, Any] | None = None,
                   sources: tuple[str, ...] = (),
+                  flags: dict[str, list[str]] | None = None,
+                  slices: dict[str, tuple[str, list[str]]] | None = None,
                   annotations: dict[str, Any] | None = None) -> Path:
     """Evaluate (unless ``evaluations`` are given) and write the report; format by suffix.
 
     ``sources`` are the models as the user chose them (names or file paths), for the
     report's command line: the ``execretrieval evaluate`` call that measures the same.
-    ``annotations`` (flags, audit top suspects) become the report's last sections."""
+    ``flags`` (query id -> lines) go into the HTML report's per-query sections, with the
+    per-test outcomes the oracle's cache holds; saved ``slices`` (name -> (filter, query
+    ids)) get their own table; ``annotations`` (flags, audit top suspects) become the
+    report's last sections."""
+    from execretrieval.report.drilldown import cached_outcomes
     from execretrieval.report.environment import environment_fingerprint
     from execretrieval.report.evaluation import EvaluationReport, report_settings
     from execretrieval.report.writers import write_report
@@ -215,7 +297,8 @@ def export_report(path: str | Path, benchmark: Benchmark, ranking_a: Any, rankin
         report = dataclasses.replace(report, annotations=annotations)
     if progress:
         progress(1, 1)
-    return write_report(report, path, benchmark)
+    return write_report(report, path, benchmark, outcomes=cached_outcomes(oracle), flags=flags,
+                        slices=slices)
 
 
 def report_annotations(benchmark: Benchmark, flags: Any, audit: Any) -> dict[str, Any]:

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSortFilterProxyModel
 
+from execretrieval import Benchmark, Query
+
+from .engine import QueryStatus
 from .models import SORT_ROLE, QueryTableModel
 
-__all__ = ["DISCORDANT", "OUTCOMES", "QueryFilter", "QueryFilterProxy"]
+__all__ = ["DISCORDANT", "OUTCOMES", "QueryFilter", "QueryFilterProxy", "accepts", "bug_types_of",
+           "matching"]
 
 OUTCOMES = {"top1_correct": "Rank-1 correct", "top1_wrong": "Rank-1 wrong",
             "deceived": "Deceived (distractor above canonical)"}
@@ -27,6 +32,31 @@ class QueryFilter:
     flagged_only: bool = False
     discordant: str = ""       # a key of DISCORDANT (needs a second model)
     only_ids: frozenset[str] | None = None   # e.g. a comparison's discordant queries
+
+    def to_dict(self) -> dict[str, Any]:
+        """The filter as JSON (a saved slice); ``only_ids`` is a moment's list, not kept."""
+        return {"text": self.text, "domain": self.domain, "bug_type": self.bug_type,
+                "outcome": self.outcome, "flagged_only": self.flagged_only,
+                "discordant": self.discordant}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> QueryFilter:
+        """Back from :meth:`to_dict`; unknown keys are ignored, wrong types become 'any'."""
+        def text(key: str, allowed: Collection[str] | None = None) -> str:
+            value = data.get(key, "")
+            value = value if isinstance(value, str) else ""
+            return value if allowed is None or value in allowed else ""
+        return cls(text=text("text"), domain=text("domain"), bug_type=text("bug_type"),
+                   outcome=text("outcome", OUTCOMES), flagged_only=data.get("flagged_only")
+                   is True, discordant=text("discordant", DISCORDANT))
+
+    def describe(self) -> str:
+        """One line a user reads: "domain geometry · bug type off_by_one · deceived"."""
+        parts = [f"“{self.text}”" if self.text else "", self.domain,
+                 f"bug {self.bug_type}" if self.bug_type else "",
+                 OUTCOMES.get(self.outcome, "").lower(), "flagged" if self.flagged_only else "",
+                 DISCORDANT.get(self.discordant, "")]
+        return " · ".join(p for p in parts if p) or "all queries"
 
 
 class QueryFilterProxy(QSortFilterProxyModel):
@@ -46,11 +76,7 @@ class QueryFilterProxy(QSortFilterProxyModel):
     def _on_source_reset(self) -> None:
         model = self.sourceModel()
         bench = getattr(model, "benchmark", None)
-        self._bug_types = {}
-        if bench is not None:
-            for q in bench.queries:
-                self._bug_types[q.query_id] = frozenset(
-                    s.bug_type for s in bench.distractors_for(q.query_id) if s.bug_type)
+        self._bug_types = bug_types_of(bench) if bench is not None else {}
 
     def set_filter(self, criteria: QueryFilter) -> None:
         # beginFilterChange/endFilterChange left stale rows on PySide6 6.12
@@ -62,36 +88,54 @@ class QueryFilterProxy(QSortFilterProxyModel):
         model = self.sourceModel()
         if not isinstance(model, QueryTableModel) or model.benchmark is None:
             return True
-        c = self.criteria
-        query = model.benchmark.queries[source_row]
-        if c.only_ids is not None and query.query_id not in c.only_ids:
+        return accepts(self.criteria, model.benchmark.queries[source_row], source_row,
+                       model.status, model.status_b, model.flagged, self._bug_types)
+
+
+def bug_types_of(bench: Benchmark) -> dict[str, frozenset[str]]:
+    """Each query's distractors' bug types (what the bug-type filter looks at)."""
+    return {q.query_id: frozenset(s.bug_type for s in bench.distractors_for(q.query_id)
+                                  if s.bug_type) for q in bench.queries}
+
+
+def accepts(c: QueryFilter, query: Query, row: int, st: QueryStatus | None,
+            sb: QueryStatus | None, flagged: Collection[str],
+            bug_types: Mapping[str, frozenset[str]]) -> bool:
+    """Does ``query`` (row ``row`` of its benchmark) pass the filter ``c``?"""
+    if c.only_ids is not None and query.query_id not in c.only_ids:
+        return False
+    if c.text:
+        needle = c.text.lower()
+        if (needle not in query.function_name.lower() and needle not in query.query.lower()
+                and needle not in query.query_id.lower()):
             return False
-        if c.text:
-            needle = c.text.lower()
-            if (needle not in query.function_name.lower() and needle not in query.query.lower()
-                    and needle not in query.query_id.lower()):
-                return False
-        if c.domain and query.domain != c.domain:
+    if c.domain and query.domain != c.domain:
+        return False
+    if c.bug_type and c.bug_type not in bug_types.get(query.query_id, ()):
+        return False
+    if c.flagged_only and query.query_id not in flagged:
+        return False
+    if c.outcome and st is not None:
+        if c.outcome == "top1_correct" and not st.top1_correct[row]:
             return False
-        if c.bug_type and c.bug_type not in self._bug_types.get(query.query_id, ()):
+        if c.outcome == "top1_wrong" and st.top1_correct[row]:
             return False
-        if c.flagged_only and query.query_id not in model.flagged:
+        if c.outcome == "deceived" and not st.deceived[row]:
             return False
-        st = model.status
-        if c.outcome and st is not None:
-            if c.outcome == "top1_correct" and not st.top1_correct[source_row]:
-                return False
-            if c.outcome == "top1_wrong" and st.top1_correct[source_row]:
-                return False
-            if c.outcome == "deceived" and not st.deceived[source_row]:
-                return False
-        if c.discordant:
-            sb = model.status_b
-            if st is None or sb is None:
-                return False
-            a, b = bool(st.top1_correct[source_row]), bool(sb.top1_correct[source_row])
-            if c.discordant == "a_only" and not (a and not b):
-                return False
-            if c.discordant == "b_only" and not (b and not a):
-                return False
-        return True
+    if c.discordant:
+        if st is None or sb is None:
+            return False
+        a, b = bool(st.top1_correct[row]), bool(sb.top1_correct[row])
+        if c.discordant == "a_only" and not (a and not b):
+            return False
+        if c.discordant == "b_only" and not (b and not a):
+            return False
+    return True
+
+
+def matching(c: QueryFilter, bench: Benchmark, st: QueryStatus | None, sb: QueryStatus | None,
+             flagged: Collection[str]) -> list[str]:
+    """The ids of the queries of ``bench`` the filter ``c`` lets through, in order."""
+    bug_types = bug_types_of(bench)
+    return [q.query_id for i, q in enumerate(bench.queries)
+            if accepts(c, q, i, st, sb, flagged, bug_types)]

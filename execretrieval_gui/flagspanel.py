@@ -47,6 +47,9 @@ class FlagsPanel(QWidget):
         self.target_box.setObjectName("flagTarget")
         self.category_box = QComboBox()
         self.category_box.setObjectName("flagCategory")
+        for box in (self.target_box, self.category_box):   # a long label must not widen the dock
+            box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            box.setMinimumContentsLength(12)
         for key, label in CATEGORIES.items():
             self.category_box.addItem(label, key)
         self.note = QLineEdit()
@@ -207,6 +210,8 @@ class FlagsPanel(QWidget):
             where = "~" + where[len(home):]
         n = len(view.flagged)
         stale = sum(1 for f in view.flags if f.stale)
-        self.store_label.setText(f"{n} flagged {'query' if n == 1 else 'queries'} · {where}"
+        # the file's name here, its whole path in the tooltip: a long path never wraps
+        self.store_label.setText(f"{n} flagged {'query' if n == 1 else 'queries'} · "
+                                 f"{view.store_path.name}"
                                  + (f" · {stale} changed since flagged" if stale else ""))
-        self.store_label.setToolTip(str(view.store_path))
+        self.store_label.setToolTip(f"Flags are kept in {where}")

@@ -10,12 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QShowEvent
+from PySide6.QtGui import QAction, QCloseEvent, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QLabel,
     QMainWindow,
-    QMessageBox,
     QProgressBar,
     QSplitter,
     QTabWidget,
@@ -24,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from execretrieval import Benchmark
+from execretrieval import Benchmark, BenchmarkError, atomic_write_text
 
 from . import (
     dialogs,
@@ -32,14 +31,17 @@ from . import (
     menus,
     qtcompat,  # noqa: F401  (before anything else touches Qt)
 )
+from .about import AboutDialog
 from .audit_state import AuditState
 from .auditview import AuditView
 from .browser import QueryBrowser
-from .candidates import CandidatesPanel, DiffView
+from .candidates import CandidatesPanel
+from .diffview import DiffView
 from .flagspanel import FlagsPanel
 from .metricsview import MetricsView
 from .picker import Picker
 from .reporting import Reporter
+from .slices import query_list_csv
 from .state import InspectorState
 from .testspanel import TestsPanel
 from .workers import wait_for_all
@@ -90,6 +92,7 @@ class MainWindow(QMainWindow):
         self.flags_dock = self._dock("Flags", "flagsDock", self.flags,
                                      Qt.DockWidgetArea.RightDockWidgetArea)
         self._sized = False
+        self._fitted_to_names = False
 
         self.state = InspectorState(self)
         self.audit_state = AuditState(self.state, self)
@@ -154,24 +157,41 @@ class MainWindow(QMainWindow):
         self.tests.outcome_table.doubleClicked.connect(
             lambda index: self.flags.select_target("test", index.row()))
         self.export_cancel.clicked.connect(reporter.cancel_export)
+        self.browser.export_button.clicked.connect(self.export_query_list)
+        state.slices.changed.connect(self._on_slices_changed)
         reporter.export_busy.connect(self.set_export_busy)
         self.metrics.query_clicked.connect(self._on_metrics_query_clicked)
         self.metrics.discordant_requested.connect(self._on_discordant_requested)
         self.tabs.currentChanged.connect(self._on_tabs_current_changed)
         state.benchmark_loaded.connect(self._on_benchmark_loaded)
         state.rankings_changed.connect(self._on_rankings_changed)
-        state.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        state.message.connect(self._on_state_message)
         state.failed.connect(self._on_failed)
+        state.rerun_offered.connect(self._on_rerun_offered)
         for slot in state.slots() + reporter.slots():
             slot.busy_changed.connect(self._on_work_changed)
 
     # settings -------------------------------------------------------------------------
     def _default_sizes(self) -> None:
-        """Dock sizes for a fresh layout (docks only take sizes once shown)."""
-        self.resizeDocks([self.query_dock, self.tests_dock], [330, 370],
+        """Dock sizes for a fresh layout, from the window's size (docks only take sizes once
+        shown): the query list wide enough for whole function names, with the domains if
+        there is room (a fifth to a third of the width), the tests a bit over a quarter, the
+        centre the rest."""
+        w, h = max(self.width(), 640), max(self.height(), 480)
+        cap = int((0.34 if w >= 1200 else 0.3) * w)
+        wanted = self.browser.preferred_width()
+        if wanted > cap:
+            wanted = self.browser.preferred_width(domain=False)
+        left = max(int(0.2 * w), min(wanted, cap))
+        right = max(280, min(int(0.28 * w), 560))
+        self.resizeDocks([self.query_dock, self.tests_dock], [left, right],
                          Qt.Orientation.Horizontal)
-        self.resizeDocks([self.tests_dock, self.flags_dock], [500, 230], Qt.Orientation.Vertical)
-        self.centre_split.setSizes([400, 340])
+        self.resizeDocks([self.tests_dock, self.flags_dock], [int(0.66 * h), int(0.3 * h)],
+                         Qt.Orientation.Vertical)
+        centre = self.centre_split.height() or int(0.85 * h)
+        # the title and up to a dozen candidate rows, never more than half the height
+        table = 70 + 24 + 22 * 12
+        self.centre_split.setSizes([min(table, centre // 2), centre - min(table, centre // 2)])
 
     def showEvent(self, event: QShowEvent) -> None:  # Qt override
         super().showEvent(event)
@@ -180,6 +200,18 @@ class MainWindow(QMainWindow):
             self._default_state = self.saveState()
             if not self._restored:
                 self._default_sizes()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
+        """Side docks keep their share of the width (Qt would give it all to the centre)."""
+        super().resizeEvent(event)
+        old, new = event.oldSize().width(), event.size().width()
+        if not self._sized or old <= 0 or old == new:
+            return
+        docks = [d for d in (self.query_dock, self.tests_dock)
+                 if d.isVisible() and not d.isFloating()]
+        if docks:
+            self.resizeDocks(docks, [max(120, round(d.width() * new / old)) for d in docks],
+                             Qt.Orientation.Horizontal)
 
     def _restore_settings(self) -> bool:
         """Apply the remembered layout; False if there was none."""
@@ -196,9 +228,11 @@ class MainWindow(QMainWindow):
             if isinstance(value, QByteArray | bytes):
                 split.restoreState(QByteArray(value))
         self.diff.set_unified(s.value("diff/unified", False, type=bool))
+        self.diff.set_folded(s.value("diff/fold", False, type=bool))
         self.unified_action.setChecked(self.diff.unified)
         self.candidates.depth_box.setValue(int(s.value("candidates/depth", 10, type=int)))
         self.state.set_depth(self.candidates.depth_box.value())
+        self.state.slices.load_json(s.value("slices/saved", "", type=str))
         store = s.value("annotations/file", "", type=str)
         if store:
             self.state.use_store_file(store)
@@ -215,13 +249,16 @@ class MainWindow(QMainWindow):
         for split in (self.centre_split, self.metrics.splitter):
             s.setValue(f"splitters/{split.objectName()}", split.saveState())
         s.setValue("diff/unified", self.diff.unified)
+        s.setValue("diff/fold", self.diff.folded)
         s.setValue("candidates/depth", self.candidates.depth_box.value())
         s.setValue("annotations/annotator", self.state.annotator)
         state = self.state
         if state.benchmark is not None and state.benchmark.path is not None:
-            s.setValue("session/benchmark", str(state.benchmark.path))
-        if state.model_a:
-            s.setValue("session/model", state.model_a)
+            s.setValue("session/benchmark", str(Path(state.benchmark.path).resolve()))
+        if state.model_a:   # a model file by its absolute path, a name as it is
+            model = Path(state.model_a).expanduser()
+            s.setValue("session/model", str(model.resolve()) if model.is_file()
+                       else state.model_a)
         if state.query_id:
             s.setValue("session/query", state.query_id)
         s.sync()
@@ -238,20 +275,43 @@ class MainWindow(QMainWindow):
     # public ---------------------------------------------------------------------------
     def open(self, path: str | Path | None = None, model: str | None = None,
              query: str | None = None) -> None:
-        """Open ``path`` (else the last or the first bundled benchmark)."""
+        """Open ``path``, a folder or a bundled benchmark's name (else the last session's,
+        else the first bundled benchmark).
+
+        A ``path`` that names no benchmark, or a folder that does not load, gets one dialog
+        and the bundled benchmark opens instead: the window never stays empty.
+        """
         s = self.settings
         bundled = engine.bundled_benchmarks()
+        choices = engine.benchmark_choices()
+        fallback = bundled[0] if bundled else None
+        problem = ""
+        if path is not None:
+            try:
+                path = engine.resolve(path)
+            except BenchmarkError as exc:
+                problem = str(exc)   # neither a folder nor a bundled name: the fallback opens
         if path is None:
             last = s.value("session/benchmark", "", type=str)
-            path = last if last and Path(last).is_dir() else (bundled[0] if bundled else None)
-            if path is not None and str(path) == last:
+            # only an absolute path: a relative one would silently open another copy
+            ok = bool(last) and Path(last).is_absolute() and Path(last).is_dir()
+            path = last if ok else fallback
+            if ok:
                 model = model or s.value("session/model", "", type=str) or None
                 query = query or s.value("session/query", "", type=str) or None
-        self.picker.set_benchmarks(bundled, Path(path) if path else None)
+        elif problem or not Path(path).is_dir():
+            text = (problem or f"{path}: no such benchmark folder").rstrip(".") + "."
+            if fallback is not None:
+                text += f" Opening the bundled benchmark {fallback.name} instead."
+            self.state.argument_rejected.emit(text)
+            self.state.failed.emit("No such folder", text)
+            path, query = fallback, None
+        self.picker.set_benchmarks(choices, Path(path) if path else None)
         if path is None:
             self.statusBar().showMessage("No benchmark: open a folder with Ctrl+O")
             return
-        self.state.open_benchmark(path, model=model, query=query)
+        self.state.open_benchmark(path, model=model, query=query,
+                                  fallback=fallback if Path(path) != fallback else None)
 
     def set_export_busy(self, busy: bool, done: int = 0, total: int = 0) -> None:
         self.export_progress.setVisible(busy)
@@ -262,6 +322,9 @@ class MainWindow(QMainWindow):
 
     # slots ----------------------------------------------------------------------------
     def _on_benchmark_loaded(self, bench: Benchmark) -> None:
+        if not self._restored and not self._fitted_to_names and self._sized:
+            self._fitted_to_names = True   # the first benchmark's names size a fresh layout
+            self._default_sizes()
         self.bench_label.setText(f"{bench.name}")
         self.count_label.setText(f"{len(bench.queries)} queries · {len(bench.corpus)} snippets")
         self.model_label.setText("")
@@ -292,6 +355,16 @@ class MainWindow(QMainWindow):
     def _on_failed(self, title: str, text: str) -> None:
         dialogs.show_error(self, title, text)
 
+    def _on_state_message(self, text: str) -> None:
+        """The status bar elides a long message: its tooltip keeps it whole."""
+        bar = self.statusBar()
+        bar.showMessage(text, 15000 if ":" in text else 8000)
+        bar.setToolTip(text)
+
+    def _on_rerun_offered(self, text: str, everything: bool) -> None:
+        dialogs.ask_rerun(self, text,
+                          lambda: self.state.run_selected(everything=everything, force=True))
+
     def _on_metrics_query_clicked(self, query_id: str) -> None:
         self.state.select_query(query_id)
         self.tabs.setCurrentIndex(0)
@@ -317,6 +390,10 @@ class MainWindow(QMainWindow):
 
     def set_unified(self, checked: bool) -> None:
         self.diff.set_unified(checked)
+
+    def step_change(self, step: int) -> None:
+        """Scroll the diff to its next (``step`` > 0) or previous change."""
+        self.diff.step_change(step)
 
     def reset_layout(self) -> None:
         for dock in (self.query_dock, self.tests_dock, self.flags_dock):
@@ -365,6 +442,27 @@ class MainWindow(QMainWindow):
         if choice is not None:
             self.reporter.export(*choice)
 
+    def export_query_list(self) -> None:
+        """The queries the list shows now (filtered, in its order) to a CSV file."""
+        state = self.state
+        if state.benchmark is None:
+            return
+        path = dialogs.ask_csv_path(self, f"{state.benchmark.name}-queries.csv")
+        if not path:
+            return
+        ids = self.browser.visible_query_ids()
+        try:
+            atomic_write_text(path, query_list_csv(state.benchmark, ids, state.status_a,
+                                                   state.flagged_query_ids()))
+        except OSError as exc:
+            state.failed.emit("Cannot write the query list", f"{path}: {exc}")
+            return
+        state.message.emit(f"{len(ids)} queries written to {path}")
+
+    def _on_slices_changed(self, _named: object) -> None:
+        self.settings.setValue("slices/saved", self.state.slices.to_json())
+        self.settings.sync()
+
     def export_flags(self) -> None:
         dialogs.export_flags(self, self.state.store)
 
@@ -382,6 +480,5 @@ class MainWindow(QMainWindow):
             self.state.use_store_file(path)
 
     def about(self) -> None:
-        QMessageBox.about(self, "ExecRetrieval Inspector",
-                          "Inspect how code retrievers rank correct code against "
-                          "near-identical buggy mutants.")
+        """Help > About: version, Python, Qt, extras and the oracle's containment."""
+        AboutDialog(self).open()

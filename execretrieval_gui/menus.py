@@ -64,6 +64,9 @@ def build_menus(w: MainWindow, state: InspectorState) -> None:
     _action(w, v, "Previous c&andidate", lambda: state.step_candidate(-1), "Alt+Left")
     w.unified_action = _action(w, v, "&Unified diff", w.set_unified, "Ctrl+U")
     w.unified_action.setCheckable(True)
+    # plain letters: a text field that has the focus keeps them (Qt's shortcut override)
+    _action(w, v, "Ne&xt change in the diff", lambda: w.step_change(1), "N")
+    _action(w, v, "Pre&vious change in the diff", lambda: w.step_change(-1), "P")
     _action(w, v, "&Inspect", lambda: w.show_tab(0), "Ctrl+1")
     _action(w, v, "&Metrics", lambda: w.show_tab(1), "Ctrl+2")
     _action(w, v, "Au&dit", lambda: w.show_tab(2), "Ctrl+3",

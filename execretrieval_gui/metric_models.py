@@ -8,7 +8,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 
 from .models import OBJECT_ROLE, ListTableModel
 
-__all__ = ["DiscordantModel", "MetricsModel"]
+__all__ = ["DiscordantModel", "MetricsModel", "SliceMetricsModel"]
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -83,4 +83,36 @@ class DiscordantModel(ListTableModel):
             return row[0]
         if role == Qt.ItemDataRole.DisplayRole and 0 <= index.column() < 3:
             return row[index.column()]
+        return None
+
+
+class SliceMetricsModel(ListTableModel):
+    """Saved slices measured: one row per slice and model (SliceRow objects)."""
+
+    COLUMNS = ("Slice", "Model", "Queries", "exec@1", "exec@10", "nDCG@10", "Deceived")
+    _METRICS = ("exec@1", "exec@10", "ndcg@10")
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        row, col = self.row_at(index), index.column()
+        if row is None:
+            return None
+        if role == OBJECT_ROLE:
+            return row
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == 0:
+                return row.name
+            if col == 1:
+                return row.model
+            if col == 2:
+                return str(row.n_queries)
+            if 3 <= col <= 5:
+                value = row.means.get(self._METRICS[col - 3], float("nan"))
+                return "–" if value != value else f"{value:.3f}"
+            if col == 6:
+                return "–" if row.deceived != row.deceived else f"{100 * row.deceived:.0f}%"
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return (f"{row.name}: {row.description}\n{row.model}, {row.n_queries} queries "
+                    "(means over the slice's queries; intervals only for all queries)")
+        if role == Qt.ItemDataRole.TextAlignmentRole and col >= 2:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -23,7 +23,8 @@ from PySide6.QtWidgets import (
 )
 
 from .charts import BarChart
-from .metric_models import DiscordantModel, MetricsModel
+from .columns import ColumnFitter
+from .metric_models import DiscordantModel, MetricsModel, SliceMetricsModel
 from .models import OBJECT_ROLE
 
 if TYPE_CHECKING:
@@ -57,6 +58,7 @@ class MetricsView(QWidget):
         super().__init__(parent)
         self.model = MetricsModel(self)
         self.discordant = DiscordantModel(self)
+        self.slice_model = SliceMetricsModel(self)
         self.comparison: Any = None
         self.busy = False
 
@@ -69,6 +71,7 @@ class MetricsView(QWidget):
         self.progress.hide()
         self.models_label = QLabel()
         self.models_label.setObjectName("metricsModels")
+        self.models_label.setWordWrap(True)   # a long model file name must not widen the window
 
         self.table = QTableView()
         self.table.setObjectName("metricsTable")
@@ -97,6 +100,21 @@ class MetricsView(QWidget):
         self.discordant_table.horizontalHeader().resizeSection(1, 170)
         self.show_discordant = QPushButton("Show these in the browser")
         self.show_discordant.setEnabled(False)
+        self.slice_table = QTableView()
+        self.slice_table.setObjectName("sliceTable")
+        self.slice_table.setModel(self.slice_model)
+        self.slice_table.verticalHeader().hide()
+        self.slice_table.verticalHeader().setDefaultSectionSize(22)
+        # every column whole but the slice's name (elided, whole in the tooltip)
+        self.slice_fitter = ColumnFitter(self.slice_table, shrink=((0, 70), (1, 60)))
+        self.slice_table.viewport().installEventFilter(self)
+        self.slice_table.setToolTip("Save a filter of the query list as a slice to see it here")
+        slice_box = QGroupBox("Saved slices")
+        slice_box.setToolTip("Save the query list's filter with “Save slice…” to measure it here")
+        sl = QVBoxLayout(slice_box)
+        sl.setContentsMargins(4, 4, 4, 4)
+        sl.addWidget(self.slice_table)
+        self.slice_group = slice_box
         compare_box = QGroupBox("Model comparison (exec@1, exact McNemar)")
         cl = QVBoxLayout(compare_box)
         cl.addWidget(self.compare_label)
@@ -125,6 +143,7 @@ class MetricsView(QWidget):
         ll.addWidget(self.table, 3)
         ll.addWidget(self.analyses)
         ll.addWidget(compare_box, 2)
+        ll.addWidget(slice_box, 3)
         split = QSplitter()
         split.setObjectName("metricsSplitter")
         split.addWidget(left)
@@ -215,8 +234,19 @@ class MetricsView(QWidget):
         state.rankings_changed.connect(self.set_models)
         reporter.metrics_busy.connect(self.set_busy)
         reporter.metrics_ready.connect(self.show_results)
+        reporter.slices_measured.connect(self.show_slices)
         self.compute_requested.connect(reporter.compute)
         self.cancel_requested.connect(reporter.cancel_metrics)
+
+    def show_slices(self, rows: list[Any]) -> None:
+        self.slice_model.set_rows(rows)
+        # one model measured: its name is in the bar above, not on every row
+        self.slice_table.setColumnHidden(1, len({r.model for r in rows}) < 2)
+        self.slice_fitter.schedule()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        self.slice_fitter.viewport_event(watched, event)
+        return super().eventFilter(watched, event)
 
     def _on_compute_clicked(self) -> None:
         if self.busy:

@@ -211,6 +211,8 @@ class CandidatesModel(ListTableModel):
         # each row's 1-based rank under model B (None: B's run leaves it out); None: no B
         self.b_ranks: list[int | None] | None = None
         self.b_model = ""
+        self.other = "B"   # what the other-rank column is called ("A" in the A|B view's B list)
+        self.compact = False   # half a panel wide (the A|B view): short roles and badges
 
     def set_rows(self, rows: list[CandidateRow], n_tests: int = 0) -> None:
         self.n_tests = n_tests
@@ -229,10 +231,15 @@ class CandidatesModel(ListTableModel):
 
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if (role == Qt.ItemDataRole.ToolTipRole and section == self.B_RANK
-                and orientation == Qt.Orientation.Horizontal):
-            return (f"Rank under model B ({self.b_model})" if self.b_model
-                    else "Rank under model B (choose one under Compare)")
+        if (section == self.BUG and self.compact and orientation == Qt.Orientation.Horizontal
+                and role == Qt.ItemDataRole.DisplayRole):
+            return "Bug"
+        if section == self.B_RANK and orientation == Qt.Orientation.Horizontal:
+            if role == Qt.ItemDataRole.DisplayRole:
+                return f"{self.other}#" if self.compact else f"{self.other} rank"
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return (f"Rank under model {self.other} ({self.b_model})" if self.b_model
+                        else "Rank under model B (choose one under Compare)")
         return super().headerData(section, orientation, role)
 
     def set_outcome(self, corpus_id: str, outcome: Any) -> None:
@@ -266,13 +273,17 @@ class CandidatesModel(ListTableModel):
             if col == self.DELTA:
                 return "—" if row.role == "canonical" else f"{row.delta:+.4f}"
             if col == self.ROLE:
-                return row.role if row.role != "other query" else f"other ({row.snippet.query_id})"
+                if self.compact:
+                    return {"canonical": "canon.", "own distractor": "own"}.get(
+                        row.role, row.snippet.query_id)
+                return {"own distractor": "own mutant", "other query":
+                        f"other {row.snippet.query_id}"}.get(row.role, row.role)
             if col == self.BUG:
                 if row.snippet.bug_type:
                     return row.snippet.bug_type
                 return "(its canonical)" if row.role == "other query" else ""
             if col == self.BADGE:
-                return self._badge(row)
+                return self._badge(row, self.compact)
             if col == self.B_RANK:
                 if self.b_ranks is None:
                     return ""
@@ -296,23 +307,27 @@ class CandidatesModel(ListTableModel):
             if col == self.BADGE:
                 return int(Qt.AlignmentFlag.AlignCenter)
         if role == Qt.ItemDataRole.ToolTipRole:
-            tip = f"{row.snippet.corpus_id} ({row.snippet.query_id})"
+            tip = (f"{row.snippet.corpus_id} ({row.snippet.query_id}) · rank {row.rank} · "
+                   f"score {row.score:.4f}"
+                   + ("" if row.role == "canonical" else f" ({row.delta:+.4f} vs canonical)")
+                   + f"\n{row.role}")
             if row.below_cut:
                 tip += f"\nbelow the top-k cut: shown because it is this query's own {row.role}"
             if row.snippet.bug_description:
                 tip += f"\n{row.snippet.bug_description}"
             if col == self.B_RANK and self.b_ranks is not None:
-                tip += (f"\nmodel B ({self.b_model}): " + (
+                tip += (f"\nmodel {self.other} ({self.b_model}): " + (
                     "not in its run" if self.b_ranks[index.row()] is None
                     else f"rank {self.b_ranks[index.row()]}"))
             return tip
         return None
 
     @staticmethod
-    def _badge(row: CandidateRow) -> str:
+    def _badge(row: CandidateRow, compact: bool = False) -> str:
         if row.outcome is None:
-            return "running…" if row.pending else "?"
+            return ("…" if compact else "running…") if row.pending else "?"
         outcomes = row.outcome.outcomes
         passed = sum(1 for o in outcomes if o.status == "pass")
-        word = "PASS" if row.outcome.passed else "FAIL"
+        word = ("✓" if compact else "PASS") if row.outcome.passed else \
+            ("✗" if compact else "FAIL")
         return f"{word} {passed}/{len(outcomes)}"

@@ -24,10 +24,24 @@ from .served import ask_served_model
 if TYPE_CHECKING:
     from .state import InspectorState
 
-__all__ = ["Picker"]
+__all__ = ["Picker", "folder_label"]
 
 NO_MODEL = "(none)"
 SERVED = "\0served"   # the model list's last entry: encode with a served model
+
+
+def folder_label(path: Path) -> str:
+    """``name  (where)``: a name with the folder it is in, home as ``~``, so two copies
+    of ``builtin`` (or two ``run.trec`` files) tell themselves apart."""
+    path = Path(path).expanduser().resolve()
+    where, home = str(path.parent), str(Path.home())
+    if where == home or where.startswith(home + "/"):
+        where = "~" + where[len(home):]
+    return f"{path.name}  ({where})"
+
+
+def _is_path(model: str) -> bool:
+    return "/" in model or "\\" in model
 
 
 class Picker(QWidget):
@@ -97,7 +111,7 @@ class Picker(QWidget):
         self._quiet = True
         self.benchmark_box.clear()
         for folder in folders:
-            self.benchmark_box.addItem(folder.name, str(folder))
+            self._add_benchmark(folder)
         if current is not None:
             self.show_benchmark(current)
         self._quiet = False
@@ -109,8 +123,14 @@ class Picker(QWidget):
             if str(Path(self.benchmark_box.itemData(i)).resolve()) == key:
                 self.benchmark_box.setCurrentIndex(i)
                 return
-        self.benchmark_box.addItem(Path(folder).name, str(folder))
+        self._add_benchmark(folder)
         self.benchmark_box.setCurrentIndex(self.benchmark_box.count() - 1)
+
+    def _add_benchmark(self, folder: Path) -> None:
+        full = str(Path(folder).expanduser().resolve())
+        self.benchmark_box.addItem(folder_label(Path(folder)), full)
+        self.benchmark_box.setItemData(self.benchmark_box.count() - 1, full,
+                                       Qt.ItemDataRole.ToolTipRole)
 
     def set_models(self, names: list[str], current: str | None = None) -> None:
         self._quiet = True   # a new benchmark: no model B to drop
@@ -132,7 +152,8 @@ class Picker(QWidget):
         """Select ``model`` in ``box`` (model A's by default), adding a file by its name."""
         box = box or self.model_box
         if model and all(name != model for _, name in self._b_choices):
-            self._b_choices.append((Path(model).name if ("/" in model) else model, model))
+            self._b_choices.append((folder_label(Path(model)) if _is_path(model) else model,
+                                    model))
         if box is self.model_b_box:
             self._refill_b(model)
             return
@@ -140,8 +161,21 @@ class Picker(QWidget):
         if i < 0:
             served = box.findData(SERVED)   # new files go above the separator
             i = served - 1 if served > 0 else box.count()
-            box.insertItem(i, Path(model).name if ("/" in model) else model, model)
+            box.insertItem(i, folder_label(Path(model)) if _is_path(model) else model, model)
+            if _is_path(model):
+                box.setItemData(i, str(Path(model).expanduser().resolve()),
+                                Qt.ItemDataRole.ToolTipRole)
         box.setCurrentIndex(i)
+
+    def forget_model(self, model: str) -> None:
+        """Take a model that failed to load out of both lists."""
+        self._quiet = True
+        self._b_choices = [(label, name) for label, name in self._b_choices if name != model]
+        i = self.model_box.findData(model)
+        if i >= 0:
+            self.model_box.removeItem(i)
+        self._refill_b(str(self.model_b_box.currentData() or ""))
+        self._quiet = False
 
     def _refill_b(self, current: str) -> None:
         """The Compare list: none, then every model but model A; ``current`` selected."""
@@ -192,6 +226,7 @@ class Picker(QWidget):
         state.busy_changed.connect(self.set_busy)
         state.models_changed.connect(self.set_models)
         state.model_shown.connect(self._on_state_model_shown)
+        state.model_rejected.connect(lambda _which, model: self.forget_model(model))
         state.benchmark_path.connect(self.show_benchmark)
         self.benchmark_chosen.connect(state.open_benchmark)
         self.model_chosen.connect(lambda m: state.set_model(m, "a"))

@@ -13,6 +13,8 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from . import engine
+from .filters import matching
+from .slices import slice_metrics
 from .state import InspectorState
 from .workers import TaskSlot
 
@@ -26,6 +28,7 @@ class Reporter(QObject):
     metrics_ready = Signal(object, object, object, object)  # ev A, ev B, comparison, names
     export_busy = Signal(bool, int, int)      # busy, done, total
     exported = Signal(str)                    # path written
+    slices_measured = Signal(object)          # list of SliceRow, after metrics or a new slice
 
     #: the audit result a report's top-suspects section comes from (set by the window)
     audit_source: Any = staticmethod(lambda: None)
@@ -36,6 +39,8 @@ class Reporter(QObject):
         self.metrics_slot = TaskSlot("metrics", self)
         self.export_slot = TaskSlot("export", self)
         self.last: tuple[Any, ...] | None = None   # (key, ev_a, ev_b, comparison)
+        state.slices.changed.connect(lambda _named: self.measure_slices())
+        state.status_changed.connect(lambda _a, _b: self.measure_slices())
 
     def slots(self) -> list[TaskSlot]:
         return [self.metrics_slot, self.export_slot]
@@ -73,6 +78,7 @@ class Reporter(QObject):
         bench = s.benchmark
         names = {q.query_id: q.function_name for q in bench.queries} if bench else {}
         self.metrics_ready.emit(ev_a, ev_b, comparison, names)
+        self.measure_slices()
         m = ev_a.metrics
         s.message.emit(
             f"{ev_a.model}: exec@1 {m['exec@1'].mean:.3f}, exec@10 {m['exec@10'].mean:.3f}"
@@ -98,16 +104,33 @@ class Reporter(QObject):
         if self.last is not None and self.last[0] == self._key(exclude):
             evaluations = (self.last[1], self.last[2])   # measured already: just write
         sources = tuple(m for m in (s.model_a, s.model_b if rb is not None else "") if m)
-        flags = s.store.flags() if s.store is not None else None
-        annotations = engine.report_annotations(bench, flags, self.audit_source())
+        flags = s.flag_notes()   # read here: the store belongs to this thread
+        flagged = s.flagged_query_ids()
+        slices = {name: (criteria.describe(), matching(criteria, bench, s.status_a, s.status_b,
+                                                         flagged))
+                  for name, criteria in s.slices.named.items()}
+        annotations = engine.report_annotations(
+            bench, s.store.flags() if s.store is not None else None, self.audit_source())
         self.export_slot.start(
             lambda progress, should_stop: engine.export_report(
                 path, bench, ra, rb, oracle, exclude, progress, should_stop, evaluations,
-                sources, annotations),
+                sources, flags, slices, annotations),
             on_result=lambda written: self._on_export_result(str(written)),
             on_progress=lambda d, t: self.export_busy.emit(True, d, t),
             on_error=lambda exc: s.report_error("Export failed", exc),
             on_finished=lambda: self.export_busy.emit(False, 0, 0))
+
+    def measure_slices(self) -> None:
+        """Every saved slice measured from the last evaluations (means only: no new work)."""
+        s = self.state
+        if self.last is None or s.benchmark is None:
+            return
+        _key, ev_a, ev_b, _comparison = self.last
+        if getattr(ev_a, "ranking", None) is not s.ranking_a:
+            return   # the figures are for another model: Compute again first
+        self.slices_measured.emit(slice_metrics(
+            s.slices.named, s.benchmark, [ev_a, ev_b], s.status_a, s.status_b,
+            s.flagged_query_ids()))
 
     def cancel_metrics(self) -> None:
         if self.metrics_slot.busy:

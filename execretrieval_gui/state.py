@@ -10,8 +10,6 @@ click-through never shows a stale result.
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,33 +20,22 @@ from execretrieval.benchmark.annotations import AnnotationStore, Flag
 from execretrieval.benchmark.flags import default_annotator
 
 from . import engine
-from .models import CandidateRow, role_of
-from .state_flags import FlagsMixin, FlagsView
-from .workers import TaskSlot, emit_partial
+from .models import CandidateRow
+from .slices import Slices
+from .state_flags import FlagsMixin
+from .state_types import (
+    CandidateView,
+    Explained,
+    FlagsView,
+    QueryView,
+    other_ranks,
+    ranked_rows,
+    statuses,
+    suite_runs,
+)
+from .workers import TaskSlot
 
 __all__ = ["CandidateView", "FlagsView", "InspectorState", "QueryView"]
-
-
-@dataclass(frozen=True)
-class QueryView:
-    """What the panels show for the selected query."""
-
-    query: Query
-    model: str                      # model A's label
-    canonical_rank: int             # 0: no canonical
-    rows: tuple[CandidateRow, ...]  # the top-k, then the query's own snippets below the cut
-
-
-@dataclass(frozen=True)
-class CandidateView:
-    """The selected candidate, with what the diff, tests and flags panels need."""
-
-    query: Query
-    canonical: Snippet | None
-    snippet: Snippet
-    label: str                      # "Rank 3: c_0007 · 8 tests"
-    result: Any                     # SuiteResult | None
-    corpus_ids: tuple[str, ...]     # every listed candidate (flag targets)
 
 
 class InspectorState(FlagsMixin, QObject):
@@ -59,6 +46,8 @@ class InspectorState(FlagsMixin, QObject):
     benchmark_path = Signal(object)         # Path of the benchmark held (after load or failure)
     models_changed = Signal(object, str)    # list of model names offered, chosen
     model_shown = Signal(str, str)          # which ("a" | "b"), model name or path held
+    model_rejected = Signal(str, str)       # which ("a" | "b"), model that failed to load
+    argument_rejected = Signal(str)         # a start-up argument that could not be used
     busy_changed = Signal(bool, int, int)   # loading or ranking: busy, done, total
     ranking_ready = Signal(str)             # model A name
     rankings_changed = Signal(str, str)     # model A's label, model B's ("" for none)
@@ -66,6 +55,7 @@ class InspectorState(FlagsMixin, QObject):
     # the selected query and candidate
     query_changed = Signal(object)          # QueryView
     b_ranks_changed = Signal(object, str)   # list[int | None] per listed row, or None; B label
+    b_rows_changed = Signal(object, object, str)  # B's rows (None: no B), their A ranks, B label
     candidate_changed = Signal(object)      # CandidateView
     pending_changed = Signal(object)        # set of corpus ids whose badges are computing
     result_changed = Signal(str, int, object)  # corpus id, its row, SuiteResult
@@ -73,6 +63,7 @@ class InspectorState(FlagsMixin, QObject):
     query_ready = Signal(str)               # candidates, diff and outcomes of the query known
     # live runs
     running_changed = Signal(bool, str)     # running, what
+    rerun_offered = Signal(str, bool)       # what is cached (text), everything?
     run_progress = Signal(str)
     scratch_finished = Signal(object, object)  # SuiteResult, tests
     # flags
@@ -101,15 +92,18 @@ class InspectorState(FlagsMixin, QObject):
         self.store_path: Path | None = None
         self.annotator = default_annotator()
         self._removed: list[Flag] = []      # removed flags, newest last (undo)
+        self._flagged: frozenset[str] | None = None   # cached flagged query ids
         self.query_id: str | None = None
         self.corpus_id: str | None = None
         self.rows: list[CandidateRow] = []
+        self.rows_b: list[CandidateRow] = []     # model B's ranking of the query (A|B view)
         self.depth = 10
         self.results: dict[tuple[str, str], Any] = {}   # (corpus_id, query_id) -> SuiteResult
         self.pending_query: str | None = None
         self._shown_ranking: Any = None
         self._oracle: Any = None
         self._live_oracle: Any = None
+        self.slices = Slices(self)   # saved query filters (their metrics: the reporter's)
         self.load_slot = TaskSlot("load", self)
         self.rank_slot = TaskSlot("rank", self)
         self.rank_b_slot = TaskSlot("rank B", self)
@@ -153,8 +147,12 @@ class InspectorState(FlagsMixin, QObject):
 
     # benchmark ------------------------------------------------------------------------
     def open_benchmark(self, path: str | Path, model: str | None = None,
-                       query: str | None = None) -> None:
-        """Load a folder in the background; then rank with ``model`` and open ``query``."""
+                       query: str | None = None, fallback: str | Path | None = None) -> None:
+        """Load a folder in the background; then rank with ``model`` and open ``query``.
+
+        ``fallback``: a folder to open instead if ``path`` cannot be loaded and nothing is
+        open yet (start-up: the window never stays empty because of a bad argument).
+        """
         path = Path(path)
         self.message.emit(f"Loading {path} …")
         self.pending_query = query
@@ -162,7 +160,7 @@ class InspectorState(FlagsMixin, QObject):
         self.load_slot.start(
             lambda progress, should_stop: engine.load(path, progress, should_stop),
             on_result=lambda bench: self._on_load_result(bench, model),
-            on_error=self._on_load_error,
+            on_error=lambda exc: self._on_load_error(exc, fallback),
             on_finished=self._emit_busy,
         )
 
@@ -183,8 +181,16 @@ class InspectorState(FlagsMixin, QObject):
         if bench.path is not None:
             self.benchmark_path.emit(Path(bench.path))
         models = engine.model_choices(bench)
-        chosen = model or (self.model_a if self.model_a in models else "") or \
+        default = (self.model_a if self.model_a in models else "") or \
             ("bm25" if "bm25" in models else (models[0] if models else ""))
+        if model and not engine.is_model(bench, model):
+            text = (f"Unknown model {model!r}: {bench.name} offers {', '.join(models)} "
+                    f"(or a path to a .npz, a TREC run file or a model folder). "
+                    f"Showing {default} instead.")
+            self.argument_rejected.emit(text)
+            self.failed.emit("Unknown model", text)
+            model = None
+        chosen = model or default
         self.model_b = ""
         self.models_changed.emit(models, chosen)
         self.message.emit(f"Loaded {bench.name}: {len(bench.queries)} queries, "
@@ -192,10 +198,16 @@ class InspectorState(FlagsMixin, QObject):
         if chosen:
             self.set_model(chosen)
 
-    def _on_load_error(self, exc: BaseException) -> None:
-        """Nothing changed: the picker goes back to the benchmark still shown."""
+    def _on_load_error(self, exc: BaseException, fallback: str | Path | None = None) -> None:
+        """Nothing changed: the picker goes back to the benchmark still shown (or, with
+        nothing shown yet, the ``fallback`` opens)."""
         if self.benchmark is not None and self.benchmark.path is not None:
             self.benchmark_path.emit(Path(self.benchmark.path))
+        elif fallback is not None and not isinstance(exc, CancelledError):
+            self._on_task_error("Cannot open benchmark", Explained(
+                f"{exc}\n\nOpening the bundled benchmark {Path(fallback).name} instead."))
+            self.open_benchmark(fallback, query=None)
+            return
         self._on_task_error("Cannot open benchmark", exc)
 
     # ranking --------------------------------------------------------------------------
@@ -209,6 +221,7 @@ class InspectorState(FlagsMixin, QObject):
             self.model_b, self.ranking_b, self.status_b = "", None, None
             self.status_changed.emit(self.status_a, None)
             self.b_ranks_changed.emit(None, "")
+            self._emit_b_rows()
             self.rankings_changed.emit(*self.model_labels())
             return
         self.message.emit(f"Ranking {bench.name} with {model} …")
@@ -225,11 +238,22 @@ class InspectorState(FlagsMixin, QObject):
                    on_finished=self._emit_busy)
 
     def _on_rank_error(self, model: str, which: str, exc: BaseException) -> None:
-        """The previous ranking stays; so does the picker's choice."""
+        """The previous ranking stays, and so does the picker's choice; a model that failed
+        leaves the lists (a file that cannot be read is no choice)."""
         previous = self.model_a if which == "a" else self.model_b
+        if not isinstance(exc, CancelledError) and model != previous:
+            self.model_rejected.emit(which, model)
         if previous or which == "b":
             self.model_shown.emit(which, previous)
         self._on_task_error(f"Cannot rank with {model}", exc)
+        bench = self.benchmark
+        if which == "a" and self.ranking_a is None and bench is not None and \
+                not isinstance(exc, CancelledError):   # nothing shown yet: the default model
+            default = next((m for m in ("bm25", *engine.model_choices(bench)) if m != model
+                            and m in engine.model_choices(bench)), "")
+            if default:
+                self.models_changed.emit(engine.model_choices(bench), default)
+                self.set_model(default)
 
     def _on_rank_result(self, model: str, which: str, ranking: Any,
                         status: engine.QueryStatus) -> None:
@@ -244,6 +268,9 @@ class InspectorState(FlagsMixin, QObject):
         self.rankings_changed.emit(*self.model_labels())
         if which == "b":
             self._emit_b_ranks()
+            self._emit_b_rows()
+            if self.query_id is not None and self.benchmark is not None:
+                self._fill_missing(self.benchmark.query(self.query_id), self.rows_b)
             return
         self.ranking_ready.emit(model)
         target = self.pending_query or self.query_id
@@ -273,19 +300,27 @@ class InspectorState(FlagsMixin, QObject):
         return f"{a} vs {b}" if b else a
 
     def b_ranks(self) -> list[int | None] | None:
-        """Each listed candidate's rank under model B; None without B.
-
-        A snippet a TREC run leaves out (score -inf) has no rank of its own: None.
-        """
+        """Each listed candidate's rank under model B; None without B."""
         bench, rb, qid = self.benchmark, self.ranking_b, self.query_id
         if rb is None or bench is None or qid is None:
             return None
-        qi = bench.query_index(qid)
-        return [rb.rank_of(qi, r.corpus_index) if math.isfinite(rb.scores[qi, r.corpus_index])
-                else None for r in self.rows]
+        return other_ranks(bench, rb, qid, self.rows)
 
     def _emit_b_ranks(self) -> None:
         self.b_ranks_changed.emit(self.b_ranks(), self.model_labels()[1])
+
+    def _emit_b_rows(self) -> None:
+        """Model B's own ranking of the query (the A|B view), with each row's rank under A."""
+        bench, ra, rb, qid = self.benchmark, self.ranking_a, self.ranking_b, self.query_id
+        if bench is None or ra is None or rb is None or qid is None:
+            self.rows_b = []
+            self.b_rows_changed.emit(None, None, "")
+            return
+        query = bench.query(qid)
+        self.rows_b, _rank = ranked_rows(bench, rb, qid, self.depth,
+                                         lambda snippet: self._known(snippet, query))
+        self.b_rows_changed.emit(tuple(self.rows_b), other_ranks(bench, ra, qid, self.rows_b),
+                                 self.model_labels()[1])
 
     # served models ----------------------------------------------------------------------
     def embed_served(self, request: dict[str, Any]) -> None:
@@ -311,8 +346,12 @@ class InspectorState(FlagsMixin, QObject):
     def _on_embed_result(self, result: Any) -> None:
         self.message.emit(f"Encoded {result.texts} texts ({result.from_cache} from the cache, "
                           f"{result.sent} sent) into {result.path}")
+        # in the benchmark's embeddings/ the file is a model name; elsewhere (a bundled
+        # benchmark inside site-packages) it is loaded by its path
+        shipped = (self.benchmark is not None and self.benchmark.path is not None
+                   and result.path.parent == Path(self.benchmark.path) / "embeddings")
         self.embed_finished.emit(True, result.path.stem)
-        self.set_model(result.path.stem)
+        self.set_model(result.path.stem if shipped else str(result.path))
 
     # query and candidates -------------------------------------------------------------
     def select_query(self, query_id: str, force: bool = False) -> None:
@@ -328,36 +367,21 @@ class InspectorState(FlagsMixin, QObject):
         self.query_id = query_id
         self._shown_ranking = ranking
         query = bench.query(query_id)
-        qi = bench.query_index(query_id)
-        canon = bench.canonical_for(query_id)
-        canon_score = float(ranking.scores[qi, bench.corpus_index(canon.corpus_id)]) \
-            if canon is not None else float("nan")
-        rows = []
-        top = [int(j) for j in ranking.top(qi, self.depth)]
-        # The query's own snippets ranked below the cut follow the top-k, by rank.
-        own = (bench.corpus_index(s.corpus_id) for s in bench.snippets_for(query_id))
-        below = sorted((j for j in own if ranking.rank_of(qi, j) > len(top)),
-                       key=lambda j: ranking.rank_of(qi, j))
-        for j in top + below:
-            snippet = bench.corpus[j]
-            score = float(ranking.scores[qi, j])
-            rank = ranking.rank_of(qi, j)
-            rows.append(CandidateRow(rank, j, snippet, score, score - canon_score,
-                                     role_of(query, snippet), self._known(snippet, query),
-                                     below_cut=rank > len(top)))
-        canon_rank = ranking.rank_of(qi, bench.corpus_index(canon.corpus_id)) if canon else 0
+        rows, canon_rank = ranked_rows(bench, ranking, query_id, self.depth,
+                                       lambda snippet: self._known(snippet, query))
         self.rows = rows
         self.run_slot.cancel()
         self.corpus_id = None
         self.query_changed.emit(QueryView(query, ranking.model, canon_rank, tuple(rows)))
         self._emit_b_ranks()
-        self.refresh_flags()
+        self._emit_b_rows()
+        self.refresh_flags(changed=False)
         self.running_changed.emit(False, "")
         shown = [r.snippet.corpus_id for r in rows]
         first = keep if keep in shown else (shown[0] if shown else None)
         if first is not None:
             self.select_candidate(first)
-        self._fill_missing(query, rows)
+        self._fill_missing(query, rows + self.rows_b)
 
     def row_of(self, corpus_id: str) -> int:
         return next((i for i, r in enumerate(self.rows) if r.snippet.corpus_id == corpus_id), -1)
@@ -376,7 +400,9 @@ class InspectorState(FlagsMixin, QObject):
         return self.results[key]
 
     def _fill_missing(self, query: Query, rows: list[CandidateRow]) -> None:
-        missing = [r.snippet for r in rows if r.outcome is None]
+        missing = list({r.snippet.corpus_id: r.snippet for r in rows
+                        if r.outcome is None and (r.snippet.corpus_id, query.query_id)
+                        not in self.results}.values())
         if not missing:
             self.badge_slot.cancel()
             self.query_ready.emit(query.query_id)
@@ -384,7 +410,7 @@ class InspectorState(FlagsMixin, QObject):
         self.pending_changed.emit({s.corpus_id for s in missing})
         qid = query.query_id
         self.badge_slot.start(
-            _suite_runs(self.oracle, [(s.corpus_id, s.code) for s in missing],
+            suite_runs(self.oracle, [(s.corpus_id, s.code) for s in missing],
                         query.test_suite),
             on_result=lambda _v: None,
             on_partial=lambda pairs: self._on_suites_partial(qid, pairs),
@@ -438,7 +464,10 @@ class InspectorState(FlagsMixin, QObject):
             self.select_query(self.query_id, force=True)
 
     # live runs ------------------------------------------------------------------------
-    def run_selected(self, everything: bool = False) -> None:
+    def run_selected(self, everything: bool = False, force: bool = False) -> None:
+        """Execute the selected candidate's suite (every listed one with ``everything``)
+        live. Outcomes that are all known already (from the cache or an earlier run) are
+        not run again unless ``force``: ``rerun_offered`` says so, for the view to ask."""
         bench, qid = self.benchmark, self.query_id
         if bench is None or qid is None:
             return
@@ -447,15 +476,37 @@ class InspectorState(FlagsMixin, QObject):
             else ([self.corpus_id] if self.corpus_id else [])
         if not cids:
             return
+        before = {c: self.results.get((c, qid)) for c in cids}
+        if not force and all(r is not None for r in before.values()):
+            what = (f"the {len(cids)} listed candidates" if everything else cids[0])
+            self.rerun_offered.emit(
+                f"The outcomes of {what} are already known (from the result cache or an "
+                f"earlier run): the oracle is deterministic, so running again shows the same "
+                f"outcomes unless the environment changed.", everything)
+            self.message.emit(f"Outcomes of {what} are cached; Run again to re-execute")
+            return
         self.running_changed.emit(True, f"running {len(cids)} suite(s)")
         self.run_slot.start(
-            _suite_runs(self.live_oracle, [(c, bench.snippet(c).code) for c in cids],
+            suite_runs(self.live_oracle, [(c, bench.snippet(c).code) for c in cids],
                         query.test_suite),
-            on_result=lambda _v: self.message.emit("Run finished"),
+            on_result=lambda _v: self._on_run_result(qid, before),
             on_partial=lambda pairs: self._on_suites_partial(qid, pairs),
             on_progress=lambda d, t: self.run_progress.emit(f"{d}/{t} done"),
             on_error=lambda exc: self._on_task_error("Run failed", exc, dialog=False),
             on_finished=lambda: self.running_changed.emit(False, ""))
+
+    def _on_run_result(self, query_id: str, before: dict[str, Any]) -> None:
+        """Say what the live run found, against what was known before it."""
+        changed = [c for c, old in before.items() if old is not None and
+                   statuses(old) != statuses(self.results.get((c, query_id)))]
+        known = sum(old is not None for old in before.values())
+        n = len(before)
+        text = f"Run finished: {n} suite{'s' if n != 1 else ''} executed"
+        if changed:
+            text += f"; outcomes changed for {', '.join(changed)}"
+        elif known:
+            text += "; same outcomes as before"
+        self.message.emit(text)
 
     def run_scratch(self, code: str, tests: tuple[str, ...]) -> None:
         if not tests:
@@ -489,19 +540,3 @@ class InspectorState(FlagsMixin, QObject):
         self.message.emit(f"{title}: {text}")
         if dialog:
             self.failed.emit(title, text)
-
-
-def _suite_runs(oracle: Any, items: list[tuple[str, str]], tests: tuple[str, ...]) -> Any:
-    """A worker running each (corpus_id, code) against ``tests``, a core's worth at a time,
-    emitting every finished chunk as a partial list of (corpus_id, SuiteResult)."""
-    chunk = max(2, engine.cpu_count())
-
-    def work(progress: Any, should_stop: Any) -> None:
-        for start in range(0, len(items), chunk):
-            part = items[start:start + chunk]
-            found = oracle.run_many([(code, tests) for _, code in part],
-                                    should_stop=should_stop)
-            emit_partial([(cid, res) for (cid, _), res in zip(part, found, strict=True)])
-            progress(start + len(part), len(items))
-
-    return work

@@ -1,10 +1,14 @@
-"""The flag half of :class:`~execretrieval_gui.state.InspectorState`: the annotation store,
-adding, removing (undoably), resolving flags and who makes them. A mixin, so the state's
-module stays readable; it uses only the state's own attributes and signals."""
+"""The inspector state's flags: the annotation store it opens, flags added, removed (and put
+back), resolved, and who makes them.
+
+A mixin of :class:`~execretrieval_gui.state.InspectorState` (kept apart so the state reads
+in one sitting); it uses the state's ``benchmark``, ``query_id``, ``store``, ``store_path``,
+``annotator`` attributes and its ``flags_changed`` / ``flag_saved`` / ``undo_changed`` /
+``annotator_changed`` / ``failed`` / ``message`` signals.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -12,33 +16,27 @@ from execretrieval import Benchmark
 from execretrieval.benchmark.annotations import AnnotationStore, Flag
 from execretrieval.benchmark.flags import default_annotator
 
-__all__ = ["FlagsMixin", "FlagsView"]
+from .state_types import FlagsView
 
-
-@dataclass(frozen=True)
-class FlagsView:
-    """What the flags panel shows (see ``InspectorState.flags_changed``)."""
-
-    flagged: frozenset[str]         # every query id with an open flag
-    flags: tuple[Flag, ...]         # the selected query's flags
-    store_path: Path | None         # None: no store open
+__all__ = ["FlagsMixin"]
 
 
 class FlagsMixin:
-    """Flag actions of the inspector's state (a QObject with the signals used below)."""
+    """Flag methods of the inspector state."""
 
-    store: AnnotationStore | None
-    store_path: Path | None
     benchmark: Benchmark | None
     query_id: str | None
+    store: AnnotationStore | None
+    store_path: Path | None
     annotator: str
+    _flagged: frozenset[str] | None
     _removed: list[Flag]
-    failed: Any
-    message: Any
-    flag_saved: Any
     flags_changed: Any
+    flag_saved: Any
     undo_changed: Any
     annotator_changed: Any
+    failed: Any
+    message: Any
 
     def _open_store(self, bench: Benchmark) -> None:
         if self.store is not None:
@@ -60,7 +58,6 @@ class FlagsMixin:
         if self.benchmark is not None:
             self._open_store(self.benchmark)
 
-    # flags ----------------------------------------------------------------------------
     def add_flag(self, flag: Flag) -> None:
         if self.store is None:
             self.failed.emit("Cannot save the flag", "No annotation store is open.")
@@ -122,10 +119,33 @@ class FlagsMixin:
         self.annotator_changed.emit(name)
 
     def flagged_query_ids(self) -> frozenset[str]:
-        store = self.store
-        return frozenset(store.flagged_query_ids()) if store is not None else frozenset()
+        """Every query with an open flag (as of the last change to the flags)."""
+        if self._flagged is None:
+            store = self.store
+            self._flagged = frozenset(store.flagged_query_ids()) if store is not None \
+                else frozenset()
+        return self._flagged
 
-    def refresh_flags(self) -> None:
+    def flag_notes(self) -> dict[str, list[str]]:
+        """Every flagged query's flags as lines a report prints (who, and stale or not)."""
+        store = self.store
+        if store is None:
+            return {}
+        notes: dict[str, list[str]] = {}
+        for flag in store.flags():
+            line = f"{flag.category_label} on {flag.describe_target()}"
+            line = f"{line}: {flag.note}" if flag.note else line
+            extra = [x for x in (flag.annotator, flag.status if flag.status != "open" else "",
+                                 "changed since flagged" if flag.stale else "") if x]
+            notes.setdefault(flag.query_id, []).append(
+                f"{line} ({', '.join(extra)})" if extra else line)
+        return notes
+
+    def refresh_flags(self, changed: bool = True) -> None:
+        """Tell the views the flags; ``changed``: they may have changed on disk (else only
+        the selected query's are read again)."""
+        if changed:
+            self._flagged = None
         store = self.store
         flags = store.flags(self.query_id) if (store and self.query_id) else []
         self.flags_changed.emit(FlagsView(self.flagged_query_ids(), tuple(flags),

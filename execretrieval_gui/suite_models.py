@@ -11,7 +11,8 @@ from execretrieval.benchmark.annotations import Flag
 
 from .models import FAIL_BG, OBJECT_ROLE, PASS_BG, PENDING_BG, ListTableModel
 
-__all__ = ["STATUS_BG", "FlagsModel", "MatrixModel", "OutcomeModel", "status_symbol"]
+__all__ = ["STATUS_BG", "FlagsModel", "MatrixModel", "OutcomeModel", "breakable",
+           "status_symbol"]
 
 _Index = QModelIndex | QPersistentModelIndex
 STATUS_BG = {"pass": PASS_BG, "fail": FAIL_BG, "error": QColor("#f9dcb4"),
@@ -27,11 +28,32 @@ def _outcome_list(result: Any) -> list[Any]:
     return list(getattr(result, "outcomes", ()) or ())
 
 
+_BREAKS = str.maketrans({c: c + "\u200b" for c in "([{,"})
+
+
+def breakable(text: str) -> str:
+    """``text`` with a zero-width space after each opening bracket and comma: a wrapped cell
+    may break a long call there instead of eliding it (display only; copies use the test)."""
+    return text.translate(_BREAKS)
+
+
+def _message(out: Any) -> str:
+    """The line of a failure's detail that says what went wrong (its last non-empty one)."""
+    lines = [ln.strip() for ln in (getattr(out, "detail", "") or "").splitlines() if ln.strip()]
+    return lines[-1] if lines else ""
+
+
 class OutcomeModel(QAbstractTableModel):
     """The query's tests with their outcome for one candidate, and optionally a second run
-    (a scratch edit) to compare against."""
+    (a scratch edit) to compare against.
+
+    The Test cell reads as a whole: the test, and under it what went wrong when it did not
+    pass (of the scratch run while one is compared), so a narrow panel wraps it instead of
+    hiding it in a column off to the right. The Detail column keeps the first line alone.
+    """
 
     COLUMNS = ("#", "Test", "Outcome", "Detail")
+    NUMBER, TEST, OUTCOME, DETAIL, SCRATCH = range(5)
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -81,7 +103,11 @@ class OutcomeModel(QAbstractTableModel):
             if col == 0:
                 return str(row + 1)
             if col == 1:
-                return self.tests[row]
+                shown = self.outcome(row, self.compare) if self.compare is not None else out
+                message = _message(shown) if getattr(shown, "status", "pass") != "pass" \
+                    else ""
+                test = breakable(self.tests[row])
+                return f"{test}\n→ {breakable(message)}" if message else test
             if col in (2, 4):
                 return f"{status_symbol(status)} {status}" if status else "…"
             if col == 3:

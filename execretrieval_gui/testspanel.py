@@ -8,8 +8,8 @@ import warnings
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QFont
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -107,7 +107,7 @@ class TestsPanel(QWidget):
         self.cancel_button.setEnabled(False)
         self.spinner = QLabel("")
         self.spinner.setObjectName("spinner")
-        self.spinner.setMinimumWidth(90)
+        self.spinner.setMinimumWidth(40)
 
         self.outcome_table = QTableView()
         self.outcome_table.setObjectName("outcomeTable")
@@ -115,13 +115,20 @@ class TestsPanel(QWidget):
         self.outcome_table.verticalHeader().hide()
         self.outcome_table.verticalHeader().setDefaultSectionSize(22)
         self.outcome_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.outcome_table.setWordWrap(False)
         self.outcome_table.setToolTip("Double-click a test to flag it")
+        # read without scrolling sideways at any width: number and outcome first, then the
+        # test (with what went wrong under it) wrapped in the rest; the detail column's
+        # first line is already in the test cell, the whole detail below and in tooltips
+        self.outcome_table.setWordWrap(True)
+        self.outcome_table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.outcome_table.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         h = self.outcome_table.horizontalHeader()
-        h.resizeSection(0, 26)
-        h.resizeSection(1, 220)
-        h.resizeSection(2, 70)
-        h.setStretchLastSection(True)
+        h.setMinimumSectionSize(20)
+        h.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        h.setStretchLastSection(False)
+        h.moveSection(OutcomeModel.OUTCOME, 1)   # visual order: #, Outcome, (Scratch,) Test
+        self.outcome_table.setColumnHidden(OutcomeModel.DETAIL, True)
+        self.outcome_table.viewport().installEventFilter(self)
 
         self.detail = QLabel()
         self.detail.setObjectName("testDetail")
@@ -214,9 +221,6 @@ class TestsPanel(QWidget):
         self.heading.setText(label)
         self._original_result = result
         self.outcomes.set_tests(tests, result)
-        self.outcome_table.resizeColumnToContents(1)
-        if self.outcome_table.columnWidth(1) > 230:
-            self.outcome_table.setColumnWidth(1, 230)
         if code != self._original_code or tests != self._original_tests:
             self._original_code, self._original_tests = code, tests
             self._on_scratch_reset_clicked()
@@ -315,15 +319,46 @@ class TestsPanel(QWidget):
             self.matrix_row_chosen.emit(current.row())  # type: ignore[attr-defined]
 
     def _on_outcomes_model_reset(self) -> None:
-        """Comparing with a scratch run: its column goes in view beside the original outcome
-        (the detail column steps aside; the detail still shows below and in tooltips)."""
+        """Comparing with a scratch run: its column goes beside the original outcome."""
+        header = self.outcome_table.horizontalHeader()
+        # a reset that changes the column count forgets hidden and moved sections
+        self.outcome_table.setColumnHidden(OutcomeModel.DETAIL, True)
+        header.moveSection(header.visualIndex(OutcomeModel.OUTCOME), 1)
+        if self.outcomes.compare is not None:
+            header.moveSection(header.visualIndex(OutcomeModel.SCRATCH), 2)
+        self._fit_outcomes()
+
+    def _fit_outcomes(self) -> None:
+        """Number and outcome(s) as wide as their text, the test the rest, rows as tall as
+        their wrapped text."""
         table = self.outcome_table
-        comparing = self.outcomes.compare is not None
-        table.setColumnHidden(3, comparing)
-        if comparing:
-            table.setColumnWidth(4, 80)
-            spare = table.viewport().width() - table.columnWidth(0) - table.columnWidth(2) - 80
-            table.setColumnWidth(1, max(120, min(230, spare)))
+        fm = table.fontMetrics()
+        number = fm.horizontalAdvance(str(max(1, len(self.outcomes.tests)))) + 12
+        outcome = fm.horizontalAdvance("✗ timeout") + 14
+        table.setColumnWidth(OutcomeModel.NUMBER, number)
+        table.setColumnWidth(OutcomeModel.OUTCOME, outcome)
+        used = number + outcome
+        if self.outcomes.compare is not None:
+            table.setColumnWidth(OutcomeModel.SCRATCH, outcome)
+            used += outcome
+        width = max(80, table.viewport().width() - used)
+        table.setColumnWidth(OutcomeModel.TEST, width)
+        model = self.outcomes
+        texts = [str(model.index(r, OutcomeModel.TEST).data() or "")
+                 for r in range(model.rowCount())]
+        mono = table.fontMetrics() if not texts else QFontMetrics(
+            model.index(0, OutcomeModel.TEST).data(Qt.ItemDataRole.FontRole) or table.font())
+        size = table.verticalHeader().defaultSectionSize()
+        for r, text in enumerate(texts):   # only a row that wraps is measured
+            if "\n" in text or mono.horizontalAdvance(text) > width - 10:
+                table.resizeRowToContents(r)
+            elif table.rowHeight(r) != size:
+                table.setRowHeight(r, size)
+
+    def eventFilter(self, watched: object, event: QEvent) -> bool:  # Qt override
+        if watched is self.outcome_table.viewport() and event.type() == QEvent.Type.Resize:
+            QTimer.singleShot(0, self._fit_outcomes)
+        return False
 
     def _on_spin_timer_timeout(self) -> None:
         self._spin_step = (self._spin_step + 1) % len(_SPIN)

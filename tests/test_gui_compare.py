@@ -51,7 +51,7 @@ def test_embeddings_file_as_model_b(qtbot, make_window, tiny_dir: Path) -> None:
     npz = tiny_dir / "embeddings" / "minilm.npz"
     _wait_for_b(qtbot, window, lambda: window.picker.load_model_b_file(str(npz)))
     assert window.state.ranking_b.model == "minilm"
-    assert window.picker.model_b_box.currentText() == "minilm.npz"   # listed by file name
+    assert window.picker.model_b_box.currentText() == f"minilm.npz  ({npz.parent})"   # and folder
     assert window.picker.model_b_box.currentData() == str(npz)
     assert "bm25 vs minilm" in window.model_label.text()
     browser = window.browser
@@ -78,7 +78,7 @@ def test_trec_run_as_model_b(qtbot, make_window, tiny_dir: Path, tmp_path: Path)
     to_run(run, bench, bm25, depth=len(bench.corpus))
     _wait_for_b(qtbot, window, lambda: window.picker.load_model_b_file(str(run)))
     assert window.state.ranking_b.model == "bm25"         # a run is named by its file
-    assert window.picker.model_b_box.currentText() == "bm25.trec"
+    assert window.picker.model_b_box.currentText() == f"bm25.trec  ({tmp_path})"
     browser = window.browser
     browser.discordant_box.setCurrentIndex(browser.discordant_box.findData("b_only"))
     assert _shown(browser) == ["q_0001", "q_0002"]     # bm25 right where minilm is wrong
@@ -152,3 +152,43 @@ def test_model_a_is_not_offered_as_model_b(qtbot, make_window, tiny_dir: Path,
     with qtbot.waitSignal(window.state.query_ready, timeout=60000):
         window.state.set_model("bm25")
     assert str(run) in _compare_names(window) and "bm25" not in _compare_names(window)
+
+
+def test_a_b_lists_side_by_side_select_together(qtbot, make_window, tiny_dir: Path) -> None:
+    window = open_and_wait(qtbot, make_window(), tiny_dir, model="bm25",
+                           query="lowest_set_bit")
+    panel = window.candidates
+    assert not panel.table_b.isVisibleTo(window)                 # one list without B
+    _wait_for_b(qtbot, window, lambda: window.state.set_model("minilm", "b"))
+    assert panel.table_b.isVisibleTo(window)
+    bench = load_benchmark(tiny_dir)
+    qi = bench.query_index(window.state.query_id)
+    minilm, bm25 = rank(bench, "minilm"), rank(bench, "bm25")
+    depth = window.state.depth
+    top_b = [bench.corpus[int(j)].corpus_id for j in minilm.top(qi, depth)]
+    shown_b = [r.snippet.corpus_id for r in panel.model_b.rows]
+    assert shown_b[:len(top_b)] == top_b                          # B's own ranking
+    a_col = [panel.model_b.index(r, CandidatesModel.B_RANK).data()
+             for r in range(panel.model_b.rowCount())]
+    assert a_col == [str(bm25.rank_of(qi, r.corpus_index)) for r in panel.model_b.rows]
+    assert panel.model_b.headerData(CandidatesModel.B_RANK, Qt.Orientation.Horizontal) == "A#"
+    for table in (panel.table, panel.table_b):                    # both halves fit
+        qtbot.waitUntil(lambda t=table: t.horizontalScrollBar().maximum() == 0, timeout=2000)
+    # a snippet chosen in B's list is the candidate, and is selected in A's list too
+    target = next(r for r in panel.model_b.rows
+                  if r.snippet.corpus_id != window.state.corpus_id
+                  and panel.model.row_of(r.snippet.corpus_id) >= 0)
+    panel.table_b.setCurrentIndex(panel.model_b.index(panel.model_b.row_of(
+        target.snippet.corpus_id), 0))
+    assert window.state.corpus_id == target.snippet.corpus_id
+    assert panel.table.currentIndex().row() == panel.model.row_of(target.snippet.corpus_id)
+    assert window.diff.candidate.corpus_id == target.snippet.corpus_id
+    # and the other way round
+    first_a = panel.model.rows[0].snippet.corpus_id
+    panel.table.setCurrentIndex(panel.model.index(0, 0))
+    assert panel.table_b.currentIndex().row() == panel.model_b.row_of(first_a)
+    # outcomes fill in for B's rows too
+    qtbot.waitUntil(lambda: all(r.outcome is not None for r in panel.model_b.rows),
+                    timeout=60000)
+    window.state.set_model("", "b")                               # no B: one list again
+    assert not panel.table_b.isVisibleTo(window)

@@ -1,11 +1,17 @@
-"""Diff marks are character-exact inside the changed tokens (no Qt needed)."""
+"""Diff marks come from a token alignment: character-exact inside a changed token, whole
+moved arguments or operands for a swap, never a lone space (no Qt needed but for the view)."""
 
 from __future__ import annotations
 
 import pytest
 
 from execretrieval_gui.diffing import (
+    MUTANT_MARK,
+    Gap,
+    anchor,
+    change_blocks,
     diff_rows,
+    fold_rows,
     marked_fragments,
     render_plain,
     render_side_by_side,
@@ -18,7 +24,16 @@ from execretrieval_gui.diffing import (
     ("while x & 1 == 0:", "while x & 1 != 0:", (["="], ["!"])),
     ("return 1 << p", "return 1 >> p", (["<<"], [">>"])),
     ("return f(a, b)", "return f(b, a)", (["a", "b"], ["b", "a"])),
-    ("for i in range(n):", "for i in range(n - 1):", ([], [" - 1"])),
+    ("for i in range(n):", "for i in range(n - 1):", ([], ["- 1"])),   # no leading space
+    # swap_arguments: the two arguments that moved, not the step that stayed
+    ("for i in range(len(items) - 1, -1, -1):", "for i in range(-1, len(items) - 1, -1):",
+     (["len(items) - 1", "-1"], ["-1", "len(items) - 1"])),
+    # swapped operands of an operator: the operands, not the operator
+    ("    while (n >> position) % 2 == 0:", "    while 2 % (n >> position) == 0:",
+     (["(n >> position)", "2"], ["2", "(n >> position)"])),
+    ("return 0", "return -1", (["0"], ["-1"])),
+    ('    s = """abc', '    s = """abd', (["c"], ["d"])),          # a line tokenize cannot end
+
     ("return total", "return totals", ([], ["s"])),
 ])
 def test_marks_only_the_edited_characters(old: str, new: str, marks) -> None:  # type: ignore[no-untyped-def]
@@ -37,8 +52,9 @@ def test_whole_line_removed_and_unchanged_lines() -> None:
 def test_rendering_escapes_and_highlights() -> None:
     old, new = "def f(a):\n    return a < 1\n", "def f(a):\n    return a <= 1\n"
     side = render_side_by_side(old, new)
-    assert "&lt;" in side and "background-color:#8fd19e" in side   # the '=' mark
-    assert side.count("background-color:#8fd19e;text-decoration:underline") == 1
+    assert "&lt;" in side and f"background-color:{MUTANT_MARK}" in side   # the '=' mark
+    assert side.count(f"background-color:{MUTANT_MARK};font-weight:bold") == 1
+    assert "underline" not in side + render_unified(old, new)   # marks are tints, not lines
     unified = render_unified(old, new)
     assert ">-</td>" in unified and ">+</td>" in unified
     plain = render_plain('s = """a\nb"""\n')
@@ -71,8 +87,8 @@ def test_side_by_side_wraps_both_halves_alike() -> None:
     # the mark still lands on exactly the inserted characters
     side = render_side_by_side(old, new, wrap=30)
     import re
-    marked = re.findall(r'text-decoration:underline">([^<]*)<', side)
-    assert "".join(marked) == " + 1"
+    marked = re.findall(MUTANT_MARK + r';font-weight:bold">([^<]*)<', side)
+    assert "".join(marked) == "+ 1"
     # no wrap asked: one row per line as before
     assert len(_side_rows(render_side_by_side(old, new))) == 3
 
@@ -84,7 +100,25 @@ def test_side_by_side_mark_split_across_continuation_rows() -> None:
     rows = _side_rows(html)
     assert len(rows) >= 3 and rows[0][1].strip() == "x = 1"       # left side: one line
     assert all(r[1] == "\xa0" for r in rows[1:])                   # then blank filler rows
-    assert html.count("background-color:#8fd19e;text-decoration:underline") >= 2
+    assert html.count(f"background-color:{MUTANT_MARK};font-weight:bold") >= 2
+
+
+def test_fold_keeps_context_and_counts_what_it_hides() -> None:
+    old = "".join(f"x{i} = {i}\n" for i in range(30))
+    new = old.replace("x3 = 3", "x3 = 4").replace("x25 = 25", "x25 = 26")
+    rows = diff_rows(old, new)
+    assert [rows[k].old_no for k in change_blocks(rows)] == [3, 25]
+    folded = fold_rows(rows, context=2)
+    gaps = [r for r in folded if isinstance(r, Gap)]
+    assert [g.count for g in gaps] == [17, 2]           # rows 6..22 and 28..29
+    kept = [r.old_no for r in folded if not isinstance(r, Gap)]
+    assert kept == [0, 1, 2, 3, 4, 5, 23, 24, 25, 26, 27]
+    assert sum(g.count for g in gaps) + len(kept) == 30  # nothing lost
+    assert fold_rows(diff_rows(old, old)) == diff_rows(old, old)   # nothing to fold to
+    html = render_side_by_side(old, new, fold=True)
+    assert "17 unchanged lines" in html and "x10" not in html
+    assert f'name="{anchor(0)}"' in html and f'name="{anchor(1)}"' in html
+    assert "2 unchanged lines" in render_unified(old, new, fold=True)
 
 
 def test_diff_view_rewraps_to_its_width(qtbot) -> None:  # type: ignore[no-untyped-def]

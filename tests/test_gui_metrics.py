@@ -155,3 +155,17 @@ def test_report_names_the_equivalent_cli_command(qtbot, make_window, tiny_dir: P
         window.reporter.export(out, exclude_flagged=True)
     assert "--exclude-queries <file of the 1 flagged query ids>" in \
         json.loads(out.read_text())["command"]
+
+
+def test_html_export_drills_down_per_query_with_flags(qtbot, compared, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    window = compared
+    window.state.add_flag(Flag("q_0001", "ambiguous_query", note="which end counts?"))
+    out = tmp_path / "report.html"
+    with qtbot.waitSignal(window.reporter.exported, timeout=120000):
+        window.reporter.export(out, exclude_flagged=False)
+    text = out.read_text(encoding="utf-8")
+    assert text.count('<details class="q"') == 4 and "<script" not in text
+    q1 = text[text.index('id="q_0001"'):]
+    q1 = q1[:q1.index("</details>")]
+    assert "which end counts?" in q1 and "<h4>bm25</h4>" in q1 and "<h4>minilm</h4>" in q1
+    assert 'class="m pass"' in q1 and 'class="m fail"' in q1   # per-test outcomes, cached

@@ -60,6 +60,32 @@ def test_state_encodes_with_a_served_model_then_ranks_with_it(qtbot, tmp_path: P
         state.close_oracles()
 
 
+def test_a_benchmark_inside_an_installed_package_gets_its_vectors_in_the_data_dir(
+        qtbot, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Encoding a bundled benchmark of an installed wheel never writes into site-packages."""
+    installed = tmp_path / "venv" / "lib" / "site-packages" / "execretrieval" / "bundled"
+    installed.mkdir(parents=True)
+    shutil.copytree(ROOT / "data" / "tiny", installed / "tiny")
+    monkeypatch.setenv("EXECRETRIEVAL_DATA_DIR", str(tmp_path / "user-data"))
+    state = InspectorState()
+    try:
+        with qtbot.waitSignal(state.query_ready, timeout=60000):
+            state.open_benchmark(installed / "tiny", model="bm25")
+        with EmbeddingServer(models=("acme/embed",)) as server:
+            with qtbot.waitSignal(state.ranking_ready, timeout=60000), \
+                    qtbot.waitSignal(state.embed_finished, timeout=60000) as finished:
+                state.embed_served({"base_url": server.base_url, "model": "acme/embed",
+                                    "api_key_env": "", "preset": None, "dimensions": None})
+        written = tmp_path / "user-data" / "embeddings" / "tiny" / "acme_embed.npz"
+        assert finished.args == [True, "acme_embed"] and written.is_file()
+        assert not (installed / "tiny" / "embeddings" / "acme_embed.npz").exists()
+        assert state.model_a == str(written)
+    finally:
+        state.shutdown()
+        workers.wait_for_all(20000)
+        state.close_oracles()
+
+
 def test_cancel_stops_encoding_and_keeps_the_paid_answer(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     state = InspectorState()
     try:

@@ -10,6 +10,7 @@ import pytest
 from _gui_fixtures import make_window, no_leftover_work, open_and_wait, settings_file  # noqa: F401
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QMessageBox
 
 from execretrieval import load_benchmark
 
@@ -74,14 +75,24 @@ def test_run_produces_outcomes_live(qtbot, make_window, tiny_dir: Path) -> None:
     window = open_and_wait(qtbot, make_window(), tiny_dir, query="lowest_set_bit")
     window.candidates.select_corpus_id("c_0002")
     window.tests.outcomes.set_tests(window.tests.outcomes.tests, None)   # forget the old result
+    # its outcomes are known (the badges ran it): Run says so and offers to run again
+    with qtbot.waitSignal(window.state.rerun_offered, timeout=5000) as offer:
+        qtbot.mouseClick(window.tests.run_button, Qt.MouseButton.LeftButton)
+    assert "already known" in offer.args[0] and not window.state.run_slot.busy
+    box = window.findChild(QMessageBox, "rerunDialog")
+    assert box is not None and box.isVisible()
+    again = next(b for b in box.buttons() if b.text() == "Run again")
     with qtbot.waitSignal(window.state.run_slot.busy_changed, timeout=60000,
                           check_params_cb=lambda busy: not busy):
-        qtbot.mouseClick(window.tests.run_button, Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(again, Qt.MouseButton.LeftButton)
     result = window.tests.outcomes.result
     assert result is not None and not result.passed
     statuses = [o.status for o in result.outcomes]
     assert statuses.count("fail") >= 1 and len(statuses) == 8
     assert window.tests.run_button.isEnabled()
+    message = window.statusBar().currentMessage()
+    assert "1 suite executed; same outcomes as before" in message
+    assert window.statusBar().toolTip() == message          # the whole text, if cut off
 
 
 def test_cancel_stops_a_running_suite(qtbot, make_window, tiny_dir: Path) -> None:
@@ -218,7 +229,9 @@ def test_broken_folder_shows_an_error_and_the_window_lives(qtbot, make_window,
     assert "bad.trec" in blocker.args[1]
     assert window.state.ranking_a.model == "bm25"
     assert window.picker.model_box.currentData() == "bm25"      # the picker tells the truth
-    assert window.picker.benchmark_box.currentText() == "tiny"
+    assert window.picker.model_box.findData(str(bad_run)) < 0    # and forgets what failed
+    assert window.picker.model_b_box.findData(str(bad_run)) < 0
+    assert window.picker.benchmark_box.currentText().startswith("tiny  (")
     with qtbot.waitSignal(window.state.failed, timeout=30000):
         window.state.set_model(str(tmp_path / "missing.npz"))
     assert window.isVisible()
@@ -323,7 +336,9 @@ def test_scratch_edit_of_a_test_is_compared_by_its_text(qtbot, make_window,
     assert "fail" in model.index(2, 2).data()
     qtbot.mouseClick(window.tests.scratch_reset, Qt.MouseButton.LeftButton)
     assert model.columnCount() == 4 and model.tests[1] == "assert lowest_set_bit(1) == 1"
-    assert not table.isColumnHidden(3)                        # the detail column is back
+    assert table.isColumnHidden(3) and not table.isColumnHidden(2)   # the outcome is back
+    header = table.horizontalHeader()
+    assert [header.logicalIndex(v) for v in range(3)] == [0, 2, 1]   # #, Outcome, Test
 
 
 def test_own_snippets_below_the_cut_stay_listed(qtbot, make_window, tiny_dir: Path) -> None:

@@ -5,6 +5,8 @@ gates and the flag store. May import the base layer and the oracle (for the gate
 from __future__ import annotations
 
 from .annotations import AnnotationStore, ImportReport, default_store_path
+from .bundled import bundled_benchmarks, bundled_root, resolve_benchmark
+from .catalog import BenchmarkEntry, catalog, read_recent, remember_benchmark
 from .dataset import (
     BUG_TYPES,
     DOMAINS,
@@ -36,6 +38,13 @@ __all__ = [
     "Snippet",
     "load_benchmark",
     "write_benchmark",
+    "bundled_benchmarks",
+    "bundled_root",
+    "resolve_benchmark",
+    "BenchmarkEntry",
+    "catalog",
+    "read_recent",
+    "remember_benchmark",
     "HandDistractor",
     "SeedTask",
     "read_seed",

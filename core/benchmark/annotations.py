@@ -19,7 +19,6 @@ The default file is ``annotations.sqlite`` in the user's data directory
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import threading
 from collections.abc import Iterable
@@ -28,6 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from ..dirs import user_data_dir
 from ..errors import AnnotationError
 from ..fileio import atomic_write_text
 from .dataset import Benchmark
@@ -61,12 +61,7 @@ _INDEX = "CREATE INDEX IF NOT EXISTS flags_by_query ON flags (benchmark, query_i
 
 def default_store_path() -> Path:
     """``annotations.sqlite`` in $EXECRETRIEVAL_DATA_DIR or the platform's user data dir."""
-    base = os.environ.get("EXECRETRIEVAL_DATA_DIR")
-    if not base:
-        import platformdirs
-
-        base = platformdirs.user_data_dir("execretrieval")
-    return Path(base) / "annotations.sqlite"
+    return user_data_dir() / "annotations.sqlite"
 
 
 def _now() -> str:

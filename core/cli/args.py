@@ -11,7 +11,11 @@ import argparse
 import math
 from typing import Any
 
-__all__ = ["add_oracle_options", "make_oracle", "non_negative_int", "positive_int", "seconds"]
+__all__ = ["BENCHMARK_HELP", "add_oracle_options", "make_oracle", "non_negative_int",
+           "positive_int", "seconds"]
+
+BENCHMARK_HELP = ("benchmark folder, or the name of a bundled benchmark (builtin, tiny, "
+                  "humaneval: see `execretrieval benchmarks`); a folder of that name wins")
 
 
 def add_oracle_options(parser: argparse.ArgumentParser, *,

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
-from .args import positive_int, seconds
+from .args import BENCHMARK_HELP, positive_int, seconds
 
 __all__ = ["register"]
 
@@ -28,7 +29,7 @@ def register(subparsers: Any) -> None:
                     "OpenAI-compatible POST BASE_URL/embeddings; no torch is needed. Vectors "
                     "are cached as they arrive: an interrupted run resumes, a repeat run "
                     "sends nothing.")
-    p.add_argument("directory", metavar="DIR", help="benchmark folder")
+    p.add_argument("directory", metavar="DIR", help=BENCHMARK_HELP)
     p.add_argument("--model", default=None, metavar="NAME",
                    help="minilm (default) or a local sentence-transformers folder; with "
                         "--api the served model's name (required)")
@@ -67,9 +68,16 @@ def _status(message: str) -> None:
 
 
 def _embed(args: argparse.Namespace) -> int:
+    from ..benchmark.bundled import resolve_benchmark
     from ..benchmark.dataset import load_benchmark
     from .progress import TerminalProgress
 
+    if args.out is None and not Path(args.directory).is_dir():
+        # a bundled benchmark lives inside the installed package: not a place to write
+        folder = resolve_benchmark(args.directory)  # or the error naming what was tried
+        print(f"execretrieval embed: error: {args.directory} is a bundled benchmark, inside "
+              f"the installed package ({folder}): give --out FILE.npz", file=sys.stderr)
+        return 2
     if args.api is None:
         api_only = [f"--{n.replace('_', '-')}" for n in ("dimensions",)
                     if getattr(args, n) is not None]

@@ -28,7 +28,35 @@ COMMAND_MODULES = (
     "execretrieval.cli.rank_commands",      # evaluate, compare, export-run, export-qrels
     "execretrieval.cli.embed_command",      # embed (local or served models)
     "execretrieval.cli.doctor_command",     # doctor
+    "execretrieval.cli.benchmarks_command",  # benchmarks
 )
+
+
+class _VersionAction(argparse.Action):
+    """``--version`` printed as written (argparse's own action re-wraps the lines)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help=str(kwargs.get("help") or ""))
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        print(version_text())
+        parser.exit()
+
+
+def version_text() -> str:
+    """``execretrieval 0.1.0 (Python 3.11.7 at /usr/bin/python3)`` and the extras line."""
+    import platform
+
+    from .. import __version__
+    from ..distribution import installed_extras
+
+    extras = installed_extras()
+    have = ", ".join(e for e, ok in extras.items() if ok) or "none"
+    lacking = [e for e, ok in extras.items() if not ok]
+    return (f"execretrieval {__version__} (Python {platform.python_version()} at "
+            f"{sys.executable})\nextras installed: {have}"
+            + (f"; not installed: {', '.join(lacking)}" if lacking else ""))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -37,9 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Measure and inspect how code retrievers rank correct code against "
                     "near-identical buggy mutants.",
     )
-    from .. import __version__
-
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--version", action=_VersionAction,
+                        help="show the version, the Python it runs on and the extras "
+                             "installed, then exit")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(subparsers)

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..errors import InputFormatError
 from ..fileio import read_utf8
-from .args import add_oracle_options, make_oracle, non_negative_int, positive_int
+from .args import BENCHMARK_HELP, add_oracle_options, make_oracle, non_negative_int, positive_int
 
 
 def _ks(text: str) -> tuple[int, ...]:
@@ -42,7 +42,7 @@ def register(subparsers: Any) -> None:
                     "candidates through the oracle (cached), and write exec@k / execp@k / "
                     "nDCG@k with bootstrap CIs plus the deception analyses. The format "
                     "follows the --out extension: .json, .csv, .md or .html.")
-    p.add_argument("directory", metavar="DIR", help="benchmark folder")
+    p.add_argument("directory", metavar="DIR", help=BENCHMARK_HELP)
     p.add_argument("--model", action="append", default=[], metavar="NAME",
                    help="model name or path (repeatable): bm25, tfidf, minilm, an "
                         "embeddings/<name>.npz name, a .npz, a sentence-transformers folder")
@@ -67,7 +67,7 @@ def register(subparsers: Any) -> None:
         "compare", help="paired comparison of two models on one metric",
         description="Exact McNemar test on the discordant queries and the paired-bootstrap "
                     "difference (a - b) with its 95%% interval.")
-    p.add_argument("directory", metavar="DIR", help="benchmark folder")
+    p.add_argument("directory", metavar="DIR", help=BENCHMARK_HELP)
     p.add_argument("--model", action="append", default=[], metavar="NAME",
                    help="model name or path; give exactly two")
     p.add_argument("--metric", default="exec@1", help="metric to compare (default exec@1)")
@@ -77,7 +77,7 @@ def register(subparsers: Any) -> None:
     p.set_defaults(handler=_compare)
 
     p = subparsers.add_parser("export-run", help="write a model's ranking as a TREC run")
-    p.add_argument("directory", metavar="DIR", help="benchmark folder")
+    p.add_argument("directory", metavar="DIR", help=BENCHMARK_HELP)
     p.add_argument("--model", required=True, metavar="NAME", help="model name or path")
     p.add_argument("--out", required=True, metavar="FILE", help="run file to write")
     p.add_argument("--depth", type=positive_int, default=100, metavar="N",
@@ -88,7 +88,7 @@ def register(subparsers: Any) -> None:
     p.set_defaults(handler=_export_run)
 
     p = subparsers.add_parser("export-qrels", help="write the benchmark's TREC qrels")
-    p.add_argument("directory", metavar="DIR", help="benchmark folder")
+    p.add_argument("directory", metavar="DIR", help=BENCHMARK_HELP)
     p.add_argument("--out", required=True, metavar="FILE", help="qrels file to write")
     p.set_defaults(handler=_export_qrels)
 
@@ -149,6 +149,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     from ..ranking.ranking import Ranking
     from ..ranking.registry import rank
     from ..ranking.trec import from_run
+    from ..report.drilldown import cached_outcomes
     from ..report.evaluation import evaluate_models
     from ..report.writers import FORMATS, write_report
     from .progress import TerminalProgress
@@ -181,9 +182,10 @@ def _evaluate(args: argparse.Namespace) -> int:
         report = evaluate_models(benchmark, rankings, oracle, ks=args.k, n_boot=args.bootstrap,
                                  seed=args.seed, exclude=exclude, command=command,
                                  status=_status, progress=progress)
-    if args.flags or args.audit is not None:
-        report = _with_annotations(report, benchmark, args)
-    write_report(report, args.out, benchmark)
+        if args.flags or args.audit is not None:
+            report = _with_annotations(report, benchmark, args)
+        # the HTML drill-down's tests matrix reads the outcomes just measured from the cache
+        write_report(report, args.out, benchmark, outcomes=cached_outcomes(oracle))
     for name, ev in report.models.items():
         ci = ev.metrics.get("exec@1")
         if ci is not None:

@@ -9,17 +9,17 @@ from typing import Any
 
 from ..benchmark.gates import validate_folder
 from ..errors import BenchmarkNotFoundError
-from .args import add_oracle_options, make_oracle
+from .args import BENCHMARK_HELP, add_oracle_options, make_oracle
 from .progress import TerminalProgress
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "validate", help="run the five validation gates on a benchmark folder",
+        "validate", help="run the five validation gates on a benchmark",
         description="Run the five validation gates (schema, AST semantics, canonical "
                     "execution, distractor execution, corpus integrity). Exit 0 if every "
                     "gate passes, 1 if any fails, 2 if the folder cannot be read.")
-    parser.add_argument("directory", metavar="DIR", help="benchmark folder")
+    parser.add_argument("directory", metavar="DIR", help=BENCHMARK_HELP)
     add_oracle_options(parser)
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.set_defaults(handler=_run)

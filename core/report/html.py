@@ -14,8 +14,10 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from .annotations import annotations_html
+from .drilldown import DRILL_CSS, Outcomes, drilldown_html, slices_html
 
 if TYPE_CHECKING:
+    from ..benchmark.dataset import Benchmark
     from .evaluation import EvaluationReport
 
 __all__ = ["report_html"]
@@ -141,14 +143,19 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def report_html(report: EvaluationReport) -> str:
-    """One HTML page: summary, metric tables with intervals, four charts, environment."""
+def report_html(report: EvaluationReport, benchmark: Benchmark | None = None,
+                outcomes: Outcomes | None = None,
+                flags: Mapping[str, Sequence[str]] | None = None,
+                slices: Mapping[str, tuple[str, Sequence[str]]] | None = None) -> str:
+    """One HTML page: summary, metric tables with intervals, four charts, environment;
+    the saved ``slices`` (name -> (filter, query ids)) measured; with the ``benchmark``,
+    a collapsible section per query (see :mod:`.drilldown`)."""
     data = report.to_dict()
     b, models = data["benchmark"], data["models"]
     names = list(models)
     out = ["<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">",
            f"<title>ExecRetrieval report: {escape(b['name'])}</title>",
-           f"<style>{CSS}</style></head><body>",
+           f"<style>{CSS}{DRILL_CSS if benchmark is not None else ''}</style></head><body>",
            f"<h1>ExecRetrieval report: {escape(b['name'])}</h1>",
            f"<p>{b['queries']} queries, {b['snippets']} snippets; benchmark fingerprint "
            f"<code>{escape(b['fingerprint'][:16])}…</code>; seed {report.seed}; "
@@ -203,6 +210,11 @@ def report_html(report: EvaluationReport) -> str:
         out += ["<h2>Paired comparisons</h2>",
                 _table(["metric", "a", "b", "a mean", "b mean", "a only", "b only",
                         "p (exact)", "diff [95% CI]"], rows)]
+    if slices:
+        out.append(slices_html(report.models, slices))
+    if benchmark is not None:
+        depth = int(report.settings.get("execution_depth", 10) or 10)
+        out.append(drilldown_html(benchmark, report.models, depth, outcomes, flags))
     out += annotations_html(report.annotations)
     out += ["<h2>Environment</h2>",
             f"<pre>{escape(json.dumps(data['environment'], indent=2))}</pre>",

@@ -10,6 +10,7 @@ import csv
 import io
 import json
 import math
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,7 @@ import numpy as np
 from ..fileio import atomic_write_text
 from ..measure.analysis import deception_per_query, pairs
 from .annotations import annotations_markdown
+from .drilldown import Outcomes
 from .evaluation import EvaluationReport
 from .html import report_html
 
@@ -140,10 +142,15 @@ def report_markdown(report: EvaluationReport) -> str:
 
 
 def write_report(report: EvaluationReport, path: str | Path,
-                 benchmark: Benchmark | None = None) -> Path:
+                 benchmark: Benchmark | None = None, *, outcomes: Outcomes | None = None,
+                 flags: Mapping[str, Sequence[str]] | None = None,
+                 slices: Mapping[str, tuple[str, Sequence[str]]] | None = None) -> Path:
     """Write the report in the format named by the extension (.json/.csv/.md/.html).
 
-    ``benchmark`` adds per-query details (function, domain, rank-1 candidate) to CSV.
+    ``benchmark`` adds per-query details (function, domain, rank-1 candidate) to CSV and a
+    collapsible section per query to HTML, with each top-k candidate's per-test
+    ``outcomes`` (a lookup, e.g. the oracle cache) and each query's ``flags`` if given;
+    saved ``slices`` (name -> (filter, query ids)) get a table of their means in HTML.
     Raises ValueError for any other extension; the write is atomic.
     """
     path = Path(path)
@@ -155,8 +162,7 @@ def write_report(report: EvaluationReport, path: str | Path,
     elif suffix == ".md":
         text = report_markdown(report)
     elif suffix == ".html":
-
-        text = report_html(report)
+        text = report_html(report, benchmark, outcomes, flags, slices)
     else:
         raise ValueError(f"{path}: unknown report format {suffix or '(none)'}; "
                          f"use one of {', '.join(FORMATS)}")

@@ -1,0 +1,123 @@
+"""Column widths from the content and the room there is: no column wider than its text, the
+spare width to the column that can use it, and when space is short the columns that read
+well shortened (elided in the middle, full text in the tooltip) down to a floor.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QHeaderView, QTableView
+
+__all__ = ["ColumnFitter", "text_width"]
+
+_PAD = 14   # cell padding and the sort indicator's breathing room
+
+
+def text_width(view: QTableView, texts: Iterable[str]) -> int:
+    """The widest of ``texts`` in ``view``'s font, with cell padding."""
+    metrics = QFontMetrics(view.font())
+    return max((metrics.horizontalAdvance(t) for t in texts), default=0) + _PAD
+
+
+class ColumnFitter:
+    """Keeps ``view``'s columns fitted: call :meth:`fit` after the rows change, and
+    :meth:`viewport_event` from the owner's event filter on the view's viewport (the owner —
+    the panel holding the table — filters, not this helper: a filter that dies after the
+    viewport it watches crashes PySide at exit).
+
+    ``shrink``: columns that give up width when there is too little, in that order, each down
+    to its floor in ``minimum`` — or a ``(column, floor)`` step, so a column can give a
+    little early and more later. ``whole``: columns that are dropped rather than elided
+    (a number cut in the middle reads as another number). ``grow``: the column that takes
+    any spare width (None: the
+    spare stays blank on the right). ``content``: widths known better than Qt's sample of
+    the visible rows (the longest function name of the whole benchmark, say).
+    """
+
+    def __init__(self, view: QTableView, shrink: Iterable[int | tuple[int, int]] = (),
+                 grow: int | None = None, minimum: Mapping[int, int] | None = None,
+                 maximum: Mapping[int, int] | None = None, whole: Iterable[int] = ()) -> None:
+        self.view = view
+        self.minimum = dict(minimum or {})
+        self.steps = [(c, self.minimum.get(c, 40)) if isinstance(c, int) else c
+                      for c in shrink]
+        self.whole = set(whole)
+        self.grow = grow
+        self.maximum = dict(maximum or {})
+        self.content: dict[int, int] = {}
+        self._width = -1
+        self._dropped: set[int] = set()   # columns this fitter hid for want of room
+        view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        header = view.horizontalHeader()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self._timer = QTimer(view)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self.fit)
+
+    def schedule(self) -> None:
+        """Fit once the event loop runs (several changes in a row fit once)."""
+        self._timer.start()
+
+    def viewport_event(self, watched: QObject, event: QEvent) -> None:
+        """Refit soon when ``event`` is a width change of the view's viewport."""
+        if (watched is self.view.viewport() and event.type() == QEvent.Type.Resize
+                and self.view.viewport().width() != self._width):
+            self._timer.start()
+
+    def wanted(self, column: int) -> int:
+        """The width ``column``'s content and header ask for (capped by ``maximum``)."""
+        view = self.view
+        header = view.horizontalHeader()
+        want = self.content.get(column)
+        if want is None:   # the widest text of the column (cheaper than Qt's size hints)
+            model = view.model()
+            texts = (model.data(model.index(r, column)) for r in range(model.rowCount()))
+            want = text_width(view, (str(t) for t in texts if t is not None))
+        title = view.model().headerData(column, Qt.Orientation.Horizontal,
+                                        Qt.ItemDataRole.DisplayRole)
+        want = max(want, header.fontMetrics().horizontalAdvance(str(title or "")) + _PAD)
+        return min(want, self.maximum.get(column, want))
+
+    def fit(self) -> None:
+        view = self.view
+        model = view.model()
+        if model is None:
+            return
+        for c in self._dropped:
+            view.setColumnHidden(c, False)
+        self._dropped.clear()
+        avail = view.viewport().width()
+        self._width = avail
+        cols = [c for c in range(model.columnCount()) if not view.isColumnHidden(c)]
+        if not cols or avail <= 0:
+            return
+        widths = {c: self.wanted(c) for c in cols}
+        excess = sum(widths.values()) - avail
+        # the shrink steps in order, each column down to the step's floor (a whole column
+        # all the way); still too wide, the elidable ones down to the narrowest a header
+        # allows (a scroll bar only when even that does not fit)
+        hard = max(24, view.horizontalHeader().minimumSectionSize())
+        last = [(c, min(hard, floor)) for c, floor in self.steps if c not in self.whole]
+        for c, floor in self.steps + last:
+            if excess <= 0:
+                break
+            if c not in widths:
+                continue
+            give = widths[c] if c in self.whole else \
+                min(excess, widths[c] - min(widths[c], floor))
+            widths[c] -= give
+            excess -= give
+        if excess < 0 and self.grow in widths:
+            widths[self.grow] -= excess   # the spare width
+        header = view.horizontalHeader()
+        for c, w in widths.items():
+            if w < max(24, header.minimumSectionSize()):   # too narrow to read: drop it
+                view.setColumnHidden(c, True)
+                self._dropped.add(c)
+            elif header.sectionSize(c) != w:
+                header.resizeSection(c, w)

@@ -1,0 +1,112 @@
+"""What the inspector state hands its observers, and the suite-running worker it starts.
+
+The views are frozen snapshots emitted with the state's signals
+(:class:`~execretrieval_gui.state.InspectorState`); panels render them and never reach back
+into the state's attributes for what a signal carries.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from execretrieval import Benchmark, Query, Snippet
+from execretrieval.benchmark.annotations import Flag
+
+from . import engine
+from .models import CandidateRow, role_of
+from .workers import emit_partial
+
+__all__ = ["CandidateView", "Explained", "FlagsView", "QueryView", "other_ranks", "ranked_rows",
+           "statuses", "suite_runs"]
+
+
+@dataclass(frozen=True)
+class QueryView:
+    """What the panels show for the selected query."""
+
+    query: Query
+    model: str                      # model A's label
+    canonical_rank: int             # 0: no canonical
+    rows: tuple[CandidateRow, ...]  # the top-k, then the query's own snippets below the cut
+
+
+@dataclass(frozen=True)
+class CandidateView:
+    """The selected candidate, with what the diff, tests and flags panels need."""
+
+    query: Query
+    canonical: Snippet | None
+    snippet: Snippet
+    label: str                      # "Rank 3: c_0007 · 8 tests"
+    result: Any                     # SuiteResult | None
+    corpus_ids: tuple[str, ...]     # every listed candidate (flag targets)
+
+
+@dataclass(frozen=True)
+class FlagsView:
+    flagged: frozenset[str]         # every flagged query id
+    flags: tuple[Flag, ...]         # the selected query's flags
+    store_path: Path | None         # None: no store open
+
+
+class Explained(Exception):
+    """An error whose text already says everything (used to add a line to another's)."""
+
+
+def statuses(result: Any) -> tuple[str, ...]:
+    return tuple(o.status for o in getattr(result, "outcomes", ()) or ())
+
+
+def suite_runs(oracle: Any, items: list[tuple[str, str]], tests: tuple[str, ...]) -> Any:
+    """A worker running each (corpus_id, code) against ``tests``, a core's worth at a time,
+    emitting every finished chunk as a partial list of (corpus_id, SuiteResult)."""
+    chunk = max(2, engine.cpu_count())
+
+    def work(progress: Any, should_stop: Any) -> None:
+        for start in range(0, len(items), chunk):
+            part = items[start:start + chunk]
+            found = oracle.run_many([(code, tests) for _, code in part],
+                                    should_stop=should_stop)
+            emit_partial([(cid, res) for (cid, _), res in zip(part, found, strict=True)])
+            progress(start + len(part), len(items))
+
+    return work
+
+
+def ranked_rows(bench: Benchmark, ranking: Any, query_id: str, depth: int,
+                known: Callable[[Snippet], Any]) -> tuple[list[CandidateRow], int]:
+    """The top-``depth`` of ``ranking`` for the query, then the query's own snippets ranked
+    below the cut (by rank), each with what ``known`` says of its outcome; and the
+    canonical's rank (0: no canonical)."""
+    query = bench.query(query_id)
+    qi = bench.query_index(query_id)
+    canon = bench.canonical_for(query_id)
+    canon_score = float(ranking.scores[qi, bench.corpus_index(canon.corpus_id)]) \
+        if canon is not None else float("nan")
+    top = [int(j) for j in ranking.top(qi, depth)]
+    own = (bench.corpus_index(s.corpus_id) for s in bench.snippets_for(query_id))
+    below = sorted((j for j in own if ranking.rank_of(qi, j) > len(top)),
+                   key=lambda j: ranking.rank_of(qi, j))
+    rows = []
+    for j in top + below:
+        snippet = bench.corpus[j]
+        score = float(ranking.scores[qi, j])
+        rank = ranking.rank_of(qi, j)
+        rows.append(CandidateRow(rank, j, snippet, score, score - canon_score,
+                                 role_of(query, snippet), known(snippet),
+                                 below_cut=rank > len(top)))
+    canon_rank = ranking.rank_of(qi, bench.corpus_index(canon.corpus_id)) if canon else 0
+    return rows, canon_rank
+
+
+def other_ranks(bench: Benchmark, other: Any, query_id: str,
+                rows: list[CandidateRow]) -> list[int | None]:
+    """Each row's rank under another model's ranking; None where that model leaves the
+    snippet out (a TREC run's -inf score)."""
+    qi = bench.query_index(query_id)
+    return [other.rank_of(qi, r.corpus_index) if math.isfinite(other.scores[qi, r.corpus_index])
+            else None for r in rows]
