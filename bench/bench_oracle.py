@@ -29,7 +29,6 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from execretrieval import Oracle
 
 NAIVE_RUNNER = r'''
 import json, sys
@@ -124,6 +123,8 @@ def run_naive(suites, script: Path, workers: int) -> tuple[list[tuple[str, ...]]
 
 
 def run_oracle(suites, workers: int) -> tuple[list[tuple[str, ...]], dict]:
+    from execretrieval import Oracle  # here: the naive command does not pay this import
+
     with Oracle(cache=None, workers=workers) as oracle:  # start-up of the servers included
         statuses = [r.statuses for r in oracle.run_many(suites)]
         containment = oracle.containment()

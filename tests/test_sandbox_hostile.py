@@ -12,9 +12,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import pwd
 import socket
 import subprocess
 import sys
+import sysconfig
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +38,7 @@ class Case:
     test: str           # the hostile test, run between two honest ones
     expected: tuple[str, ...]  # allowed statuses for the hostile test
     code: str = ADD
+    timeout: float = TIMEOUT
 
 
 @dataclass(frozen=True)
@@ -46,11 +49,93 @@ class World:
     home: Path
     cache_file: Path
     port: int
+    user_home: Path = Path("/nonexistent")  # the real home of the user running the tests
+    tmp_socket: str = ""  # unix sockets listening in /tmp and in the user's home
+    home_socket: str = ""
+    sleeper_pid: int = 0  # a process of the user that kill(-1) would reach
+
+
+AS_ROOT = os.geteuid() == 0
+C_REMOUNT = r"""
+#define _GNU_SOURCE
+#include <Python.h>
+#include <sys/mount.h>
+#include <stdio.h>
+__attribute__((constructor)) static void pwn(void) {
+    mount(NULL, "/", NULL, MS_REMOUNT | MS_BIND, NULL);
+    FILE *f = fopen("HOME/pwned-by-extension", "w");
+    if (f) { fputs("pwned", f); fclose(f); }
+}
+static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, "pwn", NULL, -1, NULL};
+PyMODINIT_FUNC PyInit_pwn(void) { return PyModule_Create(&def); }
+"""
 
 
 def _cases(world: World) -> list[Case]:
     home, cache, port = str(world.home), str(world.cache_file), world.port
+    user_home = str(world.user_home)
+    include = sysconfig.get_paths()["include"]
+    c_source = C_REMOUNT.replace("HOME", user_home)
     return [
+        # --- issue 10: a desktop user's files, processes and sockets ---
+        Case("read_ssh_key_of_the_user",
+             f"print(open({user_home + '/.ssh/id_rsa'!r}).read())", ("error",)),
+        Case("read_ssh_key_into_assertion",
+             f"assert False, open({user_home + '/.ssh/id_rsa'!r}).read()", ("error",)),
+        Case("double_fork_daemon",
+             "import os, time\nif os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n"
+             "        while True:\n            time.sleep(0.05)\n    os._exit(0)\ntime.sleep(0.2)",
+             ("pass",)),
+        Case("c_extension_remounts_root",
+             "import importlib.machinery, importlib.util, os, subprocess\n"
+             f"open('pwn.c', 'w').write({c_source!r})\n"
+             f"subprocess.run(['gcc', '-shared', '-fPIC', '-I', {include!r}, 'pwn.c', '-o', "
+             "'pwn.so'], check=True)\n"
+             "loader = importlib.machinery.ExtensionFileLoader('pwn', os.path.abspath('pwn.so'))\n"
+             "spec = importlib.util.spec_from_file_location('pwn', os.path.abspath('pwn.so'), "
+             "loader=loader)\nimportlib.util.module_from_spec(spec)", ("error",), timeout=20.0),
+        Case("remount_root_with_mount_binary",
+             "import subprocess\nsubprocess.run(['mount', '-o', 'remount,rw', '/'], check=True)",
+             ("error",), timeout=10.0),
+        Case("remount_root_in_nested_user_namespace",
+             "import subprocess\nsubprocess.run(['unshare', '-Urm', 'mount', '-o', 'remount,rw', "
+             "'/'], check=True)", ("error",), timeout=10.0),
+        Case("connect_unix_socket_in_tmp",
+             f"import socket\ns = socket.socket(socket.AF_UNIX)\ns.connect({world.tmp_socket!r})\n"
+             "s.sendall(b'leak')", ("error",)),
+        Case("connect_unix_socket_in_home",
+             f"import socket\ns = socket.socket(socket.AF_UNIX)\ns.connect({world.home_socket!r})\n"
+             "s.sendall(b'leak')", ("error",)),
+        Case("list_tmp_and_home",
+             f"import os\nassert os.listdir({user_home!r}) == [] and "
+             "set(os.listdir('/tmp')) <= {p for p in os.listdir('/tmp') if "
+             "p.startswith('execretrieval-sandbox-')}\nassert os.listdir('/dev/shm') == []\n"
+             "open('/run/anything')", ("error",)),
+        # --- issue 10: verdicts nothing in the candidate can forge ---
+        Case("replace_builtins_exec_then_fail", "assert False", ("fail",),
+             code="import builtins\nbuiltins.exec = lambda *a, **k: None\n" + ADD),
+        Case("replace_builtins_compile_and_assertion", "assert add(1, 2) == 4", ("fail",),
+             code="import builtins\nbuiltins.compile = lambda *a, **k: None\n"
+                  "builtins.AssertionError = ValueError\n" + ADD),
+        Case("always_equal_object", "assert weird(2, 3) == 5", ("error",),
+             code=ADD + "class Yes:\n    def __eq__(self, other):\n        return True\n"
+                        "def weird(a, b):\n    return Yes()\n"),
+        Case("always_equal_int_subclass", "assert weird(2, 3) == 5", ("error",),
+             code=ADD + "class Yes(int):\n    def __eq__(self, other):\n        return True\n"
+                        "    __hash__ = int.__hash__\ndef weird(a, b):\n    return Yes(0)\n"),
+        Case("always_equal_caught_by_the_test",
+             "try:\n    assert weird(2, 3) == 5\nexcept Exception:\n    pass", ("error",),
+             code=ADD + "class Yes:\n    def __eq__(self, other):\n        return True\n"
+                        "def weird(a, b):\n    return Yes()\n"),
+        Case("never_unequal_object", "assert weird(2, 3) != 6 or True\nassert not "
+             "(weird(2, 3) != 5)", ("error",),
+             code=ADD + "class No:\n    def __ne__(self, other):\n        return False\n"
+                        "def weird(a, b):\n    return No()\n"),
+        Case("patch_runner_equality_function",
+             "import sys\nf = sys._getframe()\ncode = f.f_code\neq = next(c for c in "
+             "code.co_consts if callable(c))\neq.__code__ = (lambda *a: True).__code__\n"
+             "assert add(1, 2) == 4", ("error",)),
+
         Case("fork_bomb", "import os\nwhile True:\n    os.fork()", ("error", "timeout")),
         Case("kill_parent_and_group",
              f"import os\nfor pid in (os.getppid(), {os.getpid()}, 1):\n    try:\n"
@@ -157,13 +242,42 @@ def world(tmp_path_factory):
     listener.bind(("127.0.0.1", 0))
     listener.listen(5)
     listener.settimeout(0.05)
-    yield World(root, home, cache_file, listener.getsockname()[1])
+    # The real home of the user running the tests: as an ordinary user (the run that
+    # test_sandbox_as_user starts) a throw-away account whose key we may write; as root
+    # the fake home stands in (root's own ~/.ssh is never touched).
+    user_home = home if AS_ROOT else Path(pwd.getpwuid(os.getuid()).pw_dir)
+    (user_home / ".ssh").mkdir(exist_ok=True, mode=0o700)
+    key = user_home / ".ssh" / "id_rsa"
+    if not key.exists():
+        key.write_text("-----BEGIN OPENSSH PRIVATE KEY-----\nSECRET-KEY-OF-THE-USER\n")
+        key.chmod(0o600)
+    sockets = []
+    for path in (f"/tmp/execretrieval-hostile-{os.getpid()}.sock",
+                 str(user_home / f".execretrieval-hostile-{os.getpid()}.sock")):
+        unix = socket.socket(socket.AF_UNIX)
+        unix.bind(path)
+        unix.listen(5)
+        unix.settimeout(0.05)
+        sockets.append((path, unix))
+        UNIX_LISTENERS.append(unix)
+    sleeper = subprocess.Popen(["sleep", "3600"])  # a process of the user: kill(-1) target
+    yield World(root, home, cache_file, listener.getsockname()[1], user_home,
+                sockets[0][0], sockets[1][0], sleeper.pid)
+    sleeper.kill()
+    sleeper.wait()
+    for path, unix in sockets:
+        UNIX_LISTENERS.remove(unix)
+        unix.close()
+        os.unlink(path)
     listener.close()
 
 
 @pytest.fixture(scope="module")
 def listener_port(world):
     return world.port
+
+
+UNIX_LISTENERS: list[socket.socket] = []
 
 
 def _snapshot(root: Path) -> dict[str, str]:
@@ -177,7 +291,11 @@ def _snapshot(root: Path) -> dict[str, str]:
 
 
 def _sandbox_processes(owner_pid: int) -> list[int]:
-    """Live processes running as one of the sandbox uids of the Oracle in ``owner_pid``."""
+    """Live candidate processes of the Oracle in ``owner_pid``: as root, those running as
+    one of its sandbox uids; as an ordinary user, our uid's processes in a PID namespace
+    other than ours and other than a sandbox server's own (that is, in a suite's)."""
+    if not AS_ROOT:
+        return _suite_processes()
     low = _UID_BASE + (owner_pid % 100_000) * 64
     found = []
     for entry in os.listdir("/proc"):
@@ -193,6 +311,35 @@ def _sandbox_processes(owner_pid: int) -> list[int]:
         if any(low <= u < low + 64 for u in uids) and "Z" not in state.split()[1:2]:
             found.append(int(entry))
     return found
+
+
+def _pid_ns(pid: str) -> str | None:
+    try:
+        return os.readlink(f"/proc/{pid}/ns/pid")
+    except OSError:
+        return None
+
+
+def _suite_processes() -> list[int]:
+    allowed, candidates = {_pid_ns("self")}, []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            status = Path(f"/proc/{entry}/status").read_text()
+            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if f"Uid:\t{os.getuid()}\t" not in status or b"_sandbox_child.py" not in cmdline:
+            continue
+        state = next((ln for ln in status.splitlines() if ln.startswith("State:")), "")
+        if "Z" in state.split()[1:2]:
+            continue
+        nspid = next((ln for ln in status.splitlines() if ln.startswith("NSpid:")), "")
+        if nspid.split()[-1:] == ["1"] and len(nspid.split()) == 3:
+            allowed.add(_pid_ns(entry))  # a server: PID 1 of its own namespace
+        candidates.append(entry)
+    return [int(p) for p in candidates if _pid_ns(p) not in allowed]
 
 
 def _children_with(marker: str) -> list[int]:
@@ -224,9 +371,21 @@ def _wait_gone(owner_pid: int, seconds: float = 3.0) -> list[int]:
 def _check_world(world: World, before: dict[str, str]) -> None:
     assert _snapshot(world.root) == before, "a file outside the sandbox changed"
     assert not Path("/tmp/execretrieval-hostile-canary").exists()
+    assert not (world.user_home / "pwned-by-extension").exists()
     cache = ResultCache(world.cache_file)
     assert cache.get("canary") is not None and not cache.moved_aside
     cache.close()
+    if world.sleeper_pid:  # the user's own process survived kill(-1) and friends
+        state = Path(f"/proc/{world.sleeper_pid}/status").read_text()
+        assert "zombie" not in state, "a process of the user was killed"
+    for unix in UNIX_LISTENERS:  # listening (reachable from here), yet nobody came
+        with pytest.raises(TimeoutError):
+            unix.accept()[0].close()
+
+
+def _no_secret(result: SuiteResult) -> None:
+    text = result.output + "".join(o.detail for o in result.outcomes)
+    assert "SECRET-KEY-OF-THE-USER" not in text, "the user's key left the sandbox"
 
 
 @pytest.fixture(scope="module")
@@ -251,9 +410,10 @@ def test_hostile_via_run(oracle, world, name):
     case = next(c for c in _cases(world) if c.name == name)
     before = _snapshot(world.root)
     started = time.monotonic()
-    result = oracle.run(case.code, [OK_TESTS[0], case.test, OK_TESTS[1]])
-    assert time.monotonic() - started < TIMEOUT + MARGIN
+    result = oracle.run(case.code, [OK_TESTS[0], case.test, OK_TESTS[1]], timeout=case.timeout)
+    assert time.monotonic() - started < case.timeout + MARGIN
     _expect(result, case)
+    _no_secret(result)
     assert not _wait_gone(os.getpid()), "a sandbox process was left behind"
     _check_world(world, before)
     if name == "network_to_local_listener":
@@ -267,9 +427,15 @@ def test_hostile_in_batch(oracle, world, name):
     honest = (ADD, OK_TESTS)
     jobs = [honest, (case.code, [OK_TESTS[0], case.test, OK_TESTS[1]]), honest, honest]
     started = time.monotonic()
-    results = oracle.run_many(jobs)
-    assert time.monotonic() - started < TIMEOUT + MARGIN
+    if case.timeout == TIMEOUT:
+        results = oracle.run_many(jobs)
+    else:
+        with Oracle(timeout=case.timeout, cache=None, workers=2) as slow:
+            results = slow.run_many(jobs)
+    assert time.monotonic() - started < case.timeout + MARGIN + (0 if case.timeout == TIMEOUT
+                                                                 else 5)
     _expect(results[1], case)
+    _no_secret(results[1])
     assert all(results[i].passed for i in (0, 2, 3)), "an honest suite was disturbed"
     assert not _wait_gone(os.getpid())
     _check_world(world, before)
@@ -285,10 +451,11 @@ def test_hostile_via_cli(world, tmp_path, name):
     proc = subprocess.Popen(
         [sys.executable, "-m", "execretrieval.cli", "run-tests", "--code",
          str(tmp_path / "code.py"), "--tests", str(tmp_path / "tests.json"), "--json",
-         "--no-cache", "--timeout", str(TIMEOUT)],
+         "--no-cache", "--timeout", str(case.timeout)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     out, err = proc.communicate(timeout=60)
-    assert time.monotonic() - started < TIMEOUT + MARGIN + 5  # + interpreter start-up
+    assert time.monotonic() - started < case.timeout + MARGIN + 5  # + interpreter start-up
+    assert "SECRET-KEY-OF-THE-USER" not in out
     statuses = [t["status"] for t in json.loads(out)["tests"]]
     assert statuses[1] in case.expected, (name, out)
     assert proc.returncode == (0 if statuses == ["pass"] * 3 else 1), err

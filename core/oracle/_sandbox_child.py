@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import struct
 import sys
 
@@ -33,7 +32,6 @@ _MAX_DETAIL = 2000
 # The pytest shim is compiled into its own module namespace so that its functions'
 # __globals__ do not lead candidate code to the runner's globals.
 _PYTEST_SHIM = r'''
-import re as _re
 class _ExcInfo:
     value = None
     type = None
@@ -47,7 +45,7 @@ class _Raises:
             raise AssertionError(f"DID NOT RAISE {self.expected}")
         if not issubclass(exc_type, self.expected):
             return False
-        if self.match is not None and not _re.search(self.match, str(exc)):
+        if self.match is not None and not __import__("re").search(self.match, str(exc)):
             raise AssertionError(f"Regex pattern did not match.\n Regex: {self.match!r}\n Input: {str(exc)!r}")
         self.info.value, self.info.type = exc, exc_type
         return True
@@ -123,7 +121,7 @@ def serve(config: dict) -> None:
     sys.modules["pytest"] = _make_pytest_module()
     _preimport()
     active, reasons = setup(config, drop_capabilities)
-    prctl = getattr(_setup_module, "_LIBC").prctl
+    prctl = _setup_module._LIBC.prctl
     prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER: what W leaves behind comes back to us
     hooks = make_hooks()
     hooks["devnull"] = os.open("/dev/null", os.O_RDWR)
@@ -134,7 +132,7 @@ def serve(config: dict) -> None:
 
     gc.collect()
     gc.freeze()  # forked children then leave these objects' pages shared (fewer COW faults)
-    os.chmod(config["base"], 0o711)  # the sandbox uid may enter its own folder, not list
+    os.makedirs(workdir, 0o700, exist_ok=True)  # made by setup() unless isolate=False
     _send(1, {"hello": active, "reasons": reasons})
     uid = config.get("uid") if active["unprivileged_uid"] else None
     while True:
@@ -144,20 +142,29 @@ def serve(config: dict) -> None:
         body = _read_exact(0, struct.unpack(">I", header)[0])
         if body is None:
             return
-        os.mkdir(workdir, 0o700)
         if uid is not None:
             os.chown(workdir, uid, uid)
         try:
             result = run_suite(json.loads(body), workdir, uid, active, hooks,
                                enter_new_pid_namespace, leave_pid_namespace)
         finally:
-            try:
-                os.rmdir(workdir)  # the usual case: the suite left nothing
-            except OSError:
-                shutil.rmtree(workdir, ignore_errors=True)
+            _empty(workdir)
         if result is None:  # the host went away
             return
         _send(1, result)
+
+
+def _empty(folder: str) -> None:
+    """Remove what a suite left in its folder (usually nothing)."""
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                __import__("shutil").rmtree(entry.path, ignore_errors=True)
+            else:
+                try:
+                    os.unlink(entry.path)
+                except OSError:
+                    pass
 
 
 if __name__ == "__main__":

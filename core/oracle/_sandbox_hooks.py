@@ -32,11 +32,15 @@ from __future__ import annotations
 
 import ast
 import warnings
+from typing import Any
 
 __all__ = ["HOOKS", "compile_test"]
 
 
-def _located(node: ast.AST, where: ast.AST) -> ast.AST:
+_constant: Any = ast.Constant  # (typeshed does not allow a tuple; compile() does)
+
+
+def _located(node: Any, where: ast.AST) -> Any:
     for name in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
         setattr(node, name, getattr(where, name, None))
     return node
@@ -57,7 +61,7 @@ def _rewritten(node: ast.Compare, eq_name: str, chain_name: str) -> ast.AST:
                                   body=operand), operand)
               for operand in [node.left, *node.comparators]]
     return _located(ast.Call(func=_located(ast.Constant(chain_name), node),
-                             args=[_located(ast.Constant(names), node), *thunks],
+                             args=[_located(_constant(names), node), *thunks],
                              keywords=[]), node)
 
 
@@ -173,6 +177,21 @@ def make_signal(original, audit, callable_, int_):
     return signal
 
 
+def make_raise(original, audit, int_):
+    def raise_signal(signalnum, _original=original, _audit=audit, _int=int_):
+        """signal.raise_signal: as the kernel would treat it outside PID 1 (see channel)."""
+        _audit("erxr.raise", 0, _int(signalnum))
+        return _original(signalnum)
+    return raise_signal
+
+
+def make_cpu_handler(audit):
+    def on_sigxcpu(signum, frame, _audit=audit):
+        """W is PID 1, which the kernel's SIGXCPU would not stop: report and end."""
+        _audit("erxr.cpu", signum)
+    return on_sigxcpu
+
+
 def make_guard(blocked, blocked_imports, hidden, protected, error):
     def guard(event, args):
         if event in blocked or event.startswith("ctypes."):
@@ -189,13 +208,23 @@ def make_guard(blocked, blocked_imports, hidden, protected, error):
 
 
 def make_channel(urandom, write, exit_, gc_disable, gc_enable, getframe, getpid, len_, error,
-                 magic, taint_events, candidate, type_dict, type_, issubclass_):
-    # after arming in W: [token, pipe, W's judge frame, W's pid, violation or None, tainted]
+                 magic, taint_events, candidate, type_dict, type_, issubclass_, getsignal,
+                 fatal, getpgrp):
+    # after arming in W: [token, pipe, W's judge frame, W's pid, violation or None, tainted,
+    # index of the test running]
     state = []
+
+    def die_by(sig):
+        """W is PID 1 of its namespace, where a signal it sends itself with the default
+        action would be ignored: deliver what the kernel would have, a crash verdict."""
+        body = b"Crashed: the test process was killed by signal " + fatal[sig]
+        write(state[1], b"%s %s %d error 1 %d\n%s" % (magic, state[0], state[6], len_(body), body))
+        exit_(0)
+
     def channel(event, args):
         if event == "erxr.verdict":
             gc_disable()  # no finalizer may run inside this frame from here on
-            if len_(state) != 6 or getpid() != state[3] or getframe(1) is not state[2]:
+            if len_(state) != 7 or getpid() != state[3] or getframe(1) is not state[2]:
                 gc_enable()
                 raise error("only the test runner may deliver a verdict")  # forks may not vote
             index, status, body, dirty = args
@@ -210,17 +239,41 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, getframe, getpid,
             gc_enable()
             return
         if event == "erxr.plain":
-            if len_(state) == 6 and state[4] is None:
+            if len_(state) == 7 and state[4] is None:
                 state[4] = args[0]
             return
+        if event == "erxr.cpu":  # SIGXCPU (W's handler): this test used up its CPU time
+            if len_(state) == 7 and getpid() == state[3]:
+                body = b"the CPU time limit ran out during this test"
+                write(state[1], b"%s %s %d timeout 1 %d\n%s" % (
+                    magic, state[0], state[6], len_(body), body))
+                exit_(0)
+            return
+        if event == "erxr.test":
+            if len_(state) == 7 and getframe(1) is state[2]:
+                state[6] = args[0]
+            return
+        if event == "os.kill" or event == "os.killpg" or event == "signal.pthread_kill" \
+                or event == "erxr.raise" or event == "os.abort":
+            if len_(state) == 7 and getpid() == state[3]:
+                target, sig = args if event != "os.abort" else (0, 6)
+                own = ((event == "os.kill" and (target == state[3] or target == 0))
+                       or (event == "os.killpg" and (target == 0 or target == getpgrp()))
+                       or event == "signal.pthread_kill" or event == "erxr.raise"
+                       or event == "os.abort")
+                if own and sig in fatal and (sig == 9 or getsignal(sig) == 0):
+                    die_by(sig)
+            if event in taint_events and len_(state) == 7:
+                state[5] = True
+            return
         if event in taint_events:
-            if len_(state) == 6 and getframe(1) is not state[2]:  # not the judge's own
+            if len_(state) == 7 and getframe(1) is not state[2]:  # not the judge's own
                 state[5] = True
             return
         if event == "object.__setattr__" or event == "object.__delattr__":
             # a class attribute changed: harmless for the candidate's own classes, but a
             # patched standard-library class would outlive the test
-            if len_(state) == 6 and not state[5]:
+            if len_(state) == 7 and not state[5]:
                 obj = args[0]
                 if issubclass_(type_(obj), type_) and \
                         type_dict(obj).get("__module__") != candidate:
@@ -231,7 +284,7 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, getframe, getpid,
                 raise error("the verdict channel is armed already")
             token = urandom(16).hex().encode()
             write(args[0], b"HELLO %s\n" % token)
-            state.extend((token, args[0], getframe(1), getpid(), None, False))
+            state.extend((token, args[0], getframe(1), getpid(), None, False, 0))
     return channel
 
 

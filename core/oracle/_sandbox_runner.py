@@ -31,8 +31,10 @@ hidden by the server. The server rejects anything else in the pipe as tampering.
 
 from __future__ import annotations
 
+import _signal
 import builtins
 import ctypes
+import functools
 import operator
 import os
 import resource
@@ -74,6 +76,12 @@ _PRELOADABLE = frozenset({
 _RUNNER_MODULES = ("__main__", "_sandbox_child", "_sandbox_runner", "_sandbox_hooks",
                    "_sandbox_setup", "_sandbox_suite")
 _CANDIDATE = "__candidate__"
+_GETSIGNAL = _signal.getsignal  # C: returns the handler, 0 for SIG_DFL
+# Signals whose default action ends the process (number -> name for the crash message).
+_FATAL = {int(s): s.name.encode() for s in signal.Signals if s.name in (
+    "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT", "SIGBUS", "SIGFPE",
+    "SIGKILL", "SIGUSR1", "SIGSEGV", "SIGUSR2", "SIGALRM", "SIGTERM", "SIGSTKFLT",
+    "SIGXCPU", "SIGXFSZ", "SIGVTALRM", "SIGPROF", "SIGIO", "SIGPWR", "SIGSYS")}
 
 
 def _prctl(option: int, arg: int) -> int:
@@ -209,8 +217,19 @@ def make_hooks() -> dict:
     fingerprint = namespace["make_fingerprint"](
         builtins.__dict__, sys.modules, os.getcwd, sys.getrecursionlimit, sys,
         tuple, list, list.extend, dict.values, dict.keys, object.__getattribute__)
-    hidden = namespace["make_signal"](_signal.signal, sys.audit, callable, int)
+    original_signal = _signal.signal
+    hidden = namespace["make_signal"](original_signal, sys.audit, callable, int)
     _signal.signal = hidden  # signal.signal (the enum wrapper) calls through it
+    on_sigxcpu = namespace["make_cpu_handler"](sys.audit)
+    original_signal(signal.SIGXCPU, on_sigxcpu)  # W inherits the handler
+    raiser = namespace["make_raise"](_signal.raise_signal, sys.audit, int)
+    _signal.raise_signal = signal.raise_signal = raiser
+    import faulthandler  # its test helpers raise() a signal: as the kernel would for PID 1
+
+    for name, sig in (("_sigsegv", signal.SIGSEGV), ("_sigabrt", signal.SIGABRT),
+                      ("_sigfpe", signal.SIGFPE)):
+        if hasattr(faulthandler, name):
+            setattr(faulthandler, name, functools.partial(raiser, int(sig)))
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     runner_globals = []
     for name in list(sys.modules):
@@ -220,7 +239,7 @@ def make_hooks() -> dict:
                 runner_globals.append(module.__dict__)
     approx = pytest_shim.approx
     protected = (eq, chain, explain, fingerprint, namespace["same"], namespace["describe"],
-                 namespace["flush"], hidden, approx, approx.__eq__)
+                 namespace["flush"], hidden, raiser, on_sigxcpu, approx, approx.__eq__)
     return {"namespace": namespace, "eq": eq, "chain": chain, "explain": explain,
             "same": namespace["same"],
             "describe": namespace["describe"], "flush": namespace["flush"],
@@ -242,7 +261,8 @@ def _install_hooks(hooks: dict) -> None:
     sys.addaudithook(namespace["make_channel"](
         os.urandom, os.write, os._exit, gc.disable, gc.enable, sys._getframe, os.getpid, len,
         PermissionError, _MAGIC, _TAINT_EVENTS, _CANDIDATE,
-        type.__dict__["__dict__"].__get__, type, issubclass))
+        type.__dict__["__dict__"].__get__, type, issubclass, _GETSIGNAL, _FATAL,
+        os.getpgrp))
     sys.addaudithook(namespace["make_guard"](
         _BLOCKED_EVENTS, _BLOCKED_IMPORTS, hooks["hidden"], hooks["protected"],
         PermissionError))
@@ -289,7 +309,7 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
     getrusage, setrlimit = resource.getrusage, resource.setrlimit
     RUSAGE_SELF, RLIMIT_CPU, range_, int_ = resource.RUSAGE_SELF, resource.RLIMIT_CPU, range, int
     cpu_hard = resource.getrlimit(RLIMIT_CPU)[1]
-    hooks = None  # a dict: nothing mutable stays in this frame for candidates to find
+    del hooks  # a dict: nothing mutable stays in this frame for candidates to find
     audit("erxr.arm", 3)  # from this very frame: the only one that may vote later
     baseline = fingerprint(watched)
     last = len(work) - 1
@@ -297,6 +317,7 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
         test = work[i]
         if test is None:
             continue
+        audit("erxr.test", i)
         used = getrusage(RUSAGE_SELF)
         soft = int_(used.ru_utime + used.ru_stime) + 1 + cpu_seconds
         try:
@@ -325,7 +346,7 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
             except BaseException_:
                 pass
         pop(modules, "__candidate__", None)
-        module = namespace = None  # the candidate's objects go now, before the check
+        del module, namespace  # the candidate's objects go now, before the check
         dirty = False
         if i < last:  # after the last test W exits anyway
             try:

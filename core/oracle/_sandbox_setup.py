@@ -158,9 +158,16 @@ def _read_only_view(config: dict) -> tuple[bool, bool, str]:
         mount(None, point, None, flags, None)  # best effort; "/" is checked below
     if not os.statvfs("/").f_flag & os.ST_RDONLY:
         return False, views, "remounting / read-only failed"
-    # the suite folders: writable, but nothing there can be executed or mapped as code
-    if not mount("tmpfs", base, "tmpfs", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC,
-                 f"size={config['tmpfs_mb']}m,mode=0711"):
+    # The suite folder ``base/w``, emptied after every suite, is the only writable place:
+    # its own tmpfs, where nothing can be executed or mapped as code, inside a read-only one.
+    flags = _MS_NOSUID | _MS_NODEV | _MS_NOEXEC
+    workdir = os.path.join(base, "w")
+    made = mount("tmpfs", base, "tmpfs", flags, "size=64k,mode=0711")
+    if made:
+        os.mkdir(workdir, 0o700)
+    size = f"size={config['tmpfs_mb']}m,mode=0700"
+    if not (made and mount("tmpfs", workdir, "tmpfs", flags, size)
+            and mount(None, base, None, _MS_REMOUNT | _MS_RDONLY | flags, None)):
         return False, views, f"cannot mount the suites' tmpfs ({_errno_text()})"
     return True, views, reason
 
@@ -244,8 +251,9 @@ def setup(config: dict, drop_capabilities) -> tuple[dict, dict]:  # type: ignore
     root = os.geteuid() == 0
     if root:
         reasons["user_namespace"] = "not needed: running as root"
-        reasons["nested_userns_blocked"] = ("not needed as root: candidates run as an unprivileged uid; "
-                                            "a namespace they create cannot undo locked mounts")
+        reasons["nested_userns_blocked"] = (
+            "not needed as root: candidates run as an unprivileged uid; a namespace they "
+            "create cannot undo locked mounts")
     else:
         uid, gid = os.getuid(), os.getgid()
         reasons["unprivileged_uid"] = "not needed: not root (the user's own uid, no capabilities)"
@@ -285,8 +293,9 @@ def setup(config: dict, drop_capabilities) -> tuple[dict, dict]:  # type: ignore
             reasons["readonly_filesystem" if not ro else "private_views"] = why
     else:
         reasons["readonly_filesystem"] = f"unshare(CLONE_NEWNS) failed ({_errno_text()})"
-    uid = config.get("uid") if root else None
-    active["unprivileged_uid"] = root and uid is not None and _uid_can_import(uid)
+    sandbox_uid = config.get("uid") if root else None
+    active["unprivileged_uid"] = (root and sandbox_uid is not None
+                                  and _uid_can_import(sandbox_uid))
     if root and not active["unprivileged_uid"]:
         reasons["unprivileged_uid"] = "the sandbox uid cannot read the standard library"
     if active["readonly_filesystem"]:
@@ -299,7 +308,7 @@ def setup(config: dict, drop_capabilities) -> tuple[dict, dict]:  # type: ignore
             reasons["proc_hidden"] = f"cannot cover /proc and /sys ({_errno_text()})"
     if active["readonly_filesystem"] and (active["unprivileged_uid"] or not root):
         active["no_capabilities"], why = _probe_no_capabilities(
-            uid if active["unprivileged_uid"] else None, drop_capabilities)
+            sandbox_uid if active["unprivileged_uid"] else None, drop_capabilities)
         if why:
             reasons["no_capabilities"] = why
     elif "no_capabilities" not in reasons:

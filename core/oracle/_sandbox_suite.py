@@ -286,7 +286,7 @@ class _Verdicts:
             parts = head.split(b" ")
             if (self.finished or len(parts) != 6 or parts[0] != _MAGIC
                     or parts[1] != self.token or parts[2] != str(self.next).encode()
-                    or parts[3] not in (b"pass", b"fail", b"error")
+                    or parts[3] not in (b"pass", b"fail", b"error", b"timeout")
                     or parts[4] not in (b"0", b"1") or not parts[5].isdigit()
                     or int(parts[5]) > _MAX_MESSAGE):
                 self._tampered()

@@ -40,6 +40,7 @@ Where a measure is unavailable the run still works; :meth:`ForkServer.containmen
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import shutil
@@ -88,6 +89,12 @@ class Limits:
                 raise ValueError(f"Limits.{name} must be a non-negative int, not {value!r}")
         if self.hash_seed > 4294967295:  # what PYTHONHASHSEED accepts
             raise ValueError(f"Limits.hash_seed must be at most 4294967295, not {self.hash_seed}")
+
+
+@functools.lru_cache(maxsize=64)
+def _as_dict(limits: Limits) -> dict[str, int]:
+    """``asdict(limits)``, once per distinct Limits (it is on every suite's path)."""
+    return asdict(limits)
 
 
 _STALE_CHECKED = False
@@ -175,7 +182,7 @@ class ForkServer:
         if limits.hash_seed != self.hash_seed:
             raise OracleError(f"this sandbox server runs hash seed {self.hash_seed}, "
                               f"not {limits.hash_seed}")
-        request = {"code": code, "tests": tests, "timeout": timeout, "limits": asdict(limits),
+        request = {"code": code, "tests": tests, "timeout": timeout, "limits": _as_dict(limits),
                    "output_chars": limits.output_chars}
         data = json.dumps(request).encode()
         try:
