@@ -116,6 +116,12 @@ class AuditView(QWidget):
         self.matrix_table.horizontalHeader().setDefaultSectionSize(30)
         self.matrix_table.verticalHeader().setDefaultSectionSize(20)
 
+        # The tab may be as narrow as the Inspect tab (the window opens at 1024 px with both
+        # docks): the controls shrink rather than widen the window.
+        for w in (self.run_button, self.seeds_box, self.progress, self.cancel_button,
+                  self.next_button, self.flag_button):
+            w.setMinimumWidth(24)
+        self.queue_table.setMinimumWidth(60)
         top = QHBoxLayout()
         for w in (self.run_button, self.seeds_box, self.progress, self.cancel_button):
             top.addWidget(w)
