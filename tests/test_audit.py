@@ -125,9 +125,8 @@ def test_failing_canonical_tops_the_queue(oracle: Oracle) -> None:
 
 
 def test_cancel_raises(oracle: Oracle) -> None:
-    with pytest.raises(CancelledError):
-        run_audit(_bench(), Oracle(cache=None, workers=1), seeds=0,
-                  should_stop=lambda: True)
+    with Oracle(cache=None, workers=1) as fresh, pytest.raises(CancelledError):
+        run_audit(_bench(), fresh, seeds=0, should_stop=lambda: True)
 
 
 def test_cli_audit_writes_html_md_json(tmp_path: Path, tiny_dir: Path,

@@ -106,7 +106,9 @@ def test_audit_tab_runs_flags_and_steps(qtbot, make_window, clamp_dir: Path) -> 
 def test_audit_can_be_cancelled(qtbot, make_window, clamp_dir: Path) -> None:
     window = open_and_wait(qtbot, make_window(), clamp_dir)
     state = window.audit_state
-    state.inspector._oracle = Oracle(cache=None, workers=1)   # nothing cached: it runs
+    if state.inspector._oracle is not None:   # nothing cached: it really runs
+        state.inspector._oracle.close()
+    state.inspector._oracle = Oracle(cache=None, workers=1)   # closed with the window
     state.run(seeds=3)
     assert state.busy and window.audit_view.cancel_button.isVisibleTo(window.audit_view)
     state.cancel()
