@@ -1,130 +1,167 @@
 """ExecRetrieval engine: benchmarks, execution oracle, mutation, retrieval, metrics, reports.
 
-This package never imports Qt. Everything public is re-exported here.
+This package never imports Qt. Everything public is re-exported here, and imported on first
+use (PEP 562): ``import execretrieval`` costs nothing, and ``from execretrieval import Oracle``
+loads the oracle without numpy, scipy or the retrievers, so a command starts fast.
 """
 
 from __future__ import annotations
 
+import importlib
+from typing import Any
+
 __version__ = "0.1.0"
 
-from .audit import AuditResult, QueryAudit, read_audit, run_audit
-from .benchmark.bundled import bundled_benchmarks, resolve_benchmark
-from .benchmark.catalog import BenchmarkEntry, catalog, read_recent, remember_benchmark
-from .benchmark.dataset import (
-    BUG_TYPES,
-    DOMAINS,
-    ROLES,
-    Benchmark,
-    Query,
-    Snippet,
-    load_benchmark,
-    write_benchmark,
-)
-from .benchmark.seedfile import SeedTask, read_seed
-from .build.builder import BuildResult, BuildValidationError, build
-from .build.humaneval import import_humaneval
-from .distribution import installed_extras
-from .errors import (
-    AnnotationError,
-    BenchmarkError,
-    BenchmarkFormatError,
-    BenchmarkNotFoundError,
-    BuildError,
-    CancelledError,
-    ExecRetrievalError,
-    InputFormatError,
-    ModelNotFoundError,
-    OracleError,
-    RetrieverError,
-    ServiceError,
-)
-from .fileio import atomic_directory, atomic_write_bytes, atomic_write_text
-from .measure.metrics import ModelEvaluation, evaluate, execution_matrix
-from .measure.statistics import (
-    Comparison,
-    MetricCI,
-    bootstrap_ci,
-    compare,
-    mcnemar_exact,
-    paired_bootstrap_diff,
-)
-from .mutation.generate import Mutant, MutantSet, generate_mutants
-from .mutation.select import select_distractors
-from .oracle.cache import MemoryCache, ResultCache
-from .oracle.execution import Oracle
-from .oracle.results import STATUSES, SuiteResult, TestOutcome
-from .oracle.sandbox import Limits
-from .ranking.ranking import Ranking
-from .ranking.registry import available_models, rank
-from .report.evaluation import EvaluationReport, evaluate_models
-from .report.writers import write_report
+# Where each public name lives: module (relative to this package) -> names.
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    ".audit": (
+        "AuditResult",
+        "QueryAudit",
+        "read_audit",
+        "run_audit",
+    ),
+    ".benchmark.bundled": (
+        "bundled_benchmarks",
+        "resolve_benchmark",
+    ),
+    ".benchmark.catalog": (
+        "BenchmarkEntry",
+        "catalog",
+        "read_recent",
+        "remember_benchmark",
+    ),
+    ".benchmark.dataset": (
+        "BUG_TYPES",
+        "DOMAINS",
+        "ROLES",
+        "Benchmark",
+        "Query",
+        "Snippet",
+        "load_benchmark",
+        "write_benchmark",
+    ),
+    ".benchmark.seedfile": (
+        "SeedTask",
+        "read_seed",
+    ),
+    ".build.builder": (
+        "BuildResult",
+        "BuildValidationError",
+        "build",
+    ),
+    ".build.humaneval": (
+        "import_humaneval",
+    ),
+    ".distribution": (
+        "installed_extras",
+    ),
+    ".errors": (
+        "AnnotationError",
+        "BenchmarkError",
+        "BenchmarkFormatError",
+        "BenchmarkNotFoundError",
+        "BuildError",
+        "CancelledError",
+        "ExecRetrievalError",
+        "InputFormatError",
+        "ModelNotFoundError",
+        "OracleError",
+        "RetrieverError",
+        "ServiceError",
+    ),
+    ".fileio": (
+        "atomic_directory",
+        "atomic_write_bytes",
+        "atomic_write_text",
+    ),
+    ".measure.metrics": (
+        "ModelEvaluation",
+        "evaluate",
+        "execution_matrix",
+    ),
+    ".measure.statistics": (
+        "Comparison",
+        "MetricCI",
+        "bootstrap_ci",
+        "compare",
+        "mcnemar_exact",
+        "paired_bootstrap_diff",
+    ),
+    ".mutation.generate": (
+        "Mutant",
+        "MutantSet",
+        "generate_mutants",
+    ),
+    ".mutation.select": (
+        "select_distractors",
+    ),
+    ".oracle.cache": (
+        "MemoryCache",
+        "ResultCache",
+    ),
+    ".oracle.execution": (
+        "Oracle",
+    ),
+    ".oracle.results": (
+        "STATUSES",
+        "SuiteResult",
+        "TestOutcome",
+    ),
+    ".oracle.sandbox": (
+        "Limits",
+    ),
+    ".ranking.ranking": (
+        "Ranking",
+    ),
+    ".ranking.registry": (
+        "available_models",
+        "rank",
+    ),
+    ".report.evaluation": (
+        "EvaluationReport",
+        "evaluate_models",
+    ),
+    ".report.writers": (
+        "write_report",
+    ),
+    ".benchmark.pool": (
+        "BackgroundSnippet",
+        "Pool",
+        "pool_subset",
+        "read_pool",
+        "with_pool",
+        "write_pool",
+    ),
+    ".build.background": (
+        "extract_pool",
+    ),
+    ".oracle.distributed": (
+        "DaskConnection",
+        "DaskOracle",
+    ),
+    ".report.frames": (
+        "per_query_frame",
+        "report_frames",
+    ),
+    ".report.pool_scaling": (
+        "PoolPoint",
+        "pool_scaling",
+    ),
+}
 
-__all__ = [
-    "AuditResult",
-    "QueryAudit",
-    "read_audit",
-    "run_audit",
-    "BuildResult",
-    "BuildValidationError",
-    "Mutant",
-    "MutantSet",
-    "SeedTask",
-    "build",
-    "generate_mutants",
-    "import_humaneval",
-    "read_seed",
-    "select_distractors",
-    "STATUSES",
-    "Limits",
-    "MemoryCache",
-    "Oracle",
-    "ResultCache",
-    "SuiteResult",
-    "TestOutcome",
-    "Comparison",
-    "EvaluationReport",
-    "MetricCI",
-    "ModelEvaluation",
-    "Ranking",
-    "available_models",
-    "bootstrap_ci",
-    "compare",
-    "evaluate",
-    "evaluate_models",
-    "execution_matrix",
-    "mcnemar_exact",
-    "paired_bootstrap_diff",
-    "rank",
-    "write_report",
-    "BUG_TYPES",
-    "DOMAINS",
-    "ROLES",
-    "AnnotationError",
-    "Benchmark",
-    "BenchmarkError",
-    "BenchmarkFormatError",
-    "BenchmarkNotFoundError",
-    "BuildError",
-    "CancelledError",
-    "ExecRetrievalError",
-    "InputFormatError",
-    "ModelNotFoundError",
-    "OracleError",
-    "Query",
-    "RetrieverError",
-    "ServiceError",
-    "Snippet",
-    "__version__",
-    "atomic_directory",
-    "atomic_write_bytes",
-    "atomic_write_text",
-    "load_benchmark",
-    "write_benchmark",
-    "BenchmarkEntry",
-    "bundled_benchmarks",
-    "catalog",
-    "read_recent",
-    "remember_benchmark",
-    "resolve_benchmark",
-    "installed_extras",
-]
+_HOME = {name: module for module, names in _EXPORTS.items() for name in names}
+
+__all__ = sorted([*_HOME, "__version__"])
+
+
+def __getattr__(name: str) -> Any:
+    module = _HOME.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value   # the next lookup is an ordinary attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -148,14 +148,26 @@ class CandidatesPanel(QWidget):
         self.fitter_b.schedule()
 
     def show_query(self, query: Query | None, model_label: str = "",
-                   canonical_rank: int = 0) -> None:
+                   canonical_rank: int = 0, view: QueryView | None = None) -> None:
         if query is None:
             self.title.setText("No query selected")
             return
         where = ""
         if canonical_rank:
-            colour = "#1e7d32" if canonical_rank == 1 else "#b45f06"
-            where = f" · <span style='color:{colour}'>canonical at rank {canonical_rank}</span>"
+            worst = view.canonical_rank_worst if view is not None else canonical_rank
+            colour = "#1e7d32" if worst == 1 else "#b45f06"
+            text = f"canonical at rank {canonical_rank}"
+            if view is not None and worst > canonical_rank:
+                # a tie: no rank decided by file order, but who it ties with and the range
+                parts = []
+                if view.tied_mutants:
+                    parts.append(f"{view.tied_mutants} mutant{'s' * (view.tied_mutants > 1)}")
+                if view.tied_others:
+                    parts.append(f"{view.tied_others} other snippet"
+                                 f"{'s' * (view.tied_others > 1)}")
+                text = (f"canonical tied with {' and '.join(parts)} at "
+                        f"{view.canonical_score:.2f} (ranks {canonical_rank}-{worst})")
+            where = f" · <span style='color:{colour}'>{text}</span>"
         self.title.setText(
             f"<b>{query.function_name}</b> <span style='color:#666'>({query.query_id} · "
             f"{query.domain}{' · ' + model_label if model_label else ''})</span>{where}<br>"
@@ -220,7 +232,7 @@ class CandidatesPanel(QWidget):
         self.depth_changed.connect(state.set_depth)
 
     def _on_state_query_changed(self, view: QueryView) -> None:
-        self.show_query(view.query, view.model, view.canonical_rank)
+        self.show_query(view.query, view.model, view.canonical_rank, view)
         self.label_a.setText(f"<b>A</b>: {view.model}")
         self.label_a.setProperty("model", view.model)
         self.model.set_rows(list(view.rows), len(view.query.test_suite))

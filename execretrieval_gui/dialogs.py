@@ -20,8 +20,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-__all__ = ["ask_csv_path", "ask_export", "ask_rerun", "ask_store_file", "export_flag_ids",
-           "export_flags", "import_flags", "show_error"]
+__all__ = ["ask_csv_path", "ask_export", "ask_pool_file", "ask_rerun", "ask_store_file",
+           "export_flag_ids", "export_flags", "import_flags", "show_error"]
 
 REPORT_FORMATS = {"HTML (self-contained, with charts)": ".html", "JSON": ".json",
                   "CSV": ".csv", "Markdown": ".md"}
@@ -182,4 +182,11 @@ def ask_store_file(parent: QWidget) -> str:
         parent, "Annotation store (SQLite)", "annotations.sqlite",
         "SQLite (*.sqlite *.db);;All files (*)",
         options=QFileDialog.Option.DontConfirmOverwrite)
+    return path
+
+
+def ask_pool_file(parent: QWidget) -> str:
+    path, _ = QFileDialog.getOpenFileName(
+        parent, "Background pool (execretrieval pool --out POOL.jsonl)", "",
+        "Pool files (*.jsonl);;All files (*)")
     return path

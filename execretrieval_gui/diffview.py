@@ -173,7 +173,10 @@ class DiffView(QWidget):
         if cand.query_id != canon.query_id:
             # not a mutant of this canonical: a character diff would only be noise
             what = f"its bug: <i>{cand.bug_type}</i>" if cand.bug_type else "its canonical"
+            source = html.escape(str(cand.extra.get("source", "")))
             self._describe(
+                f"<b>{cand.corpus_id}</b> — background code from the pool ({source}), "
+                "shown as is: real code of no query" if cand.role == "background" else
                 f"<b>{cand.corpus_id}</b> — a snippet of another query ({cand.query_id}; "
                 f"{what}), shown as is: it is not an edit of this query's canonical")
             self.browser.setLineWrapMode(NoWrap)

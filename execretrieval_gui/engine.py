@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -22,14 +22,19 @@ from execretrieval import (
     __version__,
     installed_extras,
     load_benchmark,
+    read_pool,
     read_recent,
     remember_benchmark,
     resolve_benchmark,
+    with_pool,
 )
 from execretrieval import bundled_benchmarks as engine_bundled
 
 __all__ = [
     "QueryStatus",
+    "CanonicalTie",
+    "blind_distractors",
+    "canonical_tie",
     "about_facts",
     "benchmark_choices",
     "bundled_benchmarks",
@@ -44,6 +49,7 @@ __all__ = [
     "query_status",
     "oracle_containment",
     "rank",
+    "rank_ranges",
     "resolve",
     "served_presets",
 ]
@@ -90,6 +96,18 @@ def load(path: str | Path, progress: Progress | None = None,
     if progress:
         progress(1, 1)
     return bench
+
+
+def join_pool(benchmark: Benchmark, path: str | Path, progress: Progress | None = None,
+              should_stop: StopHook | None = None) -> Benchmark:
+    """The benchmark with a background pool file's functions in its corpus (run in a worker)."""
+    if progress:
+        progress(0, 1)
+    joined = with_pool(benchmark, read_pool(path))
+    _ = joined.fingerprint
+    if progress:
+        progress(1, 1)
+    return joined
 
 
 def about_facts() -> dict[str, str]:
@@ -183,9 +201,12 @@ class QueryStatus:
     """Per-query facts about one ranking, as arrays aligned with ``benchmark.queries``.
 
     ``top1_correct``: the rank-1 snippet is one of the query's correct ids (until the
-    oracle says otherwise through :meth:`with_exec_top1`); ``canonical_rank`` is 1-based
-    (0 when the query has no canonical); ``deceived``: some paired distractor scores above
-    the canonical.
+    oracle says otherwise through :meth:`with_exec_top1`); with a tie at rank 1 it is True
+    only when every tied candidate is correct, and ``top1_share`` says which share is;
+    ``canonical_rank`` is 1-based (0 when the query has no canonical), its best rank over
+    the orders of its ties; ``deceived``: some paired distractor scores strictly above the
+    canonical; ``tied``: none does but some scores exactly the same, or the rank-1 tie mixes
+    correct and wrong candidates (the query's figures depend on how ties are broken).
     """
 
     model: str
@@ -193,29 +214,112 @@ class QueryStatus:
     canonical_rank: np.ndarray
     deceived: np.ndarray
     top1_index: np.ndarray
+    top1_share: np.ndarray | None = None
+    canonical_tied: np.ndarray | None = None
 
-    def with_exec_top1(self, passes: np.ndarray) -> QueryStatus:
-        return QueryStatus(self.model, np.asarray(passes, dtype=bool), self.canonical_rank,
-                           self.deceived, self.top1_index)
+    @property
+    def top1_mixed(self) -> np.ndarray:
+        """(Q,) bool: rank 1 is a tie of right and wrong candidates."""
+        if self.top1_share is None:
+            return np.zeros(len(self.top1_correct), dtype=bool)
+        return (self.top1_share > 1e-12) & (self.top1_share < 1.0 - 1e-12)
+
+    @property
+    def tied(self) -> np.ndarray:
+        """(Q,) bool: the canonical ties a mutant (none above) or rank 1 is a mixed tie."""
+        out = self.top1_mixed.copy()
+        if self.canonical_tied is not None:
+            out |= self.canonical_tied
+        return out
+
+    def with_exec_top1(self, exec1: np.ndarray) -> QueryStatus:
+        """Rank-1 correctness from the oracle: per-query exec@1 (an expectation over the
+        orders of a rank-1 tie) or a 0/1 column."""
+        share = np.asarray(exec1, dtype=np.float64)
+        return replace(self, top1_correct=share >= 1.0 - 1e-12, top1_share=share)
 
 
 def query_status(benchmark: Benchmark, ranking: Any) -> QueryStatus:
     """Compute :class:`QueryStatus` for every query (vectorised; ~ms at paper scale).
 
-    Built on the engine's pairing structure and per-query deception, so the browser and
-    the reports agree on what "deceived" means."""
-    from execretrieval.measure.analysis import deception_per_query, pairs
+    Built on the engine's pairing structure and deception classes, so the browser and
+    the reports agree on what "deceived" and "tied" mean."""
+    from execretrieval.measure.analysis import deception_classes, pairs
+    from execretrieval.measure.ties import ranking_keys
 
     p = pairs(benchmark)
     order = np.asarray(ranking.order)
-    top1 = order[:, 0] if order.shape[1] else np.zeros(len(benchmark.queries), dtype=np.int32)
-    top1_correct = p.relevant(top1.astype(np.int64)[:, None])[:, 0]
-    deceived = deception_per_query(benchmark, ranking) == 1.0  # NaN (no pair) is not deceived
-    ranks = np.zeros(len(benchmark.queries), dtype=np.int64)
+    nq = len(benchmark.queries)
+    top1 = order[:, 0] if order.shape[1] else np.zeros(nq, dtype=np.int32)
+    keys = ranking_keys(ranking)
+    rows = np.arange(nq)
+    share = np.zeros(nq)
+    if order.shape[1]:
+        top_group = keys == keys[rows, top1][:, None]
+        correct = np.zeros_like(top_group)
+        if p.correct_matrix.shape[1]:
+            for col in range(p.correct_matrix.shape[1]):
+                idx = p.correct_matrix[:, col]
+                ok = idx >= 0
+                correct[rows[ok], idx[ok]] = True
+        correct &= np.asarray(ranking.retrieved)
+        share = (top_group & correct).sum(axis=1) / top_group.sum(axis=1)
+    strict, tied_class = deception_classes(benchmark, ranking)
+    ranks = np.zeros(nq, dtype=np.int64)
     has = p.canonical >= 0
     if has.any():
-        ranks[has] = np.asarray(ranking.ranks)[np.nonzero(has)[0], p.canonical[has]]
-    return QueryStatus(str(ranking.model), top1_correct, ranks, deceived, top1)
+        own = keys[np.nonzero(has)[0], p.canonical[has]]
+        ranks[has] = 1 + (keys[has] > own[:, None]).sum(axis=1)
+    return QueryStatus(str(ranking.model), share >= 1.0, ranks, strict == 1.0, top1,
+                       share, tied_class == 1.0)
+
+
+def blind_distractors(benchmark: Benchmark, model: str, ranking: Any) -> dict[str, str]:
+    """Distractor id -> why ``model`` cannot tell it from its canonical (edit past the input
+    window, bit-identical vector); empty when nothing is known. Never raises: a badge is
+    not worth a failed ranking."""
+    from execretrieval.ranking.blindspots import blind_spots
+
+    try:
+        return blind_spots(benchmark, model, ranking).blind()
+    except Exception:  # noqa: BLE001 - unreadable model files were reported by rank()
+        return {}
+
+
+@dataclass(frozen=True)
+class CanonicalTie:
+    """Where the canonical stands among tied scores: its best and worst rank over the
+    orders of the ties, its score, and how many own mutants / other snippets share it."""
+
+    best: int = 0          # 0: the query has no canonical
+    worst: int = 0
+    score: float = float("nan")
+    mutants: int = 0
+    others: int = 0
+
+
+def canonical_tie(benchmark: Benchmark, ranking: Any, query_id: str) -> CanonicalTie:
+    """The :class:`CanonicalTie` of one query under ``ranking``."""
+    canon = benchmark.canonical_for(query_id)
+    if canon is None:
+        return CanonicalTie()
+    qi, cj = benchmark.query_index(query_id), benchmark.corpus_index(canon.corpus_id)
+    (best,), (worst,) = rank_ranges(ranking, qi, [cj])
+    row = np.asarray(ranking.scores[qi])
+    same = [int(j) for j in np.flatnonzero(row == row[cj]) if j != cj]
+    mutants = sum(1 for j in same if benchmark.corpus[j].query_id == query_id)
+    return CanonicalTie(best, worst, float(row[cj]), mutants, len(same) - mutants)
+
+
+def rank_ranges(ranking: Any, query_index: int, corpus_indices: list[int]
+                ) -> tuple[list[int], list[int]]:
+    """Best and worst 1-based rank of each snippet over the orders of its tied scores."""
+    from execretrieval.measure.ties import rank_range
+
+    if not corpus_indices:
+        return [], []
+    best, worst = rank_range(ranking, query_index, corpus_indices)
+    return [int(b) for b in best], [int(w) for w in worst]
 
 
 def cpu_count() -> int:
@@ -290,7 +394,8 @@ def export_report(path: str | Path, benchmark: Benchmark, ranking_a: Any, rankin
         models = dict(zip(labels, [ev for ev in (ev_a, ev_b) if ev is not None], strict=True))
         report = EvaluationReport.create(
             benchmark, models, environment=environment_fingerprint(oracle), seed=ev_a.seed,
-            command=command, settings=report_settings(ev_a.ks, ev_a.n_boot, 10, exclude))
+            command=command,
+            settings=report_settings(ev_a.ks, ev_a.n_boot, 10, exclude, ev_a.ties))
     if annotations:
         import dataclasses
 

@@ -17,7 +17,8 @@ __all__ = ["DISCORDANT", "OUTCOMES", "QueryFilter", "QueryFilterProxy", "accepts
            "matching"]
 
 OUTCOMES = {"top1_correct": "Rank-1 correct", "top1_wrong": "Rank-1 wrong",
-            "deceived": "Deceived (distractor above canonical)"}
+            "deceived": "Deceived (distractor above canonical)",
+            "tied": "Tied (canonical ties a distractor, or rank 1 is a mixed tie)"}
 DISCORDANT = {"a_only": "A right, B wrong", "b_only": "B right, A wrong"}
 
 
@@ -118,19 +119,29 @@ def accepts(c: QueryFilter, query: Query, row: int, st: QueryStatus | None,
     if c.outcome and st is not None:
         if c.outcome == "top1_correct" and not st.top1_correct[row]:
             return False
-        if c.outcome == "top1_wrong" and st.top1_correct[row]:
+        if c.outcome == "top1_wrong" and (st.top1_correct[row] or st.top1_mixed[row]):
             return False
         if c.outcome == "deceived" and not st.deceived[row]:
+            return False
+        if c.outcome == "tied" and not st.tied[row]:
             return False
     if c.discordant:
         if st is None or sb is None:
             return False
-        a, b = bool(st.top1_correct[row]), bool(sb.top1_correct[row])
-        if c.discordant == "a_only" and not (a and not b):
+        # with a tie at rank 1 a model is right with the tie's correct share: the one with
+        # the larger share is the one more often right (as in the comparison)
+        a, b = _share(st, row), _share(sb, row)
+        if c.discordant == "a_only" and not a > b:
             return False
-        if c.discordant == "b_only" and not (b and not a):
+        if c.discordant == "b_only" and not b > a:
             return False
     return True
+
+
+def _share(status: Any, row: int) -> float:
+    """The share of rank-1 orders that put a correct snippet first (0/1 without ties)."""
+    share = getattr(status, "top1_share", None)
+    return float(share[row]) if share is not None else float(status.top1_correct[row])
 
 
 def matching(c: QueryFilter, bench: Benchmark, st: QueryStatus | None, sb: QueryStatus | None,

@@ -437,6 +437,11 @@ class MainWindow(QMainWindow):
         else:
             self.picker.ask_model_b_file()
 
+    def ask_pool_file(self) -> None:
+        path = dialogs.ask_pool_file(self)
+        if path:
+            self.state.use_pool(path)
+
     def export_report(self) -> None:
         choice = dialogs.ask_export(self)
         if choice is not None:

@@ -46,6 +46,8 @@ def build_menus(w: MainWindow, state: InspectorState) -> None:
     _action(w, f, "Load &comparison model file (model B)…", lambda: w.ask_model_file("b"))
     _action(w, f, "Encode with a &served model…", lambda: ask_served_model(state, w),
             tip="Embed the benchmark through an OpenAI-compatible API (vLLM, TEI, OpenAI …)")
+    _action(w, f, "Use &background pool…", w.ask_pool_file,
+            tip="Join a pool of real functions (execretrieval pool) to the corpus")
     f.addSeparator()
     _action(w, f, "&Export report…", w.export_report, "Ctrl+E",
             "JSON, CSV, Markdown or HTML, with or without flagged queries")

@@ -34,8 +34,29 @@ if TYPE_CHECKING:
 __all__ = ["MetricsView"]
 
 
+_TESTS = {"mcnemar_exact": "McNemar exact", "sign_flip_exact": "exact sign-flip",
+          "sign_flip_monte_carlo": "sign-flip (Monte Carlo)"}
+
+
 def _pct(x: float) -> str:
     return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%"
+
+
+def _ties(ev: Any) -> str:
+    """The tie policy, how many queries tie across the cuts, and the exec@1/@10 range."""
+    report = getattr(ev, "tie_report", None) or {}
+    if not report:
+        return ""
+    cuts = report.get("queries_tied_at_cut", {})
+    ranges = report.get("range", {})
+    tied = ", ".join(f"{n} at k={k}" for k, n in cuts.items() if k in ("1", "10"))
+    spans = "; ".join(f"{m} {ranges[m]['pessimistic']:.3f}–{ranges[m]['optimistic']:.3f}"
+                      for m in ("exec@1", "exec@10") if m in ranges)
+    return (f"<br>&nbsp;&nbsp;ties counted as <b>{report.get('policy', 'expected')}</b>: "
+            f"queries tied across the cut: {tied or 'none'}; range from ties broken "
+            f"against / for correct code: {spans}; deceived strictly "
+            f"<b>{_pct(getattr(ev, 'deception_strict', math.nan))}</b>, tied with the "
+            f"canonical <b>{_pct(getattr(ev, 'deception_tied', math.nan))}</b>")
 
 
 def _span(ev: Any) -> str:
@@ -115,7 +136,7 @@ class MetricsView(QWidget):
         sl.setContentsMargins(4, 4, 4, 4)
         sl.addWidget(self.slice_table)
         self.slice_group = slice_box
-        compare_box = QGroupBox("Model comparison (exec@1, exact McNemar)")
+        compare_box = QGroupBox("Model comparison (exec@1, exact paired test)")
         cl = QVBoxLayout(compare_box)
         cl.addWidget(self.compare_label)
         cl.addWidget(self.discordant_table, 1)
@@ -196,7 +217,7 @@ class MetricsView(QWidget):
                 f"<b>{ev.model}</b> ({len(ev.query_ids)} queries{excluded}): deceived in "
                 f"<b>{_pct(ev.deception_rate)}</b> of queries (canonical below a paired "
                 f"distractor); rank-1 misses that are the query's own distractor: "
-                f"<b>{_pct(ev.rank1_paired_miss_share)}</b>{_span(ev)}")
+                f"<b>{_pct(ev.rank1_paired_miss_share)}</b>{_span(ev)}{_ties(ev)}")
         self.analyses.setText("<br>".join(lines))
         domains = sorted(set().union(*(e.exec1_by_domain for e in evs))) if evs else []
         self.domain_chart.set_data(domains, [(e.model, [e.exec1_by_domain.get(d, math.nan)
@@ -218,13 +239,15 @@ class MetricsView(QWidget):
         self.compare_label.setText(
             f"{c.a}: {c.a_mean:.3f} · {c.b}: {c.b_mean:.3f} · difference "
             f"<b>{c.diff:+.3f}</b> [{c.ci_low:+.3f}, {c.ci_high:+.3f}]<br>"
-            f"{c.a} right & {c.b} wrong: <b>{c.a_only}</b> · the reverse: <b>{c.b_only}</b> · "
-            f"McNemar exact p = <b>{c.p_value:.3g}</b>")
+            f"{c.a} higher: <b>{c.a_only}</b> queries · {c.b} higher: <b>{c.b_only}</b> · "
+            f"{_TESTS.get(c.test, c.test)} p = <b>{c.p_value:.3g}</b>")
         a_scores = ev_a.per_query.get(c.metric) if ev_a is not None else None
+        b_scores = ev_b.per_query.get(c.metric) if ev_b is not None else None
         index = {q: i for i, q in enumerate(ev_a.query_ids)} if ev_a is not None else {}
         rows = []
         for qid in c.discordant_queries:
-            won = c.a if (a_scores is not None and a_scores[index[qid]] > 0.5) else c.b
+            won = c.a if (a_scores is not None and b_scores is not None
+                          and a_scores[index[qid]] > b_scores[index[qid]]) else c.b
             rows.append((qid, names.get(qid, ""), won))
         self.discordant.set_rows(rows)
         self.show_discordant.setEnabled(bool(rows))

@@ -23,6 +23,7 @@ __all__ = [
     "OUTCOME_ROLE",
     "PASS_BG",
     "PENDING_BG",
+    "TIE_BG",
     "SORT_ROLE",
     "CandidateRow",
     "CandidatesModel",
@@ -35,6 +36,7 @@ SORT_ROLE = Qt.ItemDataRole.UserRole + 2      # a sortable raw value of the cell
 OUTCOME_ROLE = Qt.ItemDataRole.UserRole + 3   # SuiteResult | None
 
 PASS_BG, FAIL_BG, PENDING_BG = QColor("#cdeccf"), QColor("#f6cccc"), QColor("#ececec")
+TIE_BG = QColor("#fff3c4")   # a rank shared by tied scores
 _Index = QModelIndex | QPersistentModelIndex
 
 
@@ -124,8 +126,11 @@ class QueryTableModel(QAbstractTableModel):
             if role == Qt.ItemDataRole.ToolTipRole:
                 return ("Flagged", "Function name", "Domain",
                         ("Is the rank-1 snippet correct? (one of the query's correct ids; "
-                         "by execution once metrics are computed)"), "Rank of the canonical",
-                        "Does a paired distractor score above the canonical?")[section]
+                         "by execution once metrics are computed; ≈: rank 1 is a tie of "
+                         "right and wrong candidates)"),
+                        "Best rank of the canonical (over the orders of tied scores)",
+                        "Does a paired distractor score above the canonical? (yes; tie: "
+                        "one scores exactly the same, none above)")[section]
         return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -151,17 +156,23 @@ class QueryTableModel(QAbstractTableModel):
                 return -1 if sort else ""
             if col == self.TOP1:
                 ok = bool(st.top1_correct[row])
-                return int(ok) if sort else ("✓" if ok else "✗")
+                if st.top1_mixed[row]:   # a tie at rank 1 mixing right and wrong
+                    return float(st.top1_share[row]) if sort else "≈"
+                return float(ok) if sort else ("✓" if ok else "✗")
             if col == self.CANON:
                 r = int(st.canonical_rank[row])
                 return r if sort else (str(r) if r else "–")
             if col == self.DECEIVED:
                 d = bool(st.deceived[row])
-                return int(d) if sort else ("yes" if d else "")
+                tie = st.canonical_tied is not None and bool(st.canonical_tied[row])
+                return (2 if d else int(tie)) if sort else ("yes" if d else
+                                                            "tie" if tie else "")
         if role == Qt.ItemDataRole.ForegroundRole:
             if col == self.FLAG:
                 return QBrush(QColor("#c0392b"))
             if st is not None and col == self.TOP1:
+                if st.top1_mixed[row]:
+                    return QBrush(QColor("#8d6e00"))
                 return QBrush(QColor("#1e7d32" if st.top1_correct[row] else "#b71c1c"))
             if st is not None and col == self.DECEIVED and st.deceived[row]:
                 return QBrush(QColor("#b45f06"))
@@ -182,13 +193,28 @@ class CandidateRow:
     snippet: Snippet
     score: float
     delta: float              # score minus the canonical's score
-    role: str                 # 'canonical' | 'own distractor' | 'other query'
+    role: str                 # 'canonical' | 'own distractor' | 'other query' | 'background'
     outcome: Any = None       # SuiteResult once known
     pending: bool = False     # being computed in the background
     below_cut: bool = False   # the query's own snippet, ranked below the top-k
+    rank_best: int = 0        # best / worst rank over the orders of tied scores
+    rank_worst: int = 0       # (0: not known; then ``rank`` is all there is)
+    blind: str = ""           # why the model cannot tell it from the canonical ("" if it can)
+
+    @property
+    def tied(self) -> bool:
+        """Does this candidate share its score with others (its rank is arbitrary)?"""
+        return self.rank_worst > self.rank_best > 0
+
+    @property
+    def rank_label(self) -> str:
+        """"10" or, for a tied score, the range of ranks its tie group spans ("10-13")."""
+        return f"{self.rank_best}-{self.rank_worst}" if self.tied else str(self.rank)
 
 
 def role_of(query: Query, snippet: Snippet) -> str:
+    if snippet.role == "background":
+        return "background"
     if snippet.query_id != query.query_id:
         return "other query"
     return "canonical" if snippet.is_canonical else "own distractor"
@@ -267,11 +293,13 @@ class CandidatesModel(ListTableModel):
             return row.outcome
         if role == Qt.ItemDataRole.DisplayRole:
             if col == self.RANK:
-                return str(row.rank)
+                return f"≡ {row.rank_label}" if row.tied else str(row.rank)
             if col == self.SCORE:
                 return f"{row.score:.4f}"
             if col == self.DELTA:
-                return "—" if row.role == "canonical" else f"{row.delta:+.4f}"
+                if row.role == "canonical":
+                    return "—"
+                return "= tie" if row.delta == 0 else f"{row.delta:+.4f}"
             if col == self.ROLE:
                 if self.compact:
                     return {"canonical": "canon.", "own distractor": "own"}.get(
@@ -279,8 +307,9 @@ class CandidatesModel(ListTableModel):
                 return {"own distractor": "own mutant", "other query":
                         f"other {row.snippet.query_id}"}.get(row.role, row.role)
             if col == self.BUG:
+                blind = " ⊘ blind" if row.blind else ""
                 if row.snippet.bug_type:
-                    return row.snippet.bug_type
+                    return row.snippet.bug_type + blind
                 return "(its canonical)" if row.role == "other query" else ""
             if col == self.BADGE:
                 return self._badge(row, self.compact)
@@ -290,6 +319,8 @@ class CandidatesModel(ListTableModel):
                 b_rank = self.b_ranks[index.row()]
                 return "—" if b_rank is None else str(b_rank)
         if role == Qt.ItemDataRole.BackgroundRole:
+            if col == self.RANK and row.tied:   # even below the cut: the tie may straddle it
+                return QBrush(TIE_BG)
             if col == self.RANK and row.below_cut:
                 return QBrush(QColor("#ececec"))
             if col == self.BADGE:
@@ -298,19 +329,27 @@ class CandidatesModel(ListTableModel):
                 return QBrush(PASS_BG if row.outcome.passed else FAIL_BG)
             if row.role == "canonical":
                 return QBrush(QColor("#eaf3fb"))
-        if role == Qt.ItemDataRole.ForegroundRole and col == self.DELTA and row.delta > 0 \
+        if role == Qt.ItemDataRole.ForegroundRole and col == self.DELTA and row.delta >= 0 \
                 and row.role != "canonical":
             return QBrush(QColor("#b45f06"))
+        if role == Qt.ItemDataRole.ForegroundRole and col == self.BUG and row.blind:
+            return QBrush(QColor("#7b1fa2"))
         if role == Qt.ItemDataRole.TextAlignmentRole:
             if col in (self.RANK, self.SCORE, self.DELTA, self.B_RANK):
                 return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             if col == self.BADGE:
                 return int(Qt.AlignmentFlag.AlignCenter)
         if role == Qt.ItemDataRole.ToolTipRole:
-            tip = (f"{row.snippet.corpus_id} ({row.snippet.query_id}) · rank {row.rank} · "
+            tip = (f"{row.snippet.corpus_id} ({row.snippet.query_id}) · rank {row.rank_label} · "
                    f"score {row.score:.4f}"
                    + ("" if row.role == "canonical" else f" ({row.delta:+.4f} vs canonical)")
                    + f"\n{row.role}")
+            if row.tied:
+                tip += (f"\ntied: {row.rank_worst - row.rank_best + 1} candidates score "
+                        f"{row.score:.4f}, so any of ranks {row.rank_label} is as fair as "
+                        f"another (listed in corpus order; metrics count the expectation)")
+            if row.blind:
+                tip += f"\nblind spot: {row.blind}"
             if row.below_cut:
                 tip += f"\nbelow the top-k cut: shown because it is this query's own {row.role}"
             if row.snippet.bug_description:

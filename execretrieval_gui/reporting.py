@@ -87,7 +87,8 @@ class Reporter(QObject):
         status = s.status_a
         if bench is not None and status is not None and ev_a.passes is not None \
                 and not ev_a.excluded and ev_a.ranking is s.ranking_a:
-            s.set_status_a(status.with_exec_top1(ev_a.passes[:, 0]))
+            s.set_status_a(status.with_exec_top1(ev_a.per_query["exec@1"])
+                           if "exec@1" in ev_a.per_query else status)
 
     def export(self, path: str | Path, exclude_flagged: bool) -> None:
         """Write the report (format from the extension) in the background."""

@@ -82,12 +82,15 @@ class InspectorState(FlagsMixin, QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.benchmark: Benchmark | None = None
+        self.base_benchmark: Benchmark | None = None  # without the background pool
+        self.pool_path: Path | None = None
         self.model_a = ""
         self.model_b = ""
         self.ranking_a: Any = None
         self.ranking_b: Any = None
         self.status_a: engine.QueryStatus | None = None
         self.status_b: engine.QueryStatus | None = None
+        self.blind_a: dict[str, str] = {}   # model A's blind-spot distractors -> why
         self.store: AnnotationStore | None = None
         self.store_path: Path | None = None
         self.annotator = default_annotator()
@@ -164,19 +167,49 @@ class InspectorState(FlagsMixin, QObject):
             on_finished=self._emit_busy,
         )
 
+    def use_pool(self, path: str | Path | None) -> None:
+        """Join a background pool file to the open benchmark (None: back to the benchmark
+        alone); the models are ranked again, flags stay with the benchmark."""
+        base = self.base_benchmark or self.benchmark
+        if base is None:
+            return
+        if path is None:
+            self.pool_path = None
+            self._on_load_result(base, self.model_a or None, base=base)
+            return
+        pool = Path(path)
+        self.message.emit(f"Joining the background pool {pool} …")
+        self.busy_changed.emit(True, 0, 0)
+
+        def joined(bench: Benchmark) -> None:
+            self.pool_path = pool
+            self._on_load_result(bench, self.model_a or None, base=base)
+
+        self.load_slot.start(
+            lambda progress, should_stop: engine.join_pool(base, pool, progress, should_stop),
+            on_result=joined,
+            on_error=lambda exc: self._on_task_error("Cannot use the background pool", exc),
+            on_finished=self._emit_busy,
+        )
+
     def _emit_busy(self) -> None:
         busy = self.load_slot.busy or self.rank_slot.busy or self.rank_b_slot.busy
         self.busy_changed.emit(busy, 0, 0)
 
-    def _on_load_result(self, bench: Benchmark, model: str | None) -> None:
+    def _on_load_result(self, bench: Benchmark, model: str | None,
+                        base: Benchmark | None = None) -> None:
         for slot in (self.rank_slot, self.rank_b_slot, self.badge_slot, self.run_slot):
             slot.cancel()
         self.benchmark = bench
+        if base is None:  # a newly opened folder: no pool yet
+            self.pool_path = None
+        self.base_benchmark = base or bench
         self.results.clear()
         self.ranking_a = self.ranking_b = self.status_a = self.status_b = None
+        self.blind_a = {}
         self.query_id = self.corpus_id = None
         self.rows = []
-        self._open_store(bench)
+        self._open_store(self.base_benchmark)  # flags belong to the benchmark, pool or not
         self.benchmark_loaded.emit(bench)
         if bench.path is not None:
             self.benchmark_path.emit(Path(bench.path))
@@ -193,8 +226,11 @@ class InspectorState(FlagsMixin, QObject):
         chosen = model or default
         self.model_b = ""
         self.models_changed.emit(models, chosen)
+        pool = bench.manifest.get("pool")
+        with_pool_note = (f" ({pool['joined']} from the background pool {pool['name']})"
+                          if pool else "")
         self.message.emit(f"Loaded {bench.name}: {len(bench.queries)} queries, "
-                          f"{len(bench.corpus)} snippets")
+                          f"{len(bench.corpus)} snippets{with_pool_note}")
         if chosen:
             self.set_model(chosen)
 
@@ -229,7 +265,8 @@ class InspectorState(FlagsMixin, QObject):
 
         def work(progress: Any, should_stop: Any) -> Any:
             ranking = engine.rank(bench, model, progress, should_stop)
-            return ranking, engine.query_status(bench, ranking)
+            blind = engine.blind_distractors(bench, model, ranking) if which == "a" else {}
+            return ranking, engine.query_status(bench, ranking), blind
 
         slot.start(work,
                    on_result=lambda value: self._on_rank_result(model, which, *value),
@@ -256,9 +293,11 @@ class InspectorState(FlagsMixin, QObject):
                 self.set_model(default)
 
     def _on_rank_result(self, model: str, which: str, ranking: Any,
-                        status: engine.QueryStatus) -> None:
+                        status: engine.QueryStatus, blind: dict[str, str] | None = None
+                        ) -> None:
         if which == "a":
             self.model_a, self.ranking_a, self.status_a = model, ranking, status
+            self.blind_a = dict(blind or {})
         else:
             self.model_b, self.ranking_b, self.status_b = model, ranking, status
         self.status_changed.emit(self.status_a, self.status_b)
@@ -367,12 +406,14 @@ class InspectorState(FlagsMixin, QObject):
         self.query_id = query_id
         self._shown_ranking = ranking
         query = bench.query(query_id)
-        rows, canon_rank = ranked_rows(bench, ranking, query_id, self.depth,
-                                       lambda snippet: self._known(snippet, query))
+        rows, _ = ranked_rows(bench, ranking, query_id, self.depth,
+                              lambda snippet: self._known(snippet, query), blind=self.blind_a)
+        tie = engine.canonical_tie(bench, ranking, query_id)
         self.rows = rows
         self.run_slot.cancel()
         self.corpus_id = None
-        self.query_changed.emit(QueryView(query, ranking.model, canon_rank, tuple(rows)))
+        self.query_changed.emit(QueryView(query, ranking.model, tie.best, tuple(rows),
+                                          tie.worst, tie.score, tie.mutants, tie.others))
         self._emit_b_ranks()
         self._emit_b_rows()
         self.refresh_flags(changed=False)
@@ -440,7 +481,7 @@ class InspectorState(FlagsMixin, QObject):
         self.corpus_id = corpus_id
         query = bench.query(self.query_id)
         row = self.row_of(corpus_id)
-        label = f"Rank {self.rows[row].rank}: {corpus_id}" if row >= 0 else corpus_id
+        label = f"Rank {self.rows[row].rank_label}: {corpus_id}" if row >= 0 else corpus_id
         label += f" · {len(query.test_suite)} tests"
         self.candidate_changed.emit(CandidateView(
             query, bench.canonical_for(self.query_id), bench.snippet(corpus_id), label,

@@ -25,6 +25,7 @@ class FlagsMixin:
     """Flag methods of the inspector state."""
 
     benchmark: Benchmark | None
+    base_benchmark: Benchmark | None
     query_id: str | None
     store: AnnotationStore | None
     store_path: Path | None
@@ -55,8 +56,9 @@ class FlagsMixin:
 
     def use_store_file(self, path: str | Path) -> None:
         self.store_path = Path(path)
-        if self.benchmark is not None:
-            self._open_store(self.benchmark)
+        bench = self.base_benchmark or self.benchmark  # flags belong to it, pool or not
+        if bench is not None:
+            self._open_store(bench)
 
     def add_flag(self, flag: Flag) -> None:
         if self.store is None:

@@ -8,7 +8,7 @@ into the state's attributes for what a signal carries.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,8 +30,12 @@ class QueryView:
 
     query: Query
     model: str                      # model A's label
-    canonical_rank: int             # 0: no canonical
+    canonical_rank: int             # 0: no canonical; else its best rank over tie orders
     rows: tuple[CandidateRow, ...]  # the top-k, then the query's own snippets below the cut
+    canonical_rank_worst: int = 0   # its worst rank over the orders of its ties
+    canonical_score: float = math.nan
+    tied_mutants: int = 0           # own mutants scoring exactly the canonical's score
+    tied_others: int = 0            # other snippets scoring exactly the canonical's score
 
 
 @dataclass(frozen=True)
@@ -78,10 +82,12 @@ def suite_runs(oracle: Any, items: list[tuple[str, str]], tests: tuple[str, ...]
 
 
 def ranked_rows(bench: Benchmark, ranking: Any, query_id: str, depth: int,
-                known: Callable[[Snippet], Any]) -> tuple[list[CandidateRow], int]:
+                known: Callable[[Snippet], Any],
+                blind: Mapping[str, str] | None = None) -> tuple[list[CandidateRow], int]:
     """The top-``depth`` of ``ranking`` for the query, then the query's own snippets ranked
-    below the cut (by rank), each with what ``known`` says of its outcome; and the
-    canonical's rank (0: no canonical)."""
+    below the cut (by rank), each with what ``known`` says of its outcome, its best and worst
+    rank over the orders of tied scores and its blind-spot note (``blind``: corpus id ->
+    why the model cannot tell it from its canonical); and the canonical's rank (0: none)."""
     query = bench.query(query_id)
     qi = bench.query_index(query_id)
     canon = bench.canonical_for(query_id)
@@ -91,14 +97,19 @@ def ranked_rows(bench: Benchmark, ranking: Any, query_id: str, depth: int,
     own = (bench.corpus_index(s.corpus_id) for s in bench.snippets_for(query_id))
     below = sorted((j for j in own if ranking.rank_of(qi, j) > len(top)),
                    key=lambda j: ranking.rank_of(qi, j))
+    best, worst = engine.rank_ranges(ranking, qi, top + below)
+    blind = blind or {}
     rows = []
-    for j in top + below:
+    for n, j in enumerate(top + below):
         snippet = bench.corpus[j]
         score = float(ranking.scores[qi, j])
         rank = ranking.rank_of(qi, j)
         rows.append(CandidateRow(rank, j, snippet, score, score - canon_score,
                                  role_of(query, snippet), known(snippet),
-                                 below_cut=rank > len(top)))
+                                 below_cut=rank > len(top), rank_best=best[n],
+                                 rank_worst=worst[n],
+                                 blind=blind.get(snippet.corpus_id, "")
+                                 if snippet.query_id == query_id else ""))
     canon_rank = ranking.rank_of(qi, bench.corpus_index(canon.corpus_id)) if canon else 0
     return rows, canon_rank
 

@@ -10,6 +10,7 @@ from _rankdata import small_benchmark
 
 from execretrieval.measure.analysis import (
     deception_by_bug_type,
+    deception_classes,
     deception_per_query,
     deception_rate,
     density_ablation,
@@ -48,10 +49,20 @@ def test_deception_rate_counts_queries_with_a_mutant_above_the_canonical(bench, 
     assert math.isnan(deception_rate(bench, ranking, exclude={"q1", "q2"}))
 
 
-def test_a_tie_does_not_deceive(bench):
+def test_a_tie_deceives_with_its_expectation_and_is_its_own_class(bench):
     tied = SCORES.copy()
-    tied[0, 1] = tied[0, 0]
-    assert deception_rate(bench, Ranking.from_scores("t", tied)) == 0.0
+    tied[0, 1] = tied[0, 0]          # q1: d1a ties c1, d1b below: below d1a half the time
+    ranking = Ranking.from_scores("t", tied)
+    assert deception_per_query(bench, ranking)[:2].tolist() == [0.5, 0.0]
+    assert deception_rate(bench, ranking) == 0.25
+    strict, tied_class = deception_classes(bench, ranking)
+    assert strict[:2].tolist() == [0.0, 0.0] and tied_class[:2].tolist() == [1.0, 0.0]
+    assert math.isnan(strict[2]) and math.isnan(tied_class[2])
+    assert deception_by_bug_type(bench, ranking)["off_by_one"] == 0.5
+    assert deception_by_bug_type(bench, ranking, kind="strict")["off_by_one"] == 0.0
+    assert deception_by_bug_type(bench, ranking, kind="tied")["off_by_one"] == 1.0
+    tied[0, 2] = tied[0, 0]          # both mutants tie: below one of them 2/3 of the time
+    assert deception_per_query(bench, Ranking.from_scores("t", tied))[0] == pytest.approx(2 / 3)
 
 
 def test_rank1_miss_attribution(bench, ranking):
@@ -137,7 +148,8 @@ def test_density_ablation_equals_the_brute_force_definition(seed):
             corpus.append(Snippet(f"c{q}d{d}", f"q{q}", "distractor", "off_by_one", "",
                                   f"def f{q}(): return {d}"))
     bench = Benchmark(queries, corpus)
-    scores = rng.integers(0, 4, size=(len(queries), len(corpus))).astype(float)  # many ties
+    # tie-free (the tie-aware version is checked against every tie order in test_ties.py)
+    scores = np.array([rng.permutation(len(corpus)) for _ in queries], dtype=float)
     ranking = Ranking.from_scores("r", scores)
     passes = rng.random((len(queries), int(rng.integers(1, 8)))) < 0.4
     assert density_ablation(bench, ranking, passes) == pytest.approx(

@@ -134,3 +134,29 @@ def test_an_upward_import_is_reported(tmp_path: Path) -> None:
     problems = check_layers.check(pkg, "execretrieval")
     assert problems == ["execretrieval.oracle.execution (oracle) imports "
                         "execretrieval.ranking.registry (ranking)"]
+
+
+def test_importing_the_engine_is_cheap_until_a_name_is_used() -> None:
+    """``from execretrieval import Oracle`` (every command's first line) loads no numpy."""
+    script = textwrap.dedent(
+        """
+        import sys
+        import execretrieval
+        assert "numpy" not in sys.modules
+        from execretrieval import Oracle, SuiteResult
+        assert "numpy" not in sys.modules and "scipy" not in sys.modules
+        from execretrieval import evaluate
+        assert "numpy" in sys.modules and evaluate.__module__.endswith("measure.metrics")
+        try:
+            execretrieval.no_such_name
+        except AttributeError as exc:
+            assert "no_such_name" in str(exc)
+        else:
+            raise SystemExit("an unknown name must raise AttributeError")
+        print("ok")
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          cwd=REPO, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"

@@ -290,3 +290,78 @@ def test_one_pool_serves_several_hash_seeds():
         pool.close()
     assert outputs[0] == outputs[2] == str(_reference_hash(1))
     assert outputs[1] == str(_reference_hash(2))
+
+
+NORMAL_MODULE_CODE = """
+import copy, enum, functools, pickle
+from dataclasses import dataclass
+from typing import NamedTuple
+
+@dataclass(frozen=True)
+class Point:
+    x: int
+    y: int
+
+class Colour(enum.Enum):
+    RED = 1
+
+class Pair(NamedTuple):
+    a: int
+    b: int
+
+@functools.lru_cache(maxsize=None)
+def fib(n):
+    return n if n < 2 else fib(n - 1) + fib(n - 2)
+"""
+
+
+def test_code_behaves_as_a_normal_module(oracle):
+    """No false errors: the candidate's module is registered in sys.modules under its
+    __name__, so dataclasses, enums, NamedTuple, lru_cache, pickle and copy all work."""
+    result = oracle.run(NORMAL_MODULE_CODE, [
+        "assert Point(1, 2) == Point(1, 2) and Point(1, 2) != Point(2, 1)",
+        "assert pickle.loads(pickle.dumps(Point(3, 4))) == Point(3, 4)",
+        "assert copy.deepcopy(Pair(1, 2)) == Pair(1, 2) and Pair(1, 2) == (1, 2)",
+        "assert pickle.loads(pickle.dumps(Colour.RED)) is Colour.RED",
+        "assert fib(80) == 23416728348467685",
+        "import sys\nassert sys.modules[__name__].Point is Point",
+    ])
+    assert result.statuses == ("pass",) * 6, result.outcomes
+
+
+def test_plain_data_rule(oracle):
+    """== / != against plain data needs plain data (exact types) on the other side; objects
+    of the code's own classes compared with each other keep Python semantics."""
+    code = ("class Yes:\n    def __eq__(self, other):\n        return True\n"
+            "class IntEq(int):\n    def __eq__(self, other):\n        return True\n"
+            "    __hash__ = int.__hash__\n"
+            "class Int(int):\n    pass\n"
+            "import collections, enum\nPair = collections.namedtuple('Pair', 'a b')\n"
+            "class Level(enum.IntEnum):\n    LOW = 1\n"
+            "def same(x):\n    return x\n")
+    result = oracle.run(code, [
+        "assert same([1, (2.5, 'a'), {3: b'x'}, {None, True}]) == "
+        "[1, (2.5, 'a'), {3: b'x'}, {None, True}]",
+        "assert same(Yes()) == 5",
+        "assert same(IntEq(5)) == 5",
+        "assert 5 != same(Yes())",
+        "assert same([1, Yes()]) == [1, 2]",
+        "assert same(Yes()) == Yes()",
+        "import pytest\nassert same(0.1 + 0.2) == pytest.approx(0.3)",
+        "assert same(2) == 3",
+        # subclasses that keep their base type's equality and hash compare as plain data
+        "assert same(Pair(1, 2)) == (1, 2) and same([Int(3)]) == [3] and same(Level.LOW) == 1",
+        "assert same(collections.Counter('aab')) == {'a': 2, 'b': 1}",
+        "assert same(Pair(1, IntEq(9))) == (1, 2)",
+    ])
+    assert result.statuses == ("pass", "error", "error", "error", "error", "pass", "pass",
+                               "fail", "pass", "pass", "error"), result.outcomes
+    assert "plain-data comparison" in result.outcomes[1].detail
+    assert "IntEq" in result.outcomes[2].detail and "IntEq" in result.outcomes[10].detail
+
+
+def test_replacing_exec_and_exceptions_cannot_forge_a_pass(oracle):
+    code = ("import builtins\nbuiltins.exec = lambda *a, **k: None\n"
+            "builtins.compile = lambda *a, **k: None\nbuiltins.AssertionError = ValueError\n")
+    result = oracle.run(code, ["assert False", "assert 1 == 2", "raise AssertionError('x')"])
+    assert result.statuses == ("fail", "fail", "error"), result.outcomes

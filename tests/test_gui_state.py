@@ -52,7 +52,7 @@ def test_state_alone_loads_ranks_and_selects(qtbot, tmp_path: Path, monkeypatch)
         assert candidates[-1].snippet.corpus_id == state.rows[0].snippet.corpus_id
         state.step_candidate(1)
         assert candidates[-1].snippet.corpus_id == state.rows[1].snippet.corpus_id
-        assert candidates[-1].label.startswith(f"Rank {state.rows[1].rank}:")
+        assert candidates[-1].label.startswith(f"Rank {state.rows[1].rank_label}:")
         with qtbot.waitSignal(reporter.metrics_ready, timeout=120000) as blocker:
             reporter.compute()
         assert blocker.args[0].model == "bm25"
@@ -60,5 +60,41 @@ def test_state_alone_loads_ranks_and_selects(qtbot, tmp_path: Path, monkeypatch)
     finally:
         state.shutdown()
         reporter.cancel()
+        workers.wait_for_all(20000)
+        state.close_oracles()
+
+
+def test_background_pool_joins_and_leaves(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from execretrieval import extract_pool, write_pool
+    from execretrieval.build.background import resolve_source
+
+    snippets, _ = extract_pool([resolve_source("json")])
+    pool = tmp_path / "pool.jsonl"
+    write_pool(pool, snippets)
+    state = InspectorState()
+    messages: list[str] = []
+    state.message.connect(messages.append)
+    try:
+        with qtbot.waitSignal(state.query_ready, timeout=60000):
+            state.open_benchmark(ROOT / "data" / "tiny", model="bm25", query="q_0001")
+        fingerprint = state.store.fingerprint
+        with qtbot.waitSignal(state.query_ready, timeout=60000):
+            state.use_pool(pool)
+        assert state.pool_path == pool and state.model_a == "bm25"
+        assert len(state.benchmark.corpus) == 14 + len(snippets)
+        assert state.base_benchmark is not None and len(state.base_benchmark.corpus) == 14
+        assert any("from the background pool pool" in m for m in messages)
+        roles = {r.role for r in state.rows}
+        assert "background" in roles  # json's functions reach the top 10 of some query
+        assert state.store.fingerprint == fingerprint  # flags stay with the benchmark
+        with qtbot.waitSignal(state.query_ready, timeout=60000):
+            state.use_pool(None)
+        assert state.pool_path is None and len(state.benchmark.corpus) == 14
+        with qtbot.waitSignal(state.failed, timeout=20000) as blocker:
+            state.use_pool(tmp_path / "missing.jsonl")
+        assert "file not found" in blocker.args[1]
+        assert len(state.benchmark.corpus) == 14  # nothing changed
+    finally:
+        state.shutdown()
         workers.wait_for_all(20000)
         state.close_oracles()

@@ -17,7 +17,8 @@ from execretrieval.cli import entry as cli
 from execretrieval.report.evaluation import EvaluationReport, evaluate_models
 from execretrieval.report.writers import write_report
 
-CHARTS = {"exec-at-k", "exec1-by-domain", "deception-by-bug-type", "density-ablation"}
+CHARTS = {"exec-at-k", "exec1-by-domain", "deception-by-bug-type", "density-ablation",
+          "deception-by-bug-type-strict", "deception-by-bug-type-tied"}
 
 
 @pytest.fixture
@@ -80,7 +81,7 @@ def test_csv_has_one_row_per_query_and_model(report_and_bench, tmp_path: Path) -
     assert first["function_name"] == "low_bit" and first["domain"] == "bit-manipulation"
     assert first["rank1_corpus_id"] in {"c1", "d1a", "d1b"}
     assert int(first["canonical_rank"]) >= 1
-    assert float(first["exec@1"]) in (0.0, 1.0)
+    assert 0.0 <= float(first["exec@1"]) <= 1.0   # an expectation over tie orders
     evaluation = report.models["bm25"]
     assert [float(r["exec@10"]) for r in rows[:2]] == evaluation.per_query["exec@10"].tolist()
 
@@ -131,7 +132,7 @@ class _Charts(HTMLParser):
             self.current = None
 
 
-def test_html_report_is_self_contained_with_its_four_charts(report_and_bench,
+def test_html_report_is_self_contained_with_its_charts(report_and_bench,
                                                             tmp_path: Path) -> None:
     report, _ = report_and_bench
     parser = _Charts()

@@ -112,7 +112,7 @@ def test_installed_wheel_works_outside_the_checkout(venv: Path, tmp_path: Path,
     done = _run([bin_ / "execretrieval", "--version"], cwd=work, env=user_env)
     assert done.returncode == 0
     assert f"at {bin_ / 'python'})" in done.stdout
-    assert "extras installed: none; not installed: dense, humaneval" in done.stdout
+    assert "extras installed: none; not installed: dense, distributed, humaneval" in done.stdout
 
     shot = work / "out.png"
     done = _run([bin_ / "execretrieval-gui", "tiny", "--model", "bm25", "--query",

@@ -27,6 +27,16 @@ from .flags import (
     query_content_hash,
 )
 from .gates import GATE_NAMES, GateFailure, GateResult, ValidationReport, validate, validate_folder
+from .pool import (
+    BACKGROUND,
+    BackgroundSnippet,
+    Pool,
+    background_count,
+    pool_subset,
+    read_pool,
+    with_pool,
+    write_pool,
+)
 from .seedfile import HandDistractor, SeedTask, read_seed, seed_line
 
 __all__ = [
@@ -49,6 +59,14 @@ __all__ = [
     "SeedTask",
     "read_seed",
     "seed_line",
+    "BACKGROUND",
+    "BackgroundSnippet",
+    "Pool",
+    "background_count",
+    "pool_subset",
+    "read_pool",
+    "with_pool",
+    "write_pool",
     "GATE_NAMES",
     "GateFailure",
     "GateResult",

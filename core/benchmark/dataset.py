@@ -32,7 +32,9 @@ __all__ = [
     "write_benchmark",
 ]
 
-ROLES = ("canonical", "distractor")
+# "background": a real function from a background pool (benchmark/pool.py); it belongs to
+# no query (empty query_id) and is never correct.
+ROLES = ("canonical", "distractor", "background")
 BUG_TYPES = (
     "off_by_one",
     "off_by_one_boundary",
@@ -97,6 +99,11 @@ class Snippet:
     @property
     def is_canonical(self) -> bool:
         return self.role == "canonical"
+
+    @property
+    def is_background(self) -> bool:
+        """A pool function that belongs to no query (role ``background``)."""
+        return self.role == "background"
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of this snippet as it appears in ``corpus.jsonl``."""
@@ -189,7 +196,7 @@ class Benchmark:
 
     def distractors_for(self, query_id: str) -> tuple[Snippet, ...]:
         """The query's own buggy mutants, in corpus order."""
-        return tuple(s for s in self._by_query.get(query_id, ()) if not s.is_canonical)
+        return tuple(s for s in self._by_query.get(query_id, ()) if s.role == "distractor")
 
     def find_query(self, name_or_id: str) -> Query | None:
         """A query by id or by function name; None if neither matches."""
@@ -324,10 +331,15 @@ def _parse_snippet(f: _Fields) -> Snippet:
         raise f.fail("bug_type", "a canonical snippet must have bug_type null")
     if role == "distractor" and bug_type is None:
         raise f.fail("bug_type", "a distractor must name its bug_type")
+    if role == "background" and bug_type is not None:
+        raise f.fail("bug_type", "a background snippet must have bug_type null")
+    corpus_id = f.string("corpus_id")
+    background = role == "background"
+    query_id = f.string("query_id", nullable=background, nonempty=not background)
     description = f.string("bug_description", nullable=True, nonempty=False)
     return Snippet(
-        corpus_id=f.string("corpus_id"),
-        query_id=f.string("query_id"),
+        corpus_id=corpus_id,
+        query_id=query_id or "",
         role=role,
         bug_type=bug_type,
         bug_description=description or "",
@@ -371,7 +383,9 @@ def load_benchmark(path: str | Path) -> Benchmark:
         if snippet.corpus_id in corpus_lines:
             raise f.fail("corpus_id", f"duplicate id {snippet.corpus_id!r} "
                                       f"(first on line {corpus_lines[snippet.corpus_id]})")
-        if snippet.query_id not in query_lines:
+        if snippet.is_background and snippet.query_id:
+            raise f.fail("query_id", "a background snippet belongs to no query (null or \"\")")
+        if not snippet.is_background and snippet.query_id not in query_lines:
             raise f.fail("query_id", f"unknown query {snippet.query_id!r}")
         corpus_lines[snippet.corpus_id] = lineno
         corpus.append(snippet)

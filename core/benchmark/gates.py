@@ -214,6 +214,8 @@ def _integrity_failures(benchmark: Benchmark):
                                   "correct_corpus_ids entry belongs to another query")
     correct_ids = {cid for q in benchmark.queries for cid in q.correct_corpus_ids}
     for snippet in benchmark.corpus:
+        if snippet.is_background:
+            continue  # pool functions belong to no query
         if not benchmark.has_query(snippet.query_id):
             yield GateFailure(snippet.query_id, snippet.corpus_id, "snippet of an unknown query")
         elif snippet.is_canonical and snippet.corpus_id not in correct_ids:

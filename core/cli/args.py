@@ -11,8 +11,8 @@ import argparse
 import math
 from typing import Any
 
-__all__ = ["BENCHMARK_HELP", "add_oracle_options", "make_oracle", "non_negative_int",
-           "positive_int", "seconds"]
+__all__ = ["BENCHMARK_HELP", "add_dask_option", "add_oracle_options", "dask_connection",
+           "make_oracle", "non_negative_int", "positive_int", "seconds"]
 
 BENCHMARK_HELP = ("benchmark folder, or the name of a bundled benchmark (builtin, tiny, "
                   "humaneval: see `execretrieval benchmarks`); a folder of that name wins")
@@ -21,20 +21,47 @@ BENCHMARK_HELP = ("benchmark folder, or the name of a bundled benchmark (builtin
 def add_oracle_options(parser: argparse.ArgumentParser, *,
                        timeout_help: str = "per-suite timeout in seconds (default 5)",
                        cache_help: str = "execute everything, ignoring and not updating the "
-                                         "result cache") -> None:
-    """The ``--no-cache`` and ``--timeout S`` options every executing command takes."""
+                                         "result cache", dask: bool = True) -> None:
+    """The ``--no-cache``, ``--timeout S`` (and ``--dask``) options of executing commands."""
     parser.add_argument("--no-cache", action="store_true", help=cache_help)
     parser.add_argument("--timeout", type=seconds, default=5.0, metavar="S", help=timeout_help)
+    if dask:
+        add_dask_option(parser)
+
+
+def add_dask_option(parser: argparse.ArgumentParser) -> None:
+    """``--dask local|SCHEDULER_ADDRESS``: run the suites on a Dask cluster."""
+    parser.add_argument("--dask", metavar="local|ADDRESS", default=None,
+                        help="execute the suites on Dask workers: 'local' starts one worker "
+                             "process per core on this machine, an address such as "
+                             "tcp://host:8786 uses a running scheduler (workers need this "
+                             "project installed). Results and cache are a local run's.")
+
+
+def dask_connection(args: argparse.Namespace) -> Any:
+    """A Dask connection for ``--dask`` to share between oracles, or None without it."""
+    if not getattr(args, "dask", None):
+        return None
+    from ..oracle.distributed import DaskConnection
+
+    return DaskConnection(args.dask)
 
 
 def make_oracle(args: argparse.Namespace, *, timeout: float | None = None,
-                **options: Any) -> Any:
-    """An Oracle for the command's ``--timeout`` (or ``timeout``) and ``--no-cache``."""
-    from ..oracle.execution import Oracle
-
+                connection: Any = None, **options: Any) -> Any:
+    """An Oracle for the command's ``--timeout`` (or ``timeout``), ``--no-cache`` and
+    ``--dask`` (a :class:`DaskOracle` on ``connection``, or on its own connection)."""
     if args.no_cache:
         options["cache"] = None
-    return Oracle(timeout=args.timeout if timeout is None else timeout, **options)
+    timeout = args.timeout if timeout is None else timeout
+    if getattr(args, "dask", None):
+        from ..oracle.distributed import DaskOracle
+
+        options.pop("workers", None)
+        return DaskOracle(connection or args.dask, timeout=timeout, **options)
+    from ..oracle.execution import Oracle
+
+    return Oracle(timeout=timeout, **options)
 
 
 def seconds(text: str) -> float:

@@ -15,7 +15,14 @@ from contextlib import contextmanager
 from typing import Any
 
 from ..errors import CancelledError
-from .args import make_oracle, non_negative_int, positive_int, seconds
+from .args import (
+    add_dask_option,
+    dask_connection,
+    make_oracle,
+    non_negative_int,
+    positive_int,
+    seconds,
+)
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -33,6 +40,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
                              "(default 40; 0 for no limit)")
     parser.add_argument("--no-cache", action="store_true",
                         help="execute everything, ignoring the result cache")
+    add_dask_option(parser)
     parser.add_argument("--strict", action="store_true",
                         help="exit 1 if a task was dropped or a query has fewer than four "
                              "distractors")
@@ -92,9 +100,15 @@ def _stop_on_interrupt() -> Iterator[Callable[[], bool]]:
 
 @contextmanager
 def _oracles(args: argparse.Namespace) -> Iterator[tuple[Any, Any]]:
-    with make_oracle(args) as oracle, \
-            make_oracle(args, timeout=args.mutant_timeout) as mutant_oracle:
-        yield oracle, mutant_oracle
+    connection = dask_connection(args)  # one cluster for both timeouts
+    try:
+        with make_oracle(args, connection=connection) as oracle, \
+                make_oracle(args, timeout=args.mutant_timeout,
+                            connection=connection) as mutant_oracle:
+            yield oracle, mutant_oracle
+    finally:
+        if connection is not None:
+            connection.close()
 
 
 def _report(result: Any, strict: bool) -> int:

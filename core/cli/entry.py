@@ -27,8 +27,9 @@ COMMAND_MODULES = (
     "execretrieval.cli.flags_command",      # flags
     "execretrieval.cli.rank_commands",      # evaluate, compare, export-run, export-qrels
     "execretrieval.cli.embed_command",      # embed (local or served models)
-    "execretrieval.cli.doctor_command",     # doctor
     "execretrieval.cli.benchmarks_command",  # benchmarks
+    "execretrieval.cli.doctor_command",     # doctor
+    "execretrieval.cli.pool_commands",      # pool
 )
 
 

@@ -39,7 +39,7 @@ def _register_run_tests(subparsers: Any) -> None:
                         help="a JSON array of test strings (each usually one assert)")
     add_oracle_options(parser,
                        timeout_help="time limit for the whole suite, in seconds (default 5)",
-                       cache_help="do not read or write the result cache")
+                       cache_help="do not read or write the result cache", dask=False)
     parser.add_argument("--json", action="store_true", help="print the outcome as JSON")
     parser.set_defaults(handler=_run_tests)
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..errors import InputFormatError
 from ..fileio import read_utf8
+from ..measure.ties import TIE_POLICIES
 from .args import BENCHMARK_HELP, add_oracle_options, make_oracle, non_negative_int, positive_int
 
 
@@ -33,6 +34,28 @@ def _stats_options(parser: argparse.ArgumentParser) -> None:
                         help="bootstrap seed (default 0)")
     parser.add_argument("--exclude-queries", metavar="FILE",
                         help="leave out the query ids listed in FILE, one a line")
+    parser.add_argument("--ties", choices=TIE_POLICIES, default="expected",
+                        help="how tied scores count: expected (default; the exact "
+                             "expectation over every order of the ties, so no figure "
+                             "depends on line order), optimistic / pessimistic (ties "
+                             "broken for / against correct code), corpus (by line order in "
+                             "corpus.jsonl)")
+
+
+def _pool_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--pool", metavar="POOL.jsonl",
+                        help="a background pool (execretrieval pool) whose functions join the "
+                             "corpus as role 'background', ranked and executed like any "
+                             "other snippet")
+
+
+def _pool_sizes(text: str) -> tuple[int | None, ...]:
+    from ..report.pool_scaling import parse_pool_sizes
+
+    try:
+        return parse_pool_sizes(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
 
 
 def register(subparsers: Any) -> None:
@@ -60,19 +83,27 @@ def register(subparsers: Any) -> None:
     p.add_argument("--audit", metavar="FILE.json", type=Path,
                    help="add the top suspects of this audit (execretrieval audit --out "
                         "FILE.json)")
+    _pool_option(p)
+    p.add_argument("--pool-sizes", type=_pool_sizes, metavar="LIST",
+                   help="with --pool: also measure every --model with these many pool "
+                        "functions, e.g. 0,1000,5000,all (seeded nested subsets, --seed)")
     add_oracle_options(p)
     p.set_defaults(handler=_evaluate)
 
     p = subparsers.add_parser(
         "compare", help="paired comparison of two models on one metric",
-        description="Exact McNemar test on the discordant queries and the paired-bootstrap "
-                    "difference (a - b) with its 95%% interval.")
+        description="Exact paired test and the paired-bootstrap difference (a - b) with its "
+                    "95%% interval. The test is an exact sign-flip (randomisation) test on "
+                    "the per-query differences, which on 0/1 outcomes is exact McNemar on "
+                    "the discordant queries; with tied scores the per-query figures are "
+                    "expectations over tie orders (see --ties).")
     p.add_argument("directory", metavar="DIR", help=BENCHMARK_HELP)
     p.add_argument("--model", action="append", default=[], metavar="NAME",
                    help="model name or path; give exactly two")
     p.add_argument("--metric", default="exec@1", help="metric to compare (default exec@1)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     _stats_options(p)
+    _pool_option(p)
     add_oracle_options(p)
     p.set_defaults(handler=_compare)
 
@@ -85,6 +116,12 @@ def register(subparsers: Any) -> None:
                         "k, but the deception analyses judge a canonical/mutant pair only "
                         "if the run ranks one of them, so give the corpus size to "
                         "reproduce them exactly")
+    p.epilog = ("Ties: the run lists snippets best first with ranks 1..depth in this tool's "
+                "order (tied scores in corpus order), but trec_eval ignores the rank column "
+                "and re-sorts tied scores by document id (descending), so trec_eval's "
+                "figures for a tied run can differ from `execretrieval evaluate --ties "
+                "corpus`; the default --ties expected is independent of any order.")
+    _pool_option(p)
     p.set_defaults(handler=_export_run)
 
     p = subparsers.add_parser("export-qrels", help="write the benchmark's TREC qrels")
@@ -93,10 +130,19 @@ def register(subparsers: Any) -> None:
     p.set_defaults(handler=_export_qrels)
 
 
-def _load(directory: str) -> Any:
+def _load(directory: str, pool: str | None = None) -> Any:
+    """The benchmark, with the background pool file joined to its corpus if given."""
     from ..benchmark.dataset import load_benchmark
+    from ..benchmark.pool import read_pool, with_pool
 
-    return load_benchmark(directory)
+    benchmark = load_benchmark(directory)
+    if pool is None:
+        return benchmark
+    joined = with_pool(benchmark, read_pool(pool))
+    info = joined.manifest["pool"]
+    _status(f"background pool {pool}: {info['joined']} functions joined "
+            f"({info['dropped_same_name']} named like a query left out)")
+    return joined
 
 
 def read_exclusions(path: str | None, benchmark: Any) -> frozenset[str]:
@@ -168,7 +214,10 @@ def _evaluate(args: argparse.Namespace) -> int:
         if not Path(run).is_file():
             print(f"execretrieval evaluate: error: {run}: run file not found", file=sys.stderr)
             return 2
-    benchmark = _load(args.directory)
+    if args.pool_sizes and not args.pool:
+        print("execretrieval evaluate: error: --pool-sizes needs --pool", file=sys.stderr)
+        return 2
+    benchmark = _load(args.directory, args.pool)
     exclude = read_exclusions(args.exclude_queries, benchmark)
     command = shlex.join(["execretrieval", *sys.argv[1:]]) if sys.argv[1:] else \
         "execretrieval evaluate"
@@ -181,7 +230,9 @@ def _evaluate(args: argparse.Namespace) -> int:
     with make_oracle(args) as oracle, TerminalProgress("executing") as progress:
         report = evaluate_models(benchmark, rankings, oracle, ks=args.k, n_boot=args.bootstrap,
                                  seed=args.seed, exclude=exclude, command=command,
-                                 status=_status, progress=progress)
+                                 ties=args.ties, status=_status, progress=progress)
+        if args.pool_sizes and args.model:
+            report = _with_scaling(report, benchmark, args, oracle, exclude, progress)
         if args.flags or args.audit is not None:
             report = _with_annotations(report, benchmark, args)
         # the HTML drill-down's tests matrix reads the outcomes just measured from the cache
@@ -189,10 +240,36 @@ def _evaluate(args: argparse.Namespace) -> int:
     for name, ev in report.models.items():
         ci = ev.metrics.get("exec@1")
         if ci is not None:
-            print(f"{name}: exec@1 = {ci.mean:.3f} [{ci.ci_low:.3f}, {ci.ci_high:.3f}], "
-                  f"deception rate = {ev.deception_rate:.3f}")
+            low_high = ev.tie_report.get("range", {}).get("exec@1", {})
+            spread = (f" (ties: {low_high['pessimistic']:.3f}-{low_high['optimistic']:.3f})"
+                      if low_high else "")
+            print(f"{name}: exec@1 = {ci.mean:.3f} [{ci.ci_low:.3f}, {ci.ci_high:.3f}]"
+                  f"{spread}, deception rate = {ev.deception_rate:.3f} "
+                  f"(strict {ev.deception_strict:.3f}, tied {ev.deception_tied:.3f}) "
+                  f"[--ties {ev.ties}]")
     _status(f"wrote {args.out}")
     return 0
+
+
+def _with_scaling(report: Any, benchmark: Any, args: argparse.Namespace, oracle: Any,
+                  exclude: frozenset[str], progress: Any) -> Any:
+    """The report with its pool-scaling curve over ``--pool-sizes`` for every --model."""
+    import dataclasses
+
+    from ..benchmark.pool import read_pool
+    from ..report.pool_scaling import pool_point, pool_scaling
+
+    base = _load(args.directory)
+    pool = read_pool(args.pool)
+    full = benchmark.manifest["pool"]["size"]
+    done = [pool_point(benchmark, ev, full, exclude) for name, ev in report.models.items()
+            if name in args.model]
+    points = pool_scaling(base, pool, args.model, oracle, sizes=args.pool_sizes,
+                          seed=args.seed, ks=args.k, n_boot=args.bootstrap, exclude=exclude,
+                          ties=args.ties, done=done, status=_status, progress=progress)
+    settings = {**report.settings, "pool_sizes": sorted({p.pool_size for p in points}),
+                "pool_seed": args.seed}
+    return dataclasses.replace(report, pool_scaling=tuple(points), settings=settings)
 
 
 def _compare(args: argparse.Namespace) -> int:
@@ -204,7 +281,7 @@ def _compare(args: argparse.Namespace) -> int:
         print("execretrieval compare: error: give exactly two --model options",
               file=sys.stderr)
         return 2
-    benchmark = _load(args.directory)
+    benchmark = _load(args.directory, args.pool)
     exclude = read_exclusions(args.exclude_queries, benchmark)
     rankings = [rank(benchmark, m) for m in args.model]
     metric = args.metric
@@ -219,27 +296,31 @@ def _compare(args: argparse.Namespace) -> int:
     with make_oracle(args) as oracle, TerminalProgress("executing") as progress:
         report = evaluate_models(benchmark, rankings, oracle, ks=(k,), n_boot=args.bootstrap,
                                  seed=args.seed, exclude=exclude, compare_metric=metric,
-                                 environment={}, progress=progress)
+                                 ties=args.ties, environment={}, progress=progress)
     result = report.comparisons[0]
     data = result.to_dict()
     if args.json:
         print(json.dumps(data, indent=2, allow_nan=False))
     else:
         print(f"{metric}: {data['a']} = {data['a_mean']:.3f}, {data['b']} = "
-              f"{data['b_mean']:.3f}")
-        print(f"discordant queries: {data['a_only']} only {data['a']}, {data['b_only']} only "
-              f"{data['b']}; exact {'McNemar' if result.test == 'mcnemar_exact' else 'sign'} "
+              f"{data['b_mean']:.3f} [--ties {args.ties}]")
+        print(f"queries where one is higher: {data['a_only']} {data['a']}, {data['b_only']} "
+              f"{data['b']}; {TEST_NAMES.get(result.test, result.test)} "
               f"p = {data['p_value']:.4g}")
         print(f"difference (a - b) = {data['diff']:.3f} "
               f"[{data['ci_low']:.3f}, {data['ci_high']:.3f}] (95% paired bootstrap)")
     return 0
 
 
+TEST_NAMES = {"mcnemar_exact": "exact McNemar", "sign_flip_exact": "exact sign-flip test",
+              "sign_flip_monte_carlo": "sign-flip test (Monte Carlo)"}
+
+
 def _export_run(args: argparse.Namespace) -> int:
     from ..ranking.registry import rank
     from ..ranking.trec import to_run
 
-    benchmark = _load(args.directory)
+    benchmark = _load(args.directory, args.pool)
     ranking = rank(benchmark, args.model)
     lines = to_run(args.out, benchmark, ranking, depth=args.depth)
     _status(f"wrote {args.out}: {lines} lines for {len(benchmark.queries)} queries, at most "

@@ -8,12 +8,15 @@ candidate at rank r + 1 pass all of q's tests, as executed by the oracle)::
     nDCG@k(q)  = DCG@k / IDCG@k,  DCG@k = sum_{r=1..k} rel(R(q)_r) / log2(r + 1),
                  IDCG@k = sum_{r=1..min(k, |C(q)|)} 1 / log2(r + 1)
 
-with binary rel = 1 for ids in ``correct_corpus_ids`` C(q) (trec_eval's ``ndcg_cut``, for
-the ranking as given: trec_eval itself would re-sort tied scores by document id, we keep
-corpus order).
+with binary rel = 1 for ids in ``correct_corpus_ids`` C(q) (trec_eval's ``ndcg_cut``).
+These kernels score one ranking as given. :func:`evaluate` scores tied candidates honestly:
+by default each per-query figure is its exact expectation over every order of tied scores
+(:mod:`execretrieval.measure.ties`), so no figure depends on the order of lines in a file;
+``ties="optimistic" | "pessimistic" | "corpus"`` breaks ties for / against correct code or
+by corpus order instead, and every evaluation records the optimistic-pessimistic range.
 Each metric is the unweighted mean over queries, with a 95% percentile bootstrap interval
-(:mod:`execretrieval.measure.statistics`). The kernels take whole matrices; :func:`evaluate` is the
-pure, documented wrapper; :func:`execution_matrix` is the only part that runs code.
+(:mod:`execretrieval.measure.statistics`). :func:`execution_matrix` is the only part that
+runs code; it executes every snippet that can reach the top k under some order of ties.
 """
 
 from __future__ import annotations
@@ -27,6 +30,17 @@ import numpy as np
 
 from . import analysis
 from .statistics import MetricCI, bootstrap_cis
+from .ties import (
+    TIE_POLICIES,
+    break_ties,
+    expected_dcg,
+    expected_exec_at_k,
+    expected_execp_at_k,
+    needed_depth,
+    sorted_view,
+    tied_rows,
+    ties_across_cut,
+)
 
 if TYPE_CHECKING:
     from ..benchmark.dataset import Benchmark
@@ -44,6 +58,7 @@ __all__ = [
     "metric_names",
     "ndcg_at_k",
     "relevance_matrix",
+    "tie_aware_columns",
 ]
 
 DEFAULT_KS = (1, 3, 5, 10)
@@ -57,9 +72,13 @@ class _Oracle(Protocol):
 def execution_matrix(benchmark: Benchmark, ranking: Ranking, oracle: _Oracle, *,
                      depth: int = 10, progress: Progress | None = None,
                      should_stop: ShouldStop | None = None) -> np.ndarray:
-    """(Q x depth) bool: does the candidate at each rank pass its query's whole test suite?
+    """(Q x D) bool: does the candidate at each rank pass its query's whole test suite?
 
-    Every retrieved (snippet, query) pair in the top ``depth`` is executed once through
+    D is ``depth`` extended, for the queries whose tie group straddles it, to the end of
+    that group (:func:`~execretrieval.measure.ties.needed_depth`): whatever order the ties
+    take, every snippet that can land in the top ``depth`` has been executed. A query's
+    positions past its own need are not executed and read False.
+    Every retrieved (snippet, query) pair in that range is executed once through
     ``oracle.run_many`` (the oracle caches, so a warm re-run executes nothing), including
     other queries' snippets, which normally fail with NameError. A snippet the model did
     not retrieve (``Ranking.retrieved``, e.g. past the end of a shallow TREC run) is not
@@ -79,12 +98,14 @@ def execution_matrices(benchmark: Benchmark, rankings: Sequence[Ranking], oracle
     all_slots: list[np.ndarray] = []
     for ranking in rankings:
         d = max(1, min(int(depth), ranking.order.shape[1]))
+        need = needed_depth(ranking, d)
+        d = max(d, int(need.max()) if need.size else d)
         top = ranking.order[:, :d]
         listed = np.take_along_axis(ranking.retrieved, top.astype(np.intp), axis=1)
         slots = np.full(top.shape, -1, dtype=np.int64)
         for q in range(top.shape[0]):
             tests = benchmark.queries[q].test_suite
-            for r in range(d):
+            for r in range(int(need[q])):
                 if not listed[q, r]:
                     continue
                 key = (int(top[q, r]), q)
@@ -156,6 +177,16 @@ class ModelEvaluation:
     excluded: tuple[str, ...] = ()
     ranking: Ranking | None = field(default=None, repr=False)
     passes: np.ndarray | None = field(default=None, repr=False)
+    ties: str = "expected"
+    deception_strict: float = float("nan")
+    deception_tied: float = float("nan")
+    deception_by_bug_type_strict: Mapping[str, float] = field(default_factory=dict)
+    deception_by_bug_type_tied: Mapping[str, float] = field(default_factory=dict)
+    tie_report: Mapping[str, Any] = field(default_factory=dict)
+    blind_spots: Mapping[str, Any] | None = None
+    # per measured query: "<metric>:pessimistic" / "<metric>:optimistic" figures, and
+    # "deceived" (under the policy), "deceived_strict", "deceived_tied" (1/0/NaN)
+    per_query_extra: Mapping[str, np.ndarray] = field(default_factory=dict, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         """The report JSON of this model (see issue 4 for the shape)."""
@@ -170,20 +201,92 @@ class ModelEvaluation:
             "edit_span_vs_deception": dict(self.edit_span_vs_deception),
             "queries": len(self.query_ids),
             "excluded_queries": list(self.excluded),
+            "ties": self.ties,
+            "deception_strict": self.deception_strict,
+            "deception_tied": self.deception_tied,
+            "deception_by_bug_type_strict": dict(self.deception_by_bug_type_strict),
+            "deception_by_bug_type_tied": dict(self.deception_by_bug_type_tied),
+            "tie_report": dict(self.tie_report),
+            **({"blind_spots": dict(self.blind_spots)} if self.blind_spots is not None
+               else {}),
         }
+
+
+def _sorted_relevance(benchmark: Benchmark, ranking: Ranking, width: int) -> np.ndarray:
+    """(Q x width) bool in rank order: retrieved and a correct id (False past the corpus)."""
+    out = np.zeros((ranking.shape[0], width), dtype=bool)
+    shown = min(width, ranking.shape[1])
+    out[:, :shown] = relevance_matrix(benchmark, ranking, shown)
+    return out
+
+
+def tie_aware_columns(benchmark: Benchmark, ranking: Ranking, passes: np.ndarray,
+                      ks: Sequence[int]) -> dict[str, np.ndarray]:
+    """Per-query exec@k, execp@k and ndcg@k (Q,), each the exact expectation over every
+    order of ``ranking``'s tied scores (for a tie-free ranking, the plain figure).
+
+    ``passes`` is aligned with ``ranking.order``; past its depth a snippet passes iff it
+    is a correct id (see :func:`~execretrieval.measure.analysis.sorted_good`)."""
+    ks = sorted({int(k) for k in ks})
+    kmax = ks[-1]
+    width = max(kmax, int(needed_depth(ranking, kmax).max()) if ranking.shape[0] else kmax)
+    view = sorted_view(ranking, width)
+    good = analysis.sorted_good(benchmark, ranking, passes, view.width)
+    rel = _sorted_relevance(benchmark, ranking, view.width)
+    n_relevant = np.array([len(q.correct_corpus_ids) for q in benchmark.queries])
+    discounts = 1.0 / np.log2(np.arange(2, kmax + 2, dtype=np.float64))
+    ideal_cum = np.concatenate([[0.0], np.cumsum(discounts)])
+    columns: dict[str, np.ndarray] = {}
+    for k in ks:
+        columns[f"exec@{k}"] = expected_exec_at_k(view, good, k)
+    for k in ks:
+        columns[f"execp@{k}"] = expected_execp_at_k(view, good, k)
+    gains = view.group_mean(rel)
+    for k in ks:
+        idcg = ideal_cum[np.minimum(n_relevant, k)]
+        dcg = expected_dcg(view, rel, k, gains)
+        columns[f"ndcg@{k}"] = np.where(idcg > 0, dcg / np.where(idcg > 0, idcg, 1.0), 0.0)
+    return columns
+
+
+def _corpus_passes(benchmark: Benchmark, ranking: Ranking, passes: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """(good, relevant), (Q x N) bool over corpus columns: ``passes`` moved from rank
+    order to corpus order (a correct id presumed passing where it was not executed)."""
+    p = analysis.pairs(benchmark)
+    q, n = ranking.shape
+    relevant = np.zeros((q, n), dtype=bool)
+    if p.correct_matrix.shape[1]:
+        rows = np.repeat(np.arange(q), p.correct_matrix.shape[1])
+        cols = p.correct_matrix.ravel()
+        relevant[rows[cols >= 0], cols[cols >= 0]] = True
+    relevant &= np.asarray(ranking.retrieved)
+    good = relevant.copy()
+    d = min(passes.shape[1], n)
+    np.put_along_axis(good, ranking.order[:, :d].astype(np.intp),
+                      np.asarray(passes[:, :d], dtype=bool), axis=1)
+    return good, relevant
 
 
 def evaluate(benchmark: Benchmark, ranking: Ranking, passes: np.ndarray, *,
              ks: Sequence[int] = DEFAULT_KS, n_boot: int = 5000, seed: int = 0,
-             exclude: Collection[str] = frozenset()) -> ModelEvaluation:
+             exclude: Collection[str] = frozenset(), ties: str = "expected"
+             ) -> ModelEvaluation:
     """Metrics with bootstrap CIs and every analysis, for one model; pure (no execution).
 
-    ``passes`` is the (Q x depth) matrix of :func:`execution_matrix`, depth >= max(ks).
+    ``passes`` is the (Q x depth) matrix of :func:`execution_matrix`, depth >= max(ks),
+    covering the tie group straddling the cut. ``ties`` picks how tied scores count
+    (:data:`~execretrieval.measure.ties.TIE_POLICIES`; default: the expectation over tie
+    orders). The evaluation also records, per model, how many queries have a tie across
+    each cut and every metric's pessimistic-optimistic range.
     Queries in ``exclude`` are left out of every mean and interval.
     """
     ks = tuple(sorted({int(k) for k in ks}))
     if not ks or ks[0] < 1:
         raise ValueError("ks must be positive integers")
+    if ties not in TIE_POLICIES:
+        raise ValueError(f"unknown tie policy {ties!r}; expected one of "
+                         f"{', '.join(TIE_POLICIES)}")
     passes = np.asarray(passes, dtype=bool)
     expected_rows = len(benchmark.queries)
     if passes.ndim != 2 or passes.shape[0] != expected_rows:
@@ -193,20 +296,47 @@ def evaluate(benchmark: Benchmark, ranking: Ranking, passes: np.ndarray, *,
     if passes.shape[1] < ks[-1]:  # the whole corpus is shorter than k: pad with misses
         passes = np.pad(passes, ((0, 0), (0, ks[-1] - passes.shape[1])))
     keep = analysis.query_mask(benchmark, exclude)
-    relevant = relevance_matrix(benchmark, ranking, ks[-1])
-    n_relevant = np.array([len(q.correct_corpus_ids) for q in benchmark.queries])
-    columns: dict[str, np.ndarray] = {}
-    for k in ks:
-        columns[f"exec@{k}"] = exec_at_k(passes, k)
-    for k in ks:
-        columns[f"execp@{k}"] = execp_at_k(passes, k)
-    for k in ks:
-        columns[f"ndcg@{k}"] = ndcg_at_k(relevant, n_relevant, k)
-    names = list(columns)
+    good, relevant = _corpus_passes(benchmark, ranking, passes)
+    depth = passes.shape[1]
+
+    def broken(policy: str) -> tuple[Ranking, np.ndarray]:
+        if policy == "expected":
+            return ranking, passes
+        tie_free = break_ties(ranking, good, relevant, policy)
+        shown = min(depth, tie_free.shape[1])
+        aligned = np.zeros_like(passes)
+        aligned[:, :shown] = np.take_along_axis(
+            good, tie_free.order[:, :shown].astype(np.intp), axis=1)
+        return tie_free, aligned
+
+    inner_ks = tuple(sorted({1, *ks}))
+    used, used_passes = broken(ties)
+    columns = tie_aware_columns(benchmark, used, used_passes, inner_ks)
+    names = metric_names(ks)
     matrix = np.column_stack([columns[n][keep] for n in names])
     cis = bootstrap_cis(matrix, n_boot=n_boot, seed=seed)
     per_query = {n: _frozen(columns[n][keep]) for n in names}
-    extra = analysis.summary(benchmark, ranking, passes, exclude=exclude)
+    bounds: dict[str, dict[str, float]] = {n: {} for n in names}
+    extra_columns: dict[str, np.ndarray] = {}
+    tie_free = not tied_rows(ranking)[0].size   # then every policy gives the same figures
+    for policy in ("pessimistic", "optimistic"):
+        other = columns if policy == ties or tie_free else tie_aware_columns(
+            benchmark, *broken(policy), ks)
+        for n in names:
+            bounds[n][policy] = _mean(other[n][keep])
+            extra_columns[f"{n}:{policy}"] = _frozen(other[n][keep])
+    strict, tied = analysis.deception_classes(benchmark, ranking)
+    extra_columns["deceived"] = _frozen(analysis.deception_per_query(benchmark, used)[keep])
+    extra_columns["deceived_strict"] = _frozen(strict[keep])
+    extra_columns["deceived_tied"] = _frozen(tied[keep])
+    tie_report = {
+        "policy": ties,
+        "queries_tied_at_cut": {str(k): int(ties_across_cut(ranking, k)[keep].sum())
+                                for k in ks},
+        "range": bounds,
+    }
+    extra = analysis.summary(benchmark, used, used_passes, exclude=exclude,
+                             exec1=columns["exec@1"], scores=ranking)
     return ModelEvaluation(
         model=ranking.model,
         query_ids=tuple(q.query_id for q, k in zip(benchmark.queries, keep, strict=True) if k),
@@ -222,8 +352,18 @@ def evaluate(benchmark: Benchmark, ranking: Ranking, passes: np.ndarray, *,
         n_boot=int(n_boot), seed=int(seed),
         excluded=tuple(q.query_id for q, k in zip(benchmark.queries, keep, strict=True)
                        if not k),
-        ranking=ranking, passes=passes,
+        ranking=ranking, passes=passes, ties=ties,
+        deception_strict=extra["deception_strict"],
+        deception_tied=extra["deception_tied"],
+        deception_by_bug_type_strict=MappingProxyType(extra["deception_by_bug_type_strict"]),
+        deception_by_bug_type_tied=MappingProxyType(extra["deception_by_bug_type_tied"]),
+        tie_report=MappingProxyType(tie_report),
+        per_query_extra=MappingProxyType(extra_columns),
     )
+
+
+def _mean(values: np.ndarray) -> float:
+    return float(values.mean()) if values.size else float("nan")
 
 
 def _frozen(values: np.ndarray) -> np.ndarray:

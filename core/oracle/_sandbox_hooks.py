@@ -32,7 +32,10 @@ from __future__ import annotations
 
 import ast
 import warnings
-from typing import Any
+
+TYPE_CHECKING = False  # (not typing.TYPE_CHECKING: the server does not import typing)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["HOOKS", "compile_test"]
 
@@ -46,7 +49,7 @@ def _located(node: Any, where: ast.AST) -> Any:
     return node
 
 
-def _rewritten(node: ast.Compare, eq_name: str, chain_name: str) -> ast.AST:
+def _rewritten(node: ast.Compare, eq_name: str, chain_name: str) -> Any:
     """``a == b`` -> ``EQ(a, b, False)``; a chain with == or != -> ``CHAIN(ops, thunks)``."""
     if len(node.ops) == 1:
         return _located(ast.Call(
@@ -65,9 +68,17 @@ def _rewritten(node: ast.Compare, eq_name: str, chain_name: str) -> ast.AST:
                              keywords=[]), node)
 
 
-def _rewrite(tree: ast.AST, eq_name: str, chain_name: str) -> None:
+def _rewrite(tree: ast.AST, eq_name: str, chain_name: str, source: str = "") -> None:
     """Replace, in place, every comparison with == or != in it (deepest parents first, so
     a comparison inside another is replaced before the outer one reads its operands)."""
+    body = getattr(tree, "body", None)
+    if (source.count("==") + source.count("!=") == 1 and isinstance(body, list)
+            and len(body) == 1 and isinstance(body[0], ast.Assert)
+            and isinstance(body[0].test, ast.Compare) and len(body[0].test.ops) == 1
+            and isinstance(body[0].test.ops[0], (ast.Eq, ast.NotEq))):
+        # the usual test, ``assert A == B``: its only == is the one at the top
+        body[0].test = _rewritten(body[0].test, eq_name, chain_name)
+        return
     compares = [n for n in ast.walk(tree) if isinstance(n, ast.Compare)
                 and any(isinstance(op, (ast.Eq, ast.NotEq)) for op in n.ops)]
     if not compares:
@@ -145,7 +156,7 @@ def _swap_constants(code, swaps: dict):  # type: ignore[no-untyped-def]
 
 
 def compile_test(tree: ast.Module, eq, chain, salt: str,  # type: ignore[no-untyped-def]
-                 explain=None):
+                 source: str = "", explain=None):
     """Compile a parsed test with its comparisons routed through ``eq`` / ``chain`` and
     (given ``explain``) its bare comparison asserts through ``explain``.
 
@@ -158,7 +169,7 @@ def compile_test(tree: ast.Module, eq, chain, salt: str,  # type: ignore[no-unty
     if explain is not None:
         _explain_asserts(tree, explain_name)
         swaps[explain_name] = explain
-    _rewrite(tree, eq_name, chain_name)
+    _rewrite(tree, eq_name, chain_name, source)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # "'str' object is not callable" on the placeholder
         code = compile(tree, "<test>", "exec")
@@ -288,7 +299,7 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, getframe, getpid,
     return channel
 
 
-def make_eq(approx, audit, lt, le, gt, ge, contains, is_, is_not, not_):
+def make_eq(approx, audit, lt, le, gt, ge, contains, is_, is_not, not_, counter, ordered):
     # Every name below is a default argument: nothing a candidate can rebind.
     def eq(a, b, negate=False, _type=type, _int=int, _float=float, _complex=complex,
            _bool=bool, _str=str, _bytes=bytes, _none=type(None), _list=list, _tuple=tuple,
@@ -296,11 +307,18 @@ def make_eq(approx, audit, lt, le, gt, ge, contains, is_, is_not, not_):
            _pop=list.pop, _add=set.add, _keys=dict.keys, _values=dict.values, _approx=approx,
            _getattr=object.__getattribute__, _abs=abs, _max=max, _len=len, _zip=zip,
            _audit=audit, _error=TypeError, _qualname=type.__dict__["__qualname__"].__get__,
-           _tmodule=type.__dict__["__module__"].__get__):
+           _tmodule=type.__dict__["__module__"].__get__, _mro=type.__dict__["__mro__"].__get__,
+           _tdict=type.__dict__["__dict__"].__get__, _items=dict.items, _counter=counter,
+           _ordered=ordered, _iters=(list.__iter__, tuple.__iter__, set.__iter__,
+                                      frozenset.__iter__)):
         """The test's ``a == b`` (``a != b`` if ``negate``) under the plain-data rule."""
-        plain = []
-        for root in (a, b):
-            stack, seen, ok = [root], _set(), True
+        if _type(a) is _counter or _type(a) is _ordered:  # as the dict they hold
+            a = _dict(_items(a))
+        if _type(b) is _counter or _type(b) is _ordered:
+            b = _dict(_items(b))
+        plain, odd = [], []  # per side: 0 plain data, 1 plain-like (subclasses keeping
+        for root in (a, b):  # the base's equality and hash: namedtuples, IntEnum, ...), 2 else
+            stack, seen, kind = [root], _set(), 0
             while stack:
                 x = _pop(stack)
                 t = _type(x)
@@ -317,14 +335,42 @@ def make_eq(approx, audit, lt, le, gt, ge, contains, is_, is_not, not_):
                     else:
                         _extend(stack, x)
                     continue
-                ok = False
-                break
-            plain.append(ok)
-        plain_a, plain_b = plain
-        if plain_a and plain_b:
+                base = None
+                for k in _mro(t):
+                    if (k is _int or k is _str or k is _float or k is _bytes
+                            or k is _complex or k is _tuple or k is _list or k is _dict
+                            or k is _set or k is _frozenset):
+                        base = k
+                        break
+                    own = _tdict(k)
+                    if "__eq__" in own or "__ne__" in own or "__hash__" in own:
+                        break
+                if base is None:
+                    kind = 2
+                    odd.append(t)
+                    break
+                kind = 1
+                if _id(x) in seen:
+                    continue
+                _add(seen, _id(x))
+                if base is _dict:
+                    _extend(stack, _keys(x))
+                    _extend(stack, _values(x))
+                elif base is _list:
+                    _extend(stack, _iters[0](x))
+                elif base is _tuple:
+                    _extend(stack, _iters[1](x))
+                elif base is _set:
+                    _extend(stack, _iters[2](x))
+                elif base is _frozenset:
+                    _extend(stack, _iters[3](x))
+            plain.append(kind)
+        kind_a, kind_b = plain
+        if kind_a <= 1 and kind_b <= 1:
+            # every node compares with its built-in type's own equality: nothing to fool
             return (a != b) if negate else (a == b)
-        for expected, other, other_plain in ((a, b, plain_b), (b, a, plain_a)):
-            if _type(expected) is _approx and other_plain:
+        for expected, other, other_kind in ((a, b, kind_b), (b, a, kind_a)):
+            if _type(expected) is _approx and other_kind == 0:
                 want = _getattr(expected, "expected")
                 rel, tol = _getattr(expected, "rel"), _getattr(expected, "abs")
                 pairs = [(other, want)]
@@ -338,8 +384,8 @@ def make_eq(approx, audit, lt, le, gt, ge, contains, is_, is_not, not_):
                     if not (x == y or _abs(x - y) <= _max(rel * _abs(y), tol)):
                         return negate
                 return not negate
-        if plain_a or plain_b:
-            t = _type(b if plain_a else a)
+        if kind_a <= 1 or kind_b <= 1:
+            t = odd[0]
             module = _tmodule(t)
             name = (module + "." if _type(module) is _str else "") + _qualname(t)
             message = ("plain-data comparison: the test compares plain data with an object of "

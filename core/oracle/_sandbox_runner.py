@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import _signal
 import builtins
+import collections
 import ctypes
 import functools
 import operator
@@ -42,7 +43,12 @@ import signal
 import sys
 import types
 
-from _sandbox_hooks import HOOKS
+TYPE_CHECKING = False  # (not typing.TYPE_CHECKING: the server does not import typing)
+
+if TYPE_CHECKING or __package__:  # in the engine (tools, tests); the server: bare
+    from ._sandbox_hooks import HOOKS
+else:
+    from _sandbox_hooks import HOOKS
 
 _LIBC = ctypes.CDLL(None, use_errno=True)
 _MAGIC = b"ERXR1"
@@ -210,7 +216,8 @@ def make_hooks() -> dict:
     pytest_shim = sys.modules["pytest"]
     eq, chain = namespace["make_eq"](
         pytest_shim.approx, sys.audit, operator.lt, operator.le, operator.gt, operator.ge,
-        operator.contains, operator.is_, operator.is_not, operator.not_)
+        operator.contains, operator.is_, operator.is_not, operator.not_,
+        collections.Counter, collections.OrderedDict)
     explain = namespace["make_explain"](eq, pytest_shim.approx, operator.lt, operator.le,
                                         operator.gt, operator.ge, operator.contains,
                                         AssertionError)

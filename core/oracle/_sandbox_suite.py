@@ -22,8 +22,14 @@ import select
 import signal
 import time
 
-from _sandbox_hooks import compile_test
-from _sandbox_runner import kill_descendants, kill_uid, static_imports, worker
+TYPE_CHECKING = False  # (not typing.TYPE_CHECKING: the server does not import typing)
+
+if TYPE_CHECKING or __package__:  # in the engine (tools, tests); the server: bare
+    from ._sandbox_hooks import compile_test
+    from ._sandbox_runner import kill_descendants, kill_uid, static_imports, worker
+else:
+    from _sandbox_hooks import compile_test
+    from _sandbox_runner import kill_descendants, kill_uid, static_imports, worker
 
 _MAGIC = b"ERXR1"
 _MAX_MESSAGE = 8192
@@ -42,7 +48,7 @@ def _compile_test(test: str, eq, chain, salt: str,  # type: ignore[no-untyped-de
     if "==" in test or "!=" in test or "import" in test or "assert" in test:
         tree = ast.parse(test, "<test>", "exec")
         imported = static_imports([tree])
-        hit = (compile_test(tree, eq, chain, salt, explain), imported)
+        hit = (compile_test(tree, eq, chain, salt, test, explain), imported)
     else:  # nothing to rewrite, nothing imported: compile the text as it is
         hit = (compile(test, "<test>", "exec"), [])
     if len(_COMPILED) >= 4096:

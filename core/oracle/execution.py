@@ -93,8 +93,8 @@ class Oracle:
     def _run(self, code: str, tests: list[str], timeout: float | None,
              cancel: threading.Event | None) -> SuiteResult:
         timeout = self.timeout if timeout is None else float(timeout)
-        key = self.key(code, tests, timeout)
-        if self.cache is not None:
+        key = None if self.cache is None else self.key(code, tests, timeout)
+        if self.cache is not None and key is not None:
             hit = self.cache.get(key)
             if hit is not None:
                 return hit
@@ -109,7 +109,7 @@ class Oracle:
             output=raw.get("output", ""), duration=float(raw.get("duration", 0.0)))
         with self._lock:
             self.executed += 1
-        if self.cache is not None:
+        if self.cache is not None and key is not None:
             self.cache.put(key, result)
         return result
 

@@ -1,40 +1,45 @@
 """Host side of the sandbox: resource limits and one fork-server process per worker.
 
-Containment, as chosen for Linux (the process tree is drawn in ``_sandbox_child.py``):
+Containment, as chosen for Linux (the process tree is drawn in ``_sandbox_child.py``; the
+set-up in ``_sandbox_setup.py``, a suite in ``_sandbox_suite.py``, the worker and the
+verdict channel in ``_sandbox_runner.py``, the plain-data equality in ``_sandbox_hooks.py``):
 
 * **Start-up cost**: each server is a clean ``python -P -s -S`` process with an environment
   of four fixed variables (``-I`` minus ``-E``, which would ignore ``PYTHONHASHSEED``;
   stdlib only; the site-packages folders are on its path, their ``.pth`` hooks are not
-  run) that forks one runner per suite, which forks one process per test. Each server's
-  tree is pinned to one CPU: on this VM a child woken on another, idle CPU costs ~1 ms per fork.
-* **Network**: the server unshares a network namespace at start-up (as root, or inside an
-  unprivileged user namespace where the kernel allows it); candidates see only a loopback
-  that is down, so even a listener on ``127.0.0.1`` is unreachable.
-* **Files**: the server unshares a mount namespace and remounts every mount read-only; a
-  size-limited tmpfs over its private base folder holds one empty working folder per suite.
-  ``/proc`` and ``/sys`` are covered by empty read-only tmpfs mounts (no peeking at other
-  processes or at one's own memory). If the interpreter lives under a folder other users
-  cannot enter (pyenv under ``/root``), that folder is covered by a tmpfs and only the
-  interpreter's tree is bind-mounted back, read-only.
+  run) that forks one worker per suite (one more for each test that leaves it changed).
+  Each server's tree is pinned to one CPU: on this VM a child woken on another, idle CPU
+  costs ~1 ms per fork. A fork costs in proportion to the server's memory, so the server
+  imports little.
+* **User namespace** (ordinary users): everything below happens inside an unprivileged
+  user namespace where the kernel allows one; ``execretrieval doctor`` says why not.
+* **Network**: a network namespace; candidates see only a loopback that is down, so even
+  a listener on ``127.0.0.1`` (or an abstract unix socket) is unreachable.
+* **Files**: a mount namespace with every mount read-only; the user's home, ``/home``,
+  ``/root``, ``/tmp``, ``/var/tmp``, ``/run`` and ``/dev/shm`` are covered by empty tmpfs
+  mounts with only the interpreter's folders bound back; the one writable place is the
+  suite's folder (its own ``noexec`` tmpfs, emptied after each suite). ``/proc`` and
+  ``/sys`` are covered by empty read-only tmpfs mounts.
 * **Identity**: as root, candidates run as an unprivileged uid (one per server slot, no
-  supplementary groups, ``no_new_privs``), so they cannot undo the remounts, read root's
-  files, signal or trace the runner; RLIMIT_NPROC then binds (root is exempt from it).
-* **Processes**: each suite runs in a fresh PID namespace whose init is the trusted runner.
-  After every test the runner ``kill(-1)``-s whatever is left, and when the runner dies the
-  kernel kills the namespace. Without PID namespaces: the runner is a child subreaper and
-  kills every descendant it inherits (plus ``kill(-1)`` as the sandbox uid).
+  supplementary groups, ``no_new_privs``); as an ordinary user, they keep the user's uid
+  but hold no capability (bounding, ambient, effective, permitted sets emptied,
+  ``no_new_privs``) and cannot create user namespaces, so nothing can be remounted.
+* **Processes**: each worker is PID 1 of a fresh PID namespace: when it ends the kernel
+  kills everything the candidate started; the server, a child subreaper, reaps them.
+  Without PID namespaces: the process group, and descendants the subreaper inherits, are
+  killed (plus ``kill(-1)`` as the sandbox uid).
 * **Limits**: RLIMIT_AS (memory), RLIMIT_CPU (a backstop behind the wall-clock timeout),
-  RLIMIT_FSIZE (also caps captured output), RLIMIT_NPROC, RLIMIT_CORE = 0. stdout and stderr
-  go to a file the server reads back and truncates; stdin is ``/dev/null``.
-* **Result channel**: see ``_sandbox_runner.py``: a test process announces a random token
-  before candidate code runs and only the runner's own frame can make the audit hook that
-  holds the token deliver one verdict. Anything else written to the channel makes the test
-  an ``error`` ("Tampered"). Python-level costs of this: ``ctypes`` (and packages that
-  import it, such as numpy), gc object walks, tracing/profiling and Python signal handlers
-  are refused to candidates.
+  RLIMIT_FSIZE, RLIMIT_NPROC, RLIMIT_CORE = 0. stdout and stderr go through a pipe: the
+  server keeps the head and drops the rest, so output never counts against a limit;
+  stdin is ``/dev/null``.
+* **Result channel**: a worker announces a random token before candidate code runs and
+  only the judge's own frame can make the audit hook that holds it deliver a verdict.
+  Anything else written to the channel makes the test an ``error`` ("Tampered").
+  Python-level costs: ``ctypes`` (and packages that import it, such as numpy), gc object
+  walks, tracing/profiling and Python signal handlers are refused to candidates.
 
 Where a measure is unavailable the run still works; :meth:`ForkServer.containment` (and
-``Oracle.containment()``) say which measures are active.
+``Oracle.containment()``) say which measures are active, :meth:`ForkServer.reasons` why not.
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ from .api_embed import (
     preset_prefixes,
     safe_model_name,
 )
+from .blindspots import BlindSpots, blind_spots
 from .bm25 import BM25, bm25_scores, tokenize
 from .embeddings import (
     DenseRetriever,
@@ -45,6 +46,8 @@ __all__ = [
     "preset_prefixes",
     "public_url",
     "safe_model_name",
+    "BlindSpots",
+    "blind_spots",
     "RUN_SUFFIXES",
     "Ranking",
     "Retriever",

@@ -113,9 +113,24 @@ class SentenceTransformerEncoder:
 
     def metadata(self) -> dict[str, Any]:
         """What the .npz records about how its vectors were made."""
-        return {"model": self.name, "model_identity": self.identity,
-                "query_prefix": self.query_prefix, "passage_prefix": self.passage_prefix,
-                "normalize": self.normalize, "similarity": "cosine" if self.normalize else "dot"}
+        meta: dict[str, Any] = {
+            "model": self.name, "model_identity": self.identity,
+            "query_prefix": self.query_prefix, "passage_prefix": self.passage_prefix,
+            "normalize": self.normalize, "similarity": "cosine" if self.normalize else "dot"}
+        window = self.max_seq_length()
+        if window is not None:   # inputs past it are cut off (blind spots, issue 11)
+            meta["max_seq_length"] = window
+        return meta
+
+    def max_seq_length(self) -> int | None:
+        """The input window in word pieces (``sentence_bert_config.json``), if it says."""
+        try:
+            config = json.loads((self.path / "sentence_bert_config.json")
+                                .read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        value = config.get("max_seq_length") if isinstance(config, dict) else None
+        return value if isinstance(value, int) and value > 0 else None
 
     def _load(self) -> tuple[Any, threading.Lock]:
         """The loaded model (shared by every encoder of the same folder) and its lock."""
@@ -258,7 +273,10 @@ class EmbeddingCache:
         """Vectors for ``texts``: cached ones read, the rest encoded in batches and stored."""
         keys = [self.key(encoder.identity, t) for t in texts]
         found = self.get(keys)
-        todo = sorted({k: i for i, k in enumerate(keys) if k not in found}.values())
+        # shortest first: batches of similar length pad little (a large pool of real
+        # functions ranges from one line to hundreds)
+        todo = sorted({k: i for i, k in enumerate(keys) if k not in found}.values(),
+                      key=lambda i: (len(texts[i]), i))
         total = len(todo)
         if progress:
             progress(0, total)

@@ -127,11 +127,19 @@ class BM25:
     def vocabulary_size(self) -> int:
         return len(self._vocab.index)
 
-    def scores(self, queries: Sequence[Sequence[str]]) -> np.ndarray:
-        """Score matrix (queries x documents), float64; row i scores ``queries[i]``."""
+    def scores(self, queries: Sequence[Sequence[str]], *,
+               block_rows: int = 64) -> np.ndarray:
+        """Score matrix (queries x documents), float64; row i scores ``queries[i]``.
+
+        The sparse product is taken ``block_rows`` queries at a time into the dense result,
+        so a large corpus never holds a second, sparse copy of the whole matrix.
+        """
         counts = count_matrix(queries, self._vocab, grow=False)
-        product = counts @ self._weights_t
-        return np.asarray(product.toarray(), dtype=np.float64)
+        out = np.zeros((counts.shape[0], self._weights_t.shape[1]), dtype=np.float64)
+        for start in range(0, counts.shape[0], max(1, block_rows)):
+            product = counts[start:start + block_rows] @ self._weights_t
+            product.toarray(out=out[start:start + block_rows])
+        return out
 
 
 def bm25_scores(

@@ -24,14 +24,22 @@ __all__ = ["RUN_SUFFIXES", "Ranking", "Retriever", "dense_extra_installed", "ord
 RUN_SUFFIXES = (".trec", ".run", ".txt")
 
 
-def order_from_scores(scores: np.ndarray) -> np.ndarray:
+def order_from_scores(scores: np.ndarray, *, block_rows: int = 128) -> np.ndarray:
     """Corpus indices of each row, best score first, ties in corpus order (int32).
 
-    ``order[q] = stable_argsort(-scores[q])``; NaN is treated as -inf.
+    ``order[q] = stable_argsort(-scores[q])``; NaN is treated as -inf. Rows are sorted in
+    blocks, so the temporary keys and int64 indices of a large corpus (a background pool)
+    take ``block_rows`` rows of memory, not a second and third copy of the whole matrix.
     """
     matrix = np.asarray(scores, dtype=np.float64)
-    keys = -np.where(np.isnan(matrix), -np.inf, matrix)
-    return np.argsort(keys, axis=1, kind="stable").astype(np.int32)
+    if matrix.ndim != 2:
+        raise ValueError(f"expected a 2-D score matrix, got {matrix.ndim}-D")
+    out = np.empty(matrix.shape, dtype=np.int32)
+    for start in range(0, matrix.shape[0], max(1, block_rows)):
+        block = matrix[start:start + block_rows]
+        keys = -np.where(np.isnan(block), -np.inf, block)
+        out[start:start + block_rows] = np.argsort(keys, axis=1, kind="stable")
+    return out
 
 
 @dataclass(frozen=True, eq=False)
@@ -45,9 +53,10 @@ class Ranking:
     model: str
     scores: np.ndarray
     order: np.ndarray
+    source: str = ""   # the model name or path it was ranked with ("" if unknown)
 
     @classmethod
-    def from_scores(cls, model: str, scores: np.ndarray) -> Ranking:
+    def from_scores(cls, model: str, scores: np.ndarray, source: str = "") -> Ranking:
         """The ranking implied by a score matrix (copied, made read-only)."""
         matrix = np.array(scores, dtype=np.float64, copy=True)
         if matrix.ndim != 2:
@@ -55,7 +64,7 @@ class Ranking:
         order = order_from_scores(matrix)
         matrix.flags.writeable = False
         order.flags.writeable = False
-        return cls(model=model, scores=matrix, order=order)
+        return cls(model=model, scores=matrix, order=order, source=source)
 
     @property
     def shape(self) -> tuple[int, int]:

@@ -164,4 +164,4 @@ def rank(
     if scores.shape != expected:
         raise RetrieverError(f"{model}: score matrix has shape {scores.shape}, "
                              f"expected {expected}")
-    return Ranking.from_scores(model_label(model), scores)
+    return Ranking.from_scores(model_label(model), scores, source=model)

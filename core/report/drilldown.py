@@ -46,6 +46,8 @@ def cached_outcomes(oracle: Any) -> Outcomes:
 
 
 def _role(query: Query, snippet: Any) -> str:
+    if snippet.role == "background":
+        return f"background ({escape(str(snippet.extra.get('source', '')))})"
     if snippet.query_id != query.query_id:
         return f"other query ({escape(snippet.query_id)})"
     return "canonical" if snippet.role == "canonical" else "own mutant"

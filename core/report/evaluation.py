@@ -18,9 +18,12 @@ import numpy as np
 from ..errors import CancelledError
 from ..measure.metrics import DEFAULT_KS, ModelEvaluation, evaluate, execution_matrices
 from ..measure.statistics import Comparison, compare
+from ..ranking.blindspots import blind_spots
 from ..ranking.ranking import Ranking
 from ..ranking.registry import rank
 from .environment import environment_fingerprint
+from .frames import report_frames
+from .pool_scaling import PoolPoint
 
 if TYPE_CHECKING:
     from ..benchmark.dataset import Benchmark
@@ -42,6 +45,7 @@ class EvaluationReport:
     #: the annotators' flags and the suite audit's top suspects, when the caller has them
     #: (see :func:`execretrieval.report.annotations.report_annotations`)
     annotations: Mapping[str, Any] = field(default_factory=dict)
+    pool_scaling: tuple[PoolPoint, ...] = ()
 
     @classmethod
     def create(cls, benchmark: Benchmark, models: Mapping[str, ModelEvaluation], *,
@@ -58,6 +62,8 @@ class EvaluationReport:
                                            n_boot=first.n_boot, seed=seed))
         info = {"name": benchmark.name, "fingerprint": benchmark.fingerprint,
                 "queries": len(benchmark.queries), "snippets": len(benchmark.corpus)}
+        if "pool" in benchmark.manifest:  # a background pool joined the corpus
+            info["pool"] = dict(benchmark.manifest["pool"])
         return cls(benchmark=info, environment=dict(environment), seed=int(seed),
                    command=command, models=dict(models), comparisons=tuple(comparisons),
                    settings=dict(settings or {}))
@@ -73,6 +79,12 @@ class EvaluationReport:
         return (f"{total - len(excluded)} of {total} queries measured: {len(excluded)} "
                 f"excluded from every figure (--exclude-queries): {ids}{more}.")
 
+    def to_frames(self, benchmark: Benchmark | None = None) -> dict[str, Any]:
+        """Every table of the report as a pandas DataFrame, by name (see
+        :func:`execretrieval.report.frames.report_frames`); ``per_query`` is the CSV report.
+        """
+        return report_frames(self, benchmark)
+
     def to_dict(self) -> dict[str, Any]:
         """The report JSON (issue 4): benchmark, environment, seed, command, models, ..."""
         return _clean({
@@ -84,7 +96,21 @@ class EvaluationReport:
             "models": {name: ev.to_dict() for name, ev in self.models.items()},
             "comparisons": [c.to_dict() for c in self.comparisons],
             **({"annotations": dict(self.annotations)} if self.annotations else {}),
+            **({"pool_scaling": [p.to_dict() for p in self.pool_scaling]}
+               if self.pool_scaling else {}),
         })
+
+    def pool_note(self) -> str:
+        """One sentence naming the background pool and its size, or "" without one."""
+        pool = self.benchmark.get("pool")
+        if not pool:
+            return ""
+        dropped = int(pool.get("dropped_same_name", 0))
+        also = f"; {dropped} pool functions named like a query left out" if dropped else ""
+        return (f"Background pool {pool.get('name')} ({pool.get('path')}): "
+                f"{pool.get('joined')} of its {pool.get('size')} functions joined the "
+                f"corpus as role 'background' (fingerprint "
+                f"{str(pool.get('fingerprint', ''))[:12]}){also}.")
 
 
 def _clean(value: Any) -> Any:
@@ -111,6 +137,7 @@ def evaluate_models(
     exclude: Collection[str] = frozenset(),
     command: str = "",
     compare_metric: str = "exec@1",
+    ties: str = "expected",
     environment: Mapping[str, Any] | None = None,
     status: Callable[[str], None] | None = None,
     progress: Progress | None = None,
@@ -118,7 +145,8 @@ def evaluate_models(
     should_stop: ShouldStop | None = None,
 ) -> EvaluationReport:
     """Rank with every model (or take the given Ranking), execute each one's top
-    max(k, 5) through the oracle (one batched, cached ``run_many``), and evaluate;
+    max(k, 5) -- extended to the end of a tie group straddling that cut -- through the
+    oracle (one batched, cached ``run_many``), and evaluate with tie policy ``ties``.
     Every later model is compared with the first on ``compare_metric``; ``status`` hears
     each phase by name,
     ``progress`` follows execution and ``ranking_progress`` each model's scoring (dense
@@ -151,20 +179,34 @@ def evaluate_models(
     evaluations = {
         name: dataclasses.replace(
             evaluate(benchmark, ranking, passes, ks=ks, n_boot=n_boot, seed=seed,
-                     exclude=exclude), model=name)
+                     exclude=exclude, ties=ties), model=name,
+            blind_spots=blind_spots(benchmark, ranking.source, ranking).to_dict())
         for name, ranking, passes in zip(names, rankings, matrices, strict=True)
     }
     env = dict(environment) if environment is not None else environment_fingerprint(oracle)
     return EvaluationReport.create(benchmark, evaluations, environment=env, seed=seed,
                                    command=command, compare_metric=compare_metric,
-                                   settings=report_settings(ks, n_boot, depth, exclude))
+                                   settings=report_settings(ks, n_boot, depth, exclude, ties))
+
+
+TIE_NOTES = {
+    "expected": "exact expectation over every order of tied scores (McSherry & Najork 2008)",
+    "optimistic": "ties broken in favour of correct code (passing, then relevant, first)",
+    "pessimistic": "ties broken against correct code (passing, then relevant, last)",
+    "corpus": "ties broken by line order in corpus.jsonl",
+}
 
 
 def report_settings(ks: Sequence[int], n_boot: int, depth: int,
-                    exclude: Collection[str]) -> dict[str, Any]:
+                    exclude: Collection[str], ties: str = "expected") -> dict[str, Any]:
     """The measurement settings a report records beside its figures."""
     return {"ks": sorted({int(k) for k in ks}), "bootstrap": int(n_boot),
-            "execution_depth": int(depth), "excluded_queries": sorted(set(exclude)),
+            "execution_depth": int(depth),
+            "execution_depth_note": "extended to the end of any tie group straddling it",
+            "excluded_queries": sorted(set(exclude)),
+            "ties": ties, "ties_note": TIE_NOTES.get(ties, ""),
+            "paired_test": "exact sign-flip (randomisation) test on per-query differences; "
+                           "equal to exact McNemar on 0/1 outcomes",
             "density_ablation": "exact mean over all subsets of kept distractors"}
 
 

@@ -1,8 +1,11 @@
 """The self-contained HTML report: tables plus inline SVG charts, no script, no downloads.
 
 Charts (each an ``<svg class="chart" data-chart="...">``): ``exec-at-k`` (exec@k per model
-with 95% CI whiskers), ``exec1-by-domain``, ``deception-by-bug-type`` and
-``density-ablation`` (exec@1 against the number of paired mutants kept).
+with 95% CI whiskers), ``exec1-by-domain``, ``deception-by-bug-type`` (under the tie
+policy), ``deception-by-bug-type-strict`` and ``-tied`` (the two classes),
+``density-ablation`` (exec@1 against the number of paired mutants kept) and, with a
+background pool, ``pool-scaling`` (exec@k, deception and background at rank 1 against the
+pool size).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from .annotations import annotations_html
 from .drilldown import DRILL_CSS, Outcomes, drilldown_html, slices_html
+from .tables import blind_table, tie_table
 
 if TYPE_CHECKING:
     from ..benchmark.dataset import Benchmark
@@ -143,11 +147,43 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
+def _pool_scaling_html(points: list[dict[str, Any]]) -> list[str]:
+    """The pool-scaling section: exec@1 / exec@k / deception vs pool size, chart and table."""
+    if not points:
+        return []
+    ks = [k for k in points[0] if k.startswith("exec@") and "_ci_" not in k]
+    top = next(k for k in points[0] if k.startswith("top") and k.endswith("_background"))
+    sizes = sorted({p["pool_size"] for p in points})
+    models = list(dict.fromkeys(p["model"] for p in points))
+    at = {(p["model"], p["pool_size"]): p for p in points}
+    shown = [k for k in ("exec@1", ks[-1]) if k in ks]
+    series = {f"{m} {k}": [at[(m, n)][k] if (m, n) in at else None for n in sizes]
+              for m in models for k in dict.fromkeys(shown)}
+    for m in models:
+        for key, label in (("deception_rate", "deception"),
+                           ("rank1_background", "rank 1 is background")):
+            series[f"{m} {label}"] = [at[(m, n)][key] if (m, n) in at else None
+                                      for n in sizes]
+    rows = [[escape(p["model"]), str(p["pool_size"]), str(p["corpus_size"]),
+             *(f"{_num(p[k])} <small>[{_num(p[k + '_ci_low'])}, {_num(p[k + '_ci_high'])}]"
+               "</small>" for k in ks),
+             _num(p["deception_rate"]), _num(p["rank1_background"]), _num(p[top])]
+            for p in points]
+    return ["<h2>Pool scaling</h2>",
+            "<p>The benchmark inside a corpus of real, unrelated functions: seeded, nested "
+            "subsets of the background pool join the corpus; background functions in the "
+            "top k are executed like every other candidate.</p>",
+            lines_chart("pool-scaling", "exec@k, deception and background at rank 1 vs pool size",
+                        [str(n) for n in sizes], series, "background functions in the corpus"),
+            _table(["model", "pool size", "corpus", *ks, "deception rate",
+                    "rank-1 background", top.replace("_", " ")], rows)]
+
+
 def report_html(report: EvaluationReport, benchmark: Benchmark | None = None,
                 outcomes: Outcomes | None = None,
                 flags: Mapping[str, Sequence[str]] | None = None,
                 slices: Mapping[str, tuple[str, Sequence[str]]] | None = None) -> str:
-    """One HTML page: summary, metric tables with intervals, four charts, environment;
+    """One HTML page: summary, metric tables with intervals, ties, charts, environment;
     the saved ``slices`` (name -> (filter, query ids)) measured; with the ``benchmark``,
     a collapsible section per query (see :mod:`.drilldown`)."""
     data = report.to_dict()
@@ -161,9 +197,13 @@ def report_html(report: EvaluationReport, benchmark: Benchmark | None = None,
            f"<code>{escape(b['fingerprint'][:16])}…</code>; seed {report.seed}; "
            f"{escape(str(report.settings.get('bootstrap', '?')))} bootstrap replicates "
            "(95% percentile intervals over queries).</p>",
-           f"<p>Command: <code>{escape(report.command)}</code></p>"]
+           f"<p>Command: <code>{escape(report.command)}</code></p>",
+           f"<p>Ties: <code>{escape(str(report.settings.get('ties', 'expected')))}</code> — "
+           f"{escape(str(report.settings.get('ties_note', '')))}.</p>"]
     if report.exclusion_note():
         out.append(f"<p><strong>{escape(report.exclusion_note())}</strong></p>")
+    if report.pool_note():
+        out.append(f"<p>{escape(report.pool_note())}</p>")
     if models:
         first = models[names[0]]
         metric_keys = list(first["metrics"])
@@ -178,17 +218,38 @@ def report_html(report: EvaluationReport, benchmark: Benchmark | None = None,
             {n: [m["metrics"][f"exec@{k}"]["mean"] for k in ks] for n, m in models.items()},
             {n: [(m["metrics"][f"exec@{k}"]["ci_low"], m["metrics"][f"exec@{k}"]["ci_high"])
                  for k in ks] for n, m in models.items()}))
+        header, tie_rows = tie_table(models)
+        out += ["<h2>Ties</h2>",
+                "<p>Queries with a tie across the top-k cut, and the range of exec@k from "
+                "ties broken against correct code (pessimistic) to ties broken for it "
+                "(optimistic).</p>",
+                _table(header, [[escape(c) for c in row] for row in tie_rows])]
+        header, blind_rows = blind_table(models)
+        if blind_rows:
+            out += ["<h2>Blind spots</h2>",
+                    "<p>Paired mutants the model cannot tell from their canonical: the edit "
+                    "lies past its input window (the truncated inputs are identical), the "
+                    "stored vectors are bit-identical, or every query scores them alike "
+                    "(– : not applicable or not checkable).</p>",
+                    _table(header, [[escape(c) for c in row] for row in blind_rows])]
         rows = [[escape(n), str(m["queries"]), _num(m["deception_rate"]),
+                 _num(m.get("deception_strict")), _num(m.get("deception_tied")),
                  _num(m["rank1_paired_miss_share"])] for n, m in models.items()]
         out += ["<h2>Deception</h2>",
-                _table(["model", "queries", "deception rate",
+                _table(["model", "queries", "deception rate", "strict",
+                        "tied with the canonical",
                         "rank-1 misses that are the query's own mutant"], rows)]
         for chart, title, key in (
                 ("exec1-by-domain", "exec@1 by domain", "exec1_by_domain"),
-                ("deception-by-bug-type", "Share of paired mutants scored above their "
-                 "canonical, by bug type", "deception_by_bug_type")):
-            cats = sorted({c for m in models.values() for c in m[key]})
-            values = {n: [m[key].get(c) for c in cats] for n, m in models.items()}
+                ("deception-by-bug-type", "Share of paired mutants ranked above their "
+                 "canonical, by bug type (a tie counts by the tie policy)",
+                 "deception_by_bug_type"),
+                ("deception-by-bug-type-strict", "Share of paired mutants scoring strictly "
+                 "above their canonical, by bug type", "deception_by_bug_type_strict"),
+                ("deception-by-bug-type-tied", "Share of paired mutants tied with their "
+                 "canonical, by bug type", "deception_by_bug_type_tied")):
+            cats = sorted({c for m in models.values() for c in m.get(key, {})})
+            values = {n: [m.get(key, {}).get(c) for c in cats] for n, m in models.items()}
             out += [f"<h2>{escape(title)}</h2>", grouped_bars(chart, title, cats, values),
                     _table(["model", *cats],
                            [[escape(n), *(_num(v) for v in vs)] for n, vs in values.items()])]
@@ -210,6 +271,7 @@ def report_html(report: EvaluationReport, benchmark: Benchmark | None = None,
         out += ["<h2>Paired comparisons</h2>",
                 _table(["metric", "a", "b", "a mean", "b mean", "a only", "b only",
                         "p (exact)", "diff [95% CI]"], rows)]
+    out += _pool_scaling_html(data.get("pool_scaling") or [])
     if slices:
         out.append(slices_html(report.models, slices))
     if benchmark is not None:

@@ -6,22 +6,21 @@ is written as JSON ``null`` and as an empty CSV cell.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
+import pandas as pd
 
 from ..fileio import atomic_write_text
-from ..measure.analysis import deception_per_query, pairs
 from .annotations import annotations_markdown
 from .drilldown import Outcomes
 from .evaluation import EvaluationReport
+from .frames import evaluation_frame, per_query_frame
 from .html import report_html
+from .tables import blind_table, tie_table
 
 if TYPE_CHECKING:
     from ..benchmark.dataset import Benchmark
@@ -36,47 +35,36 @@ def report_json(report: EvaluationReport) -> str:
     return json.dumps(report.to_dict(), indent=2, allow_nan=False) + "\n"
 
 
-def _cell(value: Any) -> Any:
-    if isinstance(value, float | np.floating):
-        return "" if not math.isfinite(float(value)) else repr(float(value))
-    return value
-
-
 def report_csv(report: EvaluationReport, benchmark: Benchmark | None = None) -> str:
-    """One row per (model, query): rank-1 candidate, canonical rank, deception, metrics."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    evaluations = list(report.models.items())
-    metric_keys = list(evaluations[0][1].per_query) if evaluations else []
-    writer.writerow(["model", "query_id", "function_name", "domain", "rank1_corpus_id",
-                     "rank1_role", "rank1_bug_type", "canonical_rank", "deceived",
-                     *metric_keys])
-    for name, ev in evaluations:
-        ranking = ev.ranking
-        bench = benchmark
-        deceived = None
-        if ranking is not None and bench is not None:
-            deceived = deception_per_query(bench, ranking)
-            canon = pairs(bench).canonical
-        for i, qid in enumerate(ev.query_ids):
-            row: list[Any] = [name, qid]
-            if ranking is not None and bench is not None and deceived is not None:
-                qi = bench.query_index(qid)
-                query = bench.queries[qi]
-                top_j = int(ranking.order[qi, 0])
-                top = bench.corpus[top_j]
-                c = int(canon[qi])
-                rank_c = ranking.rank_of(qi, c) if c >= 0 and ranking.retrieved[qi, c] else ""
-                flag = deceived[qi]
-                rank1 = [top.corpus_id, top.role, top.bug_type or ""] \
-                    if ranking.retrieved[qi, top_j] else ["", "", ""]
-                row += [query.function_name, query.domain, *rank1, rank_c,
-                        "" if math.isnan(flag) else int(flag)]
-            else:
-                row += [""] * 7
-            row += [_cell(ev.per_query[m][i]) for m in metric_keys]
-            writer.writerow(row)
-    return out.getvalue()
+    """One row per (model, query): rank-1 candidate, canonical rank, deception, metrics.
+
+    The columns are :func:`~execretrieval.report.frames.evaluation_frame`'s (ties: the
+    rank-1 tie size, the canonical's best and worst rank, deception classes, ties across
+    each cut, the pessimistic and optimistic bounds); the CSV is written from
+    :func:`~execretrieval.report.frames.per_query_frame`: NA is an empty cell, floats are
+    written in full (``repr``). With a pool-scaling curve a ``pool_size`` column follows
+    ``model``.
+    """
+    frame = per_query_frame(report, benchmark)
+    if report.pool_scaling:
+        frame = _with_scaling_rows(report, frame)
+    return str(frame.to_csv(index=False, lineterminator="\n", na_rep=""))
+
+
+def _with_scaling_rows(report: EvaluationReport, frame: Any) -> Any:
+    """With a pool-scaling curve: a ``pool_size`` column, and each smaller pool's per-query
+    metrics as further rows (their details, which need the ranking, are empty)."""
+    full = int(report.benchmark.get("pool", {}).get("size", 0))
+    frame.insert(1, "pool_size", pd.array([full] * len(frame), dtype="Int64"))
+    parts = [frame]
+    for point in report.pool_scaling:
+        if point.pool_size == full:
+            continue
+        extra = evaluation_frame(point.evaluation).reset_index()
+        extra.insert(0, "model", point.model)
+        extra.insert(1, "pool_size", pd.array([point.pool_size] * len(extra), dtype="Int64"))
+        parts.append(extra[frame.columns])
+    return pd.concat(parts, ignore_index=True)
 
 
 def _fmt(value: Any, digits: int = 3) -> str:
@@ -96,9 +84,13 @@ def report_markdown(report: EvaluationReport) -> str:
              f"{b['snippets']} snippets)",
              f"- seed: {report.seed}; bootstrap replicates: "
              f"{report.settings.get('bootstrap', '?')}; 95% percentile intervals over queries",
-             f"- command: `{report.command}`", ""]
+             f"- command: `{report.command}`",
+             f"- ties: `{report.settings.get('ties', 'expected')}` — "
+             f"{report.settings.get('ties_note', '')}", ""]
     if report.exclusion_note():
         lines[-1:-1] = [f"- {report.exclusion_note()}"]
+    if report.pool_note():
+        lines[-1:-1] = [f"- {report.pool_note()}"]
     models = data["models"]
     if models:
         metric_keys = list(next(iter(models.values()))["metrics"])
@@ -109,22 +101,47 @@ def report_markdown(report: EvaluationReport) -> str:
             cells = [f"{_fmt(m['metrics'][k]['mean'])} [{_fmt(m['metrics'][k]['ci_low'])}, "
                      f"{_fmt(m['metrics'][k]['ci_high'])}]" for k in metric_keys]
             lines.append(f"| {name} | " + " | ".join(cells) + " |")
+        header, rows = tie_table(models)
+        lines += ["", "## Ties", "",
+                  "Queries with a tie across the top-k cut, and the range of exec@k from ties "
+                  "broken against correct code (pessimistic) to ties broken for it "
+                  "(optimistic).", "",
+                  "| " + " | ".join(header) + " |", "|---|" + "---|" * (len(header) - 1)]
+        lines += ["| " + " | ".join(row) + " |" for row in rows]
+        header, rows = blind_table(models)
+        if rows:
+            lines += ["", "## Blind spots", "",
+                      "Paired mutants the model cannot tell from their canonical: the edit "
+                      "lies past its input window (the truncated inputs are identical), the "
+                      "stored vectors are bit-identical, or every query scores them alike "
+                      "(– : not applicable or not checkable).", "",
+                      "| " + " | ".join(header) + " |", "|---|" + "---|" * (len(header) - 1)]
+            lines += ["| " + " | ".join(row) + " |" for row in rows]
         lines += ["", "## Deception", "",
-                  "| model | queries | deception rate | rank-1 misses that are own mutants |",
-                  "|---|---|---|---|"]
+                  "| model | queries | deception rate | strict | tied with the canonical | "
+                  "rank-1 misses that are own mutants |",
+                  "|---|---|---|---|---|---|"]
         for name, m in models.items():
             lines.append(f"| {name} | {m['queries']} | {_fmt(m['deception_rate'])} | "
+                         f"{_fmt(m.get('deception_strict'))} | "
+                         f"{_fmt(m.get('deception_tied'))} | "
                          f"{_fmt(m['rank1_paired_miss_share'])} |")
         for title, key in (("exec@1 by domain", "exec1_by_domain"),
-                           ("Deception by bug type (share of mutants above their canonical)",
+                           ("Deception by bug type (share of mutants ranked above their "
+                            "canonical; a tie counts by the tie policy)",
                             "deception_by_bug_type"),
+                           ("Deception by bug type, strict (mutant scores above its canonical)",
+                            "deception_by_bug_type_strict"),
+                           ("Deception by bug type, tied (mutant scores exactly its canonical's)",
+                            "deception_by_bug_type_tied"),
                            ("Density ablation: exec@1 with m paired mutants kept "
                             "(exact mean over subsets)", "density_ablation")):
-            keys = sorted({k for m in models.values() for k in m[key]})
+            keys = sorted({k for m in models.values() for k in m.get(key, {})})
             lines += ["", f"## {title}", "", "| model | " + " | ".join(keys) + " |",
                       "|---|" + "---|" * len(keys)]
             for name, m in models.items():
-                lines.append(f"| {name} | " + " | ".join(_fmt(m[key].get(k)) for k in keys)
+                lines.append(f"| {name} | " + " | ".join(_fmt(m.get(key, {}).get(k))
+                                                        for k in keys)
                              + " |")
     if data["comparisons"]:
         lines += ["", "## Paired comparisons", "",
@@ -135,10 +152,29 @@ def report_markdown(report: EvaluationReport) -> str:
                          f"{_fmt(c['b_mean'])} | {c['a_only']} | {c['b_only']} | "
                          f"{_fmt(c['p_value'], 4)} | {_fmt(c['diff'])} "
                          f"[{_fmt(c['ci_low'])}, {_fmt(c['ci_high'])}] |")
+    lines += _pool_scaling_markdown(data.get("pool_scaling") or [])
     lines += annotations_markdown(report.annotations)
     lines += ["", "## Environment", "", "```json",
               json.dumps(data["environment"], indent=2), "```", ""]
     return "\n".join(lines)
+
+
+def _pool_scaling_markdown(points: list[dict[str, Any]]) -> list[str]:
+    if not points:
+        return []
+    top = next(k for k in points[0] if k.startswith("top") and k.endswith("_background"))
+    ks = [k for k in points[0] if k.startswith("exec@") and "_ci_" not in k]
+    lines = ["", "## Pool scaling (background functions in the corpus)", "",
+             "| model | pool size | corpus | " + " | ".join(ks) + " | deception rate | "
+             f"rank-1 background | {top.replace('_', ' ')} |",
+             "|---|---|---|" + "---|" * (len(ks) + 3)]
+    for p in points:
+        cells = [f"{_fmt(p[k])} [{_fmt(p[k + '_ci_low'])}, {_fmt(p[k + '_ci_high'])}]"
+                 for k in ks]
+        lines.append(f"| {p['model']} | {p['pool_size']} | {p['corpus_size']} | "
+                     + " | ".join(cells) + f" | {_fmt(p['deception_rate'])} | "
+                     f"{_fmt(p['rank1_background'])} | {_fmt(p[top])} |")
+    return lines
 
 
 def write_report(report: EvaluationReport, path: str | Path,
