@@ -122,6 +122,11 @@ class AnnotationStore:
             raise AnnotationError(f"{self.path}: cannot open annotation database: "
                                   f"{exc.strerror}") from exc
 
+    @property
+    def fingerprint(self) -> str:
+        """The fingerprint of the benchmark version this store was opened for."""
+        return self.benchmark.fingerprint
+
     # schema ----------------------------------------------------------------------------
     def _migrate(self) -> None:
         """Create the table, or move a version-1 table (keyed by benchmark fingerprint) to
