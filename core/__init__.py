@@ -14,6 +14,12 @@ __version__ = "0.1.0"
 
 # Where each public name lives: module (relative to this package) -> names.
 _EXPORTS: dict[str, tuple[str, ...]] = {
+    ".audit": (
+        "AuditResult",
+        "QueryAudit",
+        "read_audit",
+        "run_audit",
+    ),
     ".benchmark.bundled": (
         "bundled_benchmarks",
         "resolve_benchmark",

@@ -1,4 +1,5 @@
 """``execretrieval-gui [DIR] [--model NAME] [--query NAME_OR_ID] [--size WxH]
+[--tab inspect|metrics|audit]
 [--screenshot FILE.png]``."""
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from pathlib import Path
 __all__ = ["build_parser", "create_app", "main", "parse_size"]
 
 SCREENSHOT_TIMEOUT_MS = 180_000
+AUDIT_SCREENSHOT_TIMEOUT_MS = 1_800_000   # a cold audit of a whole benchmark takes long
+TABS = ("inspect", "metrics", "audit")
 DEFAULT_SIZE = (1280, 800)
 MIN_SIZE = (640, 480)
 
@@ -44,8 +47,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--size", metavar="WxH", type=parse_size,
                         help="window size in pixels, e.g. 1024x700 (default: the last one, "
                              "else 1280x800; with --screenshot always 1280x800 unless given)")
+    parser.add_argument("--tab", choices=TABS, default="inspect",
+                        help="open on this tab; 'audit' also runs the suite audit (cached)")
     parser.add_argument("--screenshot", metavar="FILE.png",
-                        help="render the window once the query has loaded, save it, exit")
+                        help="render the window once the query (with --tab audit: the "
+                             "audit) has loaded, save it, exit")
     entry = parser.add_mutually_exclusive_group()
     entry.add_argument("--install-desktop-entry", action="store_true",
                        help="add the inspector to the desktop's menu (a .desktop file and "
@@ -121,7 +127,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         window.resize(*(args.size or DEFAULT_SIZE))
     window.show()
     if args.screenshot:
-        _arrange_screenshot(window, Path(args.screenshot), args.query)
+        _arrange_screenshot(window, Path(args.screenshot), args.query, args.tab)
+    if args.tab != "inspect":
+        window.show_tab(TABS.index(args.tab))
+    if args.tab == "audit":
+        window.state.query_ready.connect(_audit_once(window))
     window.open(args.benchmark, model=args.model, query=args.query)
     # Ctrl+C / SIGTERM close the window properly (settings saved, work cancelled, sandbox
     # servers stopped); the timer lets Python run its signal handlers inside Qt's loop
@@ -138,8 +148,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     return code
 
 
-def _arrange_screenshot(window, target: Path, query: str | None) -> None:  # type: ignore[no-untyped-def]
-    """Save the window once ranking, diff and test outcomes of the query are shown."""
+def _audit_once(window):  # type: ignore[no-untyped-def]
+    """A slot that starts the audit once, when the first query is shown."""
+    started = {"done": False}
+
+    def start(_query_id: str) -> None:
+        if not started["done"] and window.audit_state.result is None:
+            started["done"] = True
+            window.audit_state.run()
+
+    return start
+
+
+def _arrange_screenshot(window, target: Path, query: str | None,  # type: ignore[no-untyped-def]
+                        tab: str = "inspect") -> None:
+    """Save the window once ranking, diff and test outcomes of the query are shown (with
+    ``tab`` "audit": once the audit is done)."""
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
@@ -189,9 +213,12 @@ def _arrange_screenshot(window, target: Path, query: str | None) -> None:  # typ
         QApplication.quit()
 
     window.state.argument_rejected.connect(on_argument_rejected)   # before failed: it wins
-    window.state.query_ready.connect(on_ready)
+    if tab == "audit":
+        window.audit_state.result_changed.connect(
+            lambda result: result is not None and QTimer.singleShot(300, lambda: save(True)))
+    else:
+        window.state.query_ready.connect(on_ready)
     window.state.failed.connect(on_failed)
-    QTimer.singleShot(SCREENSHOT_TIMEOUT_MS, lambda: save(False))
 
 
 if __name__ == "__main__":  # pragma: no cover

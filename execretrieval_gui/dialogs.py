@@ -161,12 +161,19 @@ def import_flags(parent: QWidget, store: Any) -> bool:
     if not path:
         return False
     try:
-        n = store.import_file(path)
+        report = store.import_file(path)
     except Exception as exc:  # noqa: BLE001
         show_error(parent, "Cannot import flags", str(exc))
         return False
-    parent.statusBar().showMessage(  # type: ignore[attr-defined]
-        f"{_count(n, 'new flag')} imported from {path}", 8000)
+    text = f"{_count(report.added, 'new flag')} imported from {path}"
+    if report.skipped:
+        text += f", {len(report.skipped)} skipped"
+        lines = "\n".join(f"line {line}: {why}" for line, why in report.skipped[:30])
+        more = len(report.skipped) - 30
+        QMessageBox.information(parent, "Flags imported",
+                                f"{text}:\n\n{lines}" + (f"\n… and {more} more" if more > 0
+                                                         else ""))
+    parent.statusBar().showMessage(text, 8000)  # type: ignore[attr-defined]
     return True
 
 

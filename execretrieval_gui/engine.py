@@ -367,14 +367,16 @@ def export_report(path: str | Path, benchmark: Benchmark, ranking_a: Any, rankin
                   evaluations: tuple[Any, Any] | None = None,
                   sources: tuple[str, ...] = (),
                   flags: dict[str, list[str]] | None = None,
-                  slices: dict[str, tuple[str, list[str]]] | None = None) -> Path:
+                  slices: dict[str, tuple[str, list[str]]] | None = None,
+                  annotations: dict[str, Any] | None = None) -> Path:
     """Evaluate (unless ``evaluations`` are given) and write the report; format by suffix.
 
     ``sources`` are the models as the user chose them (names or file paths), for the
     report's command line: the ``execretrieval evaluate`` call that measures the same.
     ``flags`` (query id -> lines) go into the HTML report's per-query sections, with the
     per-test outcomes the oracle's cache holds; saved ``slices`` (name -> (filter, query
-    ids)) get their own table."""
+    ids)) get their own table; ``annotations`` (flags, audit top suspects) become the
+    report's last sections."""
     from execretrieval.report.drilldown import cached_outcomes
     from execretrieval.report.environment import environment_fingerprint
     from execretrieval.report.evaluation import EvaluationReport, report_settings
@@ -394,10 +396,21 @@ def export_report(path: str | Path, benchmark: Benchmark, ranking_a: Any, rankin
             benchmark, models, environment=environment_fingerprint(oracle), seed=ev_a.seed,
             command=command,
             settings=report_settings(ev_a.ks, ev_a.n_boot, 10, exclude, ev_a.ties))
+    if annotations:
+        import dataclasses
+
+        report = dataclasses.replace(report, annotations=annotations)
     if progress:
         progress(1, 1)
     return write_report(report, path, benchmark, outcomes=cached_outcomes(oracle), flags=flags,
                         slices=slices)
+
+
+def report_annotations(benchmark: Benchmark, flags: Any, audit: Any) -> dict[str, Any]:
+    """The flags and audit sections of a report (the engine's report_annotations)."""
+    from execretrieval.report.annotations import report_annotations as engine_annotations
+
+    return engine_annotations(benchmark, flags, audit)
 
 
 def _evaluate_command(benchmark: Benchmark, sources: tuple[str, ...],

@@ -1,4 +1,5 @@
-"""Flag the selected query, one of its tests or a candidate, with a category and a note."""
+"""Flag the selected query's suite, one of its tests or a candidate, with a category and a
+note; see who flagged what, whether its query changed since (stale), resolve or remove it."""
 
 from __future__ import annotations
 
@@ -35,6 +36,8 @@ class FlagsPanel(QWidget):
 
     flag_requested = Signal(object)   # Flag without id
     remove_requested = Signal(int)    # flag id
+    status_requested = Signal(int, str)   # flag id, "open" | "resolved"
+    annotator_edited = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -55,6 +58,13 @@ class FlagsPanel(QWidget):
         self.add_button = QPushButton("Flag")
         self.add_button.setToolTip("Save this flag (or Enter in the note; Ctrl+D goes to the note)")
         self.remove_button = QPushButton("Remove")
+        self.remove_button.setToolTip("Remove the selected flag (Ctrl+Z puts it back)")
+        self.resolve_button = QPushButton("Resolve")
+        self.resolve_button.setObjectName("flagResolve")
+        self.resolve_button.setToolTip("Mark the selected flag resolved (or open again)")
+        self.annotator = QLineEdit()
+        self.annotator.setObjectName("flagAnnotator")
+        self.annotator.setToolTip("Who new flags are from (the OS user by default)")
         self.table = QTableView()
         self.table.setModel(self.model)
         self.table.verticalHeader().hide()
@@ -62,10 +72,10 @@ class FlagsPanel(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setWordWrap(False)
         header = self.table.horizontalHeader()
-        for col, width in ((0, 116), (1, 140)):
+        for col, width in ((0, 90), (1, 140), (3, 70), (4, 90)):
             header.resizeSection(col, width)
         header.setSectionResizeMode(2, header.ResizeMode.Stretch)   # the note: what's left
-        self.table.setColumnHidden(3, True)   # when: in every cell's tooltip instead
+        self.table.setColumnHidden(5, True)   # when: in every cell's tooltip instead
         self.store_label = QLabel()
         self.store_label.setObjectName("storeLabel")
         self.store_label.setWordWrap(True)
@@ -78,9 +88,12 @@ class FlagsPanel(QWidget):
         form.addWidget(self.category_box, 1, 1)
         form.addWidget(QLabel("Note"), 2, 0)
         form.addWidget(self.note, 2, 1)
+        form.addWidget(QLabel("By"), 3, 0)
+        form.addWidget(self.annotator, 3, 1)
         form.setColumnStretch(1, 1)
         buttons = QHBoxLayout()
         buttons.addWidget(self.store_label, 1)
+        buttons.addWidget(self.resolve_button)
         buttons.addWidget(self.remove_button)
         buttons.addWidget(self.add_button)
         layout = QVBoxLayout(self)
@@ -93,22 +106,32 @@ class FlagsPanel(QWidget):
         self.add_button.clicked.connect(self._on_add_clicked)
         self.note.returnPressed.connect(self._on_add_clicked)
         self.remove_button.clicked.connect(self._on_remove_clicked)
+        self.resolve_button.clicked.connect(self._on_resolve_clicked)
+        self.annotator.editingFinished.connect(
+            lambda: self.annotator_edited.emit(self.annotator.text()))
+        self.table.selectionModel().currentRowChanged.connect(self._on_table_row_changed)
         self.setEnabled(False)
 
     def set_targets(self, query_id: str | None, n_tests: int, corpus_ids: list[str],
                     selected_corpus_id: str | None = None) -> None:
-        """Offer the query itself, each test and each shown candidate."""
+        """Offer the query's suite, each test and each shown candidate.
+
+        The suite is the default (every category is about tests or the query); a test
+        chosen before stays chosen within the same query, and a chosen candidate follows
+        the selected one.
+        """
+        keep = str(self.target_box.currentData() or "") if query_id == self.query_id else ""
         self.query_id = query_id
         self.setEnabled(query_id is not None)
-        keep = self.target_box.currentData()
         self.target_box.clear()
-        self.target_box.addItem("the query", "query")
-        for cid in corpus_ids:
-            self.target_box.addItem(f"candidate {cid}", f"candidate:{cid}")
+        self.target_box.addItem("the query's suite", "query")
         for i in range(n_tests):
             self.target_box.addItem(f"test {i + 1}", f"test:{i}")
-        want = f"candidate:{selected_corpus_id}" if selected_corpus_id else keep
-        i = self.target_box.findData(want)
+        for cid in corpus_ids:
+            self.target_box.addItem(f"candidate {cid}", f"candidate:{cid}")
+        if keep.startswith("candidate:") and selected_corpus_id:
+            keep = f"candidate:{selected_corpus_id}"
+        i = self.target_box.findData(keep)
         self.target_box.setCurrentIndex(max(i, 0))
 
     def select_target(self, target: str, test_index: int | None = None,
@@ -121,6 +144,7 @@ class FlagsPanel(QWidget):
 
     def set_flags(self, flags: list[Flag]) -> None:
         self.model.set_flags(flags)
+        self._on_table_row_changed()
 
     def _on_add_clicked(self) -> None:
         if self.query_id is None:
@@ -137,11 +161,26 @@ class FlagsPanel(QWidget):
         """Called once the store has the flag on disk."""
         self.note.clear()
 
-    def _on_remove_clicked(self) -> None:
+    def _selected_flag(self) -> Flag | None:
         index = self.table.currentIndex()
         flag = index.data(OBJECT_ROLE) if index.isValid() else None
-        if flag is not None and flag.flag_id is not None:
-            self.remove_requested.emit(int(flag.flag_id))
+        return flag if flag is not None and flag.flag_id is not None else None
+
+    def _on_remove_clicked(self) -> None:
+        flag = self._selected_flag()
+        if flag is not None:
+            self.remove_requested.emit(int(flag.flag_id or 0))
+
+    def _on_resolve_clicked(self) -> None:
+        flag = self._selected_flag()
+        if flag is not None:
+            self.status_requested.emit(int(flag.flag_id or 0),
+                                       "open" if flag.status == "resolved" else "resolved")
+
+    def _on_table_row_changed(self, *_: object) -> None:
+        flag = self._selected_flag()
+        self.resolve_button.setText("Reopen" if flag is not None and flag.status == "resolved"
+                                    else "Resolve")
 
     # the state ------------------------------------------------------------------------
     def bind(self, state: InspectorState) -> None:
@@ -151,6 +190,10 @@ class FlagsPanel(QWidget):
         state.flag_saved.connect(self.confirm_saved)
         self.flag_requested.connect(state.add_flag)
         self.remove_requested.connect(state.remove_flag)
+        self.status_requested.connect(state.set_flag_status)
+        self.annotator_edited.connect(state.set_annotator)
+        state.annotator_changed.connect(self.annotator.setText)
+        self.annotator.setText(state.annotator)
 
     def _on_state_candidate_changed(self, view: CandidateView) -> None:
         self.set_targets(view.query.query_id, len(view.query.test_suite),
@@ -166,7 +209,9 @@ class FlagsPanel(QWidget):
         if where.startswith(home + "/"):
             where = "~" + where[len(home):]
         n = len(view.flagged)
+        stale = sum(1 for f in view.flags if f.stale)
         # the file's name here, its whole path in the tooltip: a long path never wraps
         self.store_label.setText(f"{n} flagged {'query' if n == 1 else 'queries'} · "
-                                 f"{view.store_path.name}")
+                                 f"{view.store_path.name}"
+                                 + (f" · {stale} changed since flagged" if stale else ""))
         self.store_label.setToolTip(f"Flags are kept in {where}")

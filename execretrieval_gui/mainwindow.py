@@ -32,6 +32,8 @@ from . import (
     qtcompat,  # noqa: F401  (before anything else touches Qt)
 )
 from .about import AboutDialog
+from .audit_state import AuditState
+from .auditview import AuditView
 from .browser import QueryBrowser
 from .candidates import CandidatesPanel
 from .diffview import DiffView
@@ -60,6 +62,7 @@ class MainWindow(QMainWindow):
         self.tests = TestsPanel()
         self.flags = FlagsPanel()
         self.metrics = MetricsView()
+        self.audit_view = AuditView()
 
         self.centre_split = QSplitter(Qt.Orientation.Vertical)
         self.centre_split.setObjectName("centreSplitter")
@@ -70,8 +73,10 @@ class MainWindow(QMainWindow):
         self.tabs.setObjectName("centreTabs")
         self.tabs.addTab(self.centre_split, "Inspect")
         self.tabs.addTab(self.metrics, "Metrics")
+        self.tabs.addTab(self.audit_view, "Audit")
         self._docks_before_metrics: list[QDockWidget] = []
         self.unified_action: QAction
+        self.undo_flag_action: QAction
         self.setCentralWidget(self.tabs)
 
         left = QWidget()
@@ -90,7 +95,9 @@ class MainWindow(QMainWindow):
         self._fitted_to_names = False
 
         self.state = InspectorState(self)
+        self.audit_state = AuditState(self.state, self)
         self.reporter = Reporter(self.state, self)
+        self.reporter.audit_source = lambda: self.audit_state.result
         self._build_status_bar()
         menus.build_menus(self, self.state)
         self._connect()
@@ -134,6 +141,10 @@ class MainWindow(QMainWindow):
                       self.flags):
             panel.bind(state)
         self.metrics.bind(state, reporter)
+        self.audit_view.bind(self.audit_state)
+        self.audit_view.inspect_requested.connect(
+            lambda query_id: (state.select_query(query_id), self.show_tab(0)))
+        self.audit_state.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         menus.add_context_flag(self.browser.table, "Flag this query…",
                                lambda: self.start_flag("query"))
         menus.add_context_flag(self.candidates.table, "Flag this candidate…",
@@ -225,6 +236,9 @@ class MainWindow(QMainWindow):
         store = s.value("annotations/file", "", type=str)
         if store:
             self.state.use_store_file(store)
+        annotator = s.value("annotations/annotator", "", type=str)
+        if annotator:
+            self.state.set_annotator(annotator)
         return restored
 
     def save_settings(self) -> None:
@@ -237,6 +251,7 @@ class MainWindow(QMainWindow):
         s.setValue("diff/unified", self.diff.unified)
         s.setValue("diff/fold", self.diff.folded)
         s.setValue("candidates/depth", self.candidates.depth_box.value())
+        s.setValue("annotations/annotator", self.state.annotator)
         state = self.state
         if state.benchmark is not None and state.benchmark.path is not None:
             s.setValue("session/benchmark", str(Path(state.benchmark.path).resolve()))
@@ -251,6 +266,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:  # Qt override
         self.save_settings()
         self.state.shutdown()
+        self.audit_state.cancel()
         self.reporter.cancel()
         wait_for_all(15000)
         self.state.close_oracles()
@@ -315,14 +331,14 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"{bench.name} — ExecRetrieval Inspector")
 
     def _on_tabs_current_changed(self, index: int) -> None:
-        """The metrics view needs the width: the tests and flags docks step aside."""
-        if index == 1:
+        """The metrics and audit views need the width: the tests and flags docks step aside."""
+        if index == 0:
+            self._restore_inspect_docks()
+        elif not self._docks_before_metrics:
             self._docks_before_metrics = [d for d in (self.tests_dock, self.flags_dock)
                                           if d.isVisible() and not d.isFloating()]
             for dock in self._docks_before_metrics:
                 dock.hide()
-        else:
-            self._restore_inspect_docks()
 
     def _restore_inspect_docks(self) -> None:
         for dock in self._docks_before_metrics:
@@ -394,9 +410,15 @@ class MainWindow(QMainWindow):
 
     def start_flag(self, target: str = "", test_index: int | None = None,
                    corpus_id: str | None = None) -> None:
-        """Show the flags panel with ``target`` chosen (if given), the note focused."""
-        if target:
-            self.flags.select_target(target, test_index, corpus_id)
+        """Show the flags panel with ``target`` chosen, the note focused.
+
+        Without a target (Ctrl+D) the selected test is flagged if one is selected in the
+        tests panel, else the query's suite; a candidate is flagged only when asked for.
+        """
+        if not target:
+            row = self.tests.current_test_index()
+            target, test_index = ("test", row) if row >= 0 else ("query", None)
+        self.flags.select_target(target, test_index, corpus_id)
         if self.tabs.currentIndex() != 0:
             self.tabs.setCurrentIndex(0)
         self.flags_dock.show()

@@ -71,6 +71,8 @@ def build_menus(w: MainWindow, state: InspectorState) -> None:
     _action(w, v, "Pre&vious change in the diff", lambda: w.step_change(-1), "P")
     _action(w, v, "&Inspect", lambda: w.show_tab(0), "Ctrl+1")
     _action(w, v, "&Metrics", lambda: w.show_tab(1), "Ctrl+2")
+    _action(w, v, "Au&dit", lambda: w.show_tab(2), "Ctrl+3",
+            "Suites ranked by how suspect they are (mutation analysis)")
     v.addSeparator()
     for dock in (w.query_dock, w.tests_dock, w.flags_dock):
         v.addAction(dock.toggleViewAction())
@@ -83,7 +85,14 @@ def build_menus(w: MainWindow, state: InspectorState) -> None:
     _action(w, r, "Compute &metrics", w.compute_metrics, "Ctrl+Shift+M")
 
     g = mb.addMenu("F&lag")
-    _action(w, g, "&Flag…", w.start_flag, "Ctrl+D", "Flag the selected query, test or candidate")
+    _action(w, g, "&Flag…", lambda: w.start_flag(), "Ctrl+D",
+            "Flag the query's suite, or the test selected in the tests panel")
+    _action(w, g, "Flag the selected &candidate…",
+            lambda: w.start_flag("candidate", corpus_id=state.corpus_id), "Ctrl+Shift+D")
+    w.undo_flag_action = _action(w, g, "&Undo remove flag", state.undo_remove,
+                                 QKeySequence.StandardKey.Undo, "Put the removed flag back")
+    w.undo_flag_action.setEnabled(False)
+    state.undo_changed.connect(w.undo_flag_action.setEnabled)
     _action(w, g, "Show &flagged only", w.toggle_flagged_only, "Ctrl+Shift+F")
 
     h = mb.addMenu("&Help")

@@ -30,6 +30,9 @@ class Reporter(QObject):
     exported = Signal(str)                    # path written
     slices_measured = Signal(object)          # list of SliceRow, after metrics or a new slice
 
+    #: the audit result a report's top-suspects section comes from (set by the window)
+    audit_source: Any = staticmethod(lambda: None)
+
     def __init__(self, state: InspectorState, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.state = state
@@ -107,10 +110,12 @@ class Reporter(QObject):
         slices = {name: (criteria.describe(), matching(criteria, bench, s.status_a, s.status_b,
                                                          flagged))
                   for name, criteria in s.slices.named.items()}
+        annotations = engine.report_annotations(
+            bench, s.store.flags() if s.store is not None else None, self.audit_source())
         self.export_slot.start(
             lambda progress, should_stop: engine.export_report(
                 path, bench, ra, rb, oracle, exclude, progress, should_stop, evaluations,
-                sources, flags, slices),
+                sources, flags, slices, annotations),
             on_result=lambda written: self._on_export_result(str(written)),
             on_progress=lambda d, t: self.export_busy.emit(True, d, t),
             on_error=lambda exc: s.report_error("Export failed", exc),

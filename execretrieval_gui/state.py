@@ -16,7 +16,8 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from execretrieval import Benchmark, CancelledError, Query, Snippet
-from execretrieval.benchmark.annotations import AnnotationStore
+from execretrieval.benchmark.annotations import AnnotationStore, Flag
+from execretrieval.benchmark.flags import default_annotator
 
 from . import engine
 from .models import CandidateRow
@@ -68,6 +69,8 @@ class InspectorState(FlagsMixin, QObject):
     # flags
     flags_changed = Signal(object)          # FlagsView
     flag_saved = Signal(object)             # Flag
+    undo_changed = Signal(bool)             # a removed flag can be put back
+    annotator_changed = Signal(str)
     # encoding with a served model (issue 15)
     embed_progress = Signal(int, int)       # texts done, to send
     embed_status = Signal(str)              # a retry, from a worker thread (queued)
@@ -90,6 +93,8 @@ class InspectorState(FlagsMixin, QObject):
         self.blind_a: dict[str, str] = {}   # model A's blind-spot distractors -> why
         self.store: AnnotationStore | None = None
         self.store_path: Path | None = None
+        self.annotator = default_annotator()
+        self._removed: list[Flag] = []      # removed flags, newest last (undo)
         self._flagged: frozenset[str] | None = None   # cached flagged query ids
         self.query_id: str | None = None
         self.corpus_id: str | None = None

@@ -182,9 +182,9 @@ class MatrixModel(QAbstractTableModel):
 
 
 class FlagsModel(ListTableModel):
-    """The flags of the selected query."""
+    """The flags of the selected query: a stale one (its query changed since) is marked."""
 
-    COLUMNS = ("On", "Category", "Note", "When")
+    COLUMNS = ("On", "Category", "Note", "Who", "Status", "When")
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -206,7 +206,11 @@ class FlagsModel(ListTableModel):
             return flag
         if role == Qt.ItemDataRole.ToolTipRole:   # the whole flag, whichever column is hidden
             when = flag.created[:16].replace("T", " ")
-            return f"{flag.describe_target()} · {flag.category_label} · {when}\n{flag.note}"
+            stale = " · changed since flagged" if flag.stale else ""
+            return (f"{flag.describe_target()} · {flag.category_label} · {flag.annotator or '?'}"
+                    f" · {flag.status}{stale} · {when}\n{flag.note}")
+        if role == Qt.ItemDataRole.ForegroundRole and flag.status == "resolved":
+            return QColor("#888888")
         if role == Qt.ItemDataRole.DisplayRole:
             if col == 0:
                 return flag.describe_target()
@@ -215,5 +219,9 @@ class FlagsModel(ListTableModel):
             if col == 2:
                 return flag.note
             if col == 3:
+                return flag.annotator
+            if col == 4:
+                return flag.status + (" · stale" if flag.stale else "")
+            if col == 5:
                 return flag.created[:16].replace("T", " ")
         return None

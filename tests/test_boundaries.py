@@ -22,7 +22,9 @@ def test_engine_imports_without_qt() -> None:
         import execretrieval
         names = [info.name for info in pkgutil.walk_packages(execretrieval.__path__,
                                                             "execretrieval.")
-                 if not info.name.endswith("__main__")]
+                 if not info.name.endswith("__main__")
+                 # run inside the sandbox with their folder on sys.path, never imported here
+                 and "._sandbox_" not in info.name]
         for name in names:
             importlib.import_module(name)
         loaded = [m for m in sys.modules if m.startswith(("PySide6", "shiboken6"))]

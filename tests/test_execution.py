@@ -30,7 +30,7 @@ def test_pass_fail_error_with_details(oracle):
                               "add(1, None)"])
     assert result.statuses == ("pass", "fail", "fail", "error")
     assert result.outcomes[1].detail == "one plus two"
-    assert result.outcomes[2].detail == "AssertionError"
+    assert result.outcomes[2].detail == "returned 3, expected 4"   # failures explained
     assert result.outcomes[3].detail.startswith("TypeError: unsupported operand")
     assert not result.passed and result.has_assertion_failure
     assert [o.test for o in result.outcomes][0] == "assert add(1, 2) == 3"

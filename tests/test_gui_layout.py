@@ -78,7 +78,8 @@ def test_tests_readable_and_change_in_view_at_1024x700(qtbot, make_window) -> No
     failing = [window.tests.outcomes.index(r, test_col).data()
                for r in range(window.tests.outcomes.rowCount())
                if "fail" in window.tests.outcomes.index(r, OutcomeModel.OUTCOME).data()]
-    assert failing and all("→ AssertionError" in t for t in failing)   # the message shows
+    # the message shows what came back and what was expected (issue 12)
+    assert failing and all("→ returned " in t and " expected " in t for t in failing)
     diff = window.diff
     assert diff.changes == 1 and _visible(diff, "change0")       # line 49 of 57, in view
 

@@ -87,6 +87,11 @@ def test_export_without_flagged_queries(qtbot, compared, tmp_path: Path) -> None
     for model in data["models"].values():
         assert model["queries"] == 3
         assert model["excluded_queries"] == ["q_0003"]
+    # the report's flags section says who flagged what (no audit run: no audit section)
+    [flag] = data["annotations"]["flags"]
+    assert (flag["query_id"], flag["note"], flag["stale"]) == ("q_0003", "which end?", False)
+    assert flag["annotator"] == window.state.annotator
+    assert "audit" not in data["annotations"]
 
 
 def test_metrics_and_export_can_be_cancelled(qtbot, compared, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

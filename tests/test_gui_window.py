@@ -403,7 +403,7 @@ def test_exporting_flags_follows_the_chosen_type(qtbot, make_window, tiny_dir: P
     if written.lower().endswith(".jsonl"):
         assert json.loads(text.splitlines()[0])["note"] == "mutant passes 1900"
     else:
-        assert text.startswith("flag_id,") and "mutant passes 1900" in text
+        assert text.startswith("query_id,function_name,") and "mutant passes 1900" in text
     assert window.statusBar().currentMessage().startswith("1 flag written to ")
     assert written in window.statusBar().currentMessage()
 

@@ -23,12 +23,13 @@ ALLOWED = {
     "mutation": {"base", "benchmark"},
     "ranking": {"base", "benchmark"},
     "build": {"base", "oracle", "benchmark", "mutation"},
+    "audit": {"base", "oracle", "benchmark", "mutation"},
     "measure": {"base", "benchmark", "ranking"},
-    "report": {"base", "oracle", "benchmark", "ranking", "measure"},
-    "cli": {"base", "oracle", "benchmark", "mutation", "ranking", "build", "measure",
-            "report", "top"},
-    "top": {"base", "oracle", "benchmark", "mutation", "ranking", "build", "measure",
-            "report"},
+    "report": {"base", "oracle", "benchmark", "ranking", "measure", "audit"},
+    "cli": {"base", "oracle", "benchmark", "mutation", "ranking", "build", "audit",
+            "measure", "report", "top"},
+    "top": {"base", "oracle", "benchmark", "mutation", "ranking", "build", "audit",
+            "measure", "report"},
 }
 
 

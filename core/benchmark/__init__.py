@@ -4,7 +4,7 @@ gates and the flag store. May import the base layer and the oracle (for the gate
 
 from __future__ import annotations
 
-from .annotations import CATEGORIES, TARGETS, AnnotationStore, Flag, default_store_path, read_flags
+from .annotations import AnnotationStore, ImportReport, default_store_path
 from .bundled import bundled_benchmarks, bundled_root, resolve_benchmark
 from .catalog import BenchmarkEntry, catalog, read_recent, remember_benchmark
 from .dataset import (
@@ -16,6 +16,15 @@ from .dataset import (
     Snippet,
     load_benchmark,
     write_benchmark,
+)
+from .flagfiles import EXPORT_FIELDS, read_flags
+from .flags import (
+    CATEGORIES,
+    STATUSES,
+    TARGETS,
+    Flag,
+    default_annotator,
+    query_content_hash,
 )
 from .gates import GATE_NAMES, GateFailure, GateResult, ValidationReport, validate, validate_folder
 from .pool import (
@@ -65,9 +74,14 @@ __all__ = [
     "validate",
     "validate_folder",
     "CATEGORIES",
+    "STATUSES",
     "TARGETS",
     "AnnotationStore",
+    "EXPORT_FIELDS",
     "Flag",
+    "ImportReport",
+    "default_annotator",
     "default_store_path",
+    "query_content_hash",
     "read_flags",
 ]

@@ -1,119 +1,62 @@
-"""Annotation flags: an auditor's verdicts on queries, tests and candidates, kept safe.
+"""The annotation store: flags kept safe in SQLite, attached to queries, not to versions.
 
-A flag says "this looks wrong" about one query of one benchmark (identified by its
-fingerprint), optionally narrowed to one of its tests or to one candidate snippet, with a
-category and a free note. Flags live in an SQLite file opened in WAL mode with
-``synchronous=FULL``: :meth:`AnnotationStore.add` returns only after the transaction is on
-disk, so a flag the user saw confirmed survives a kill at any later moment.
+Flags are stored under the benchmark's *name* and the query id, with a hash of that
+query's own content (:func:`~.flags.query_content_hash`). So a new version of the
+benchmark keeps every flag: editing another query changes nothing, editing the flagged
+query marks its flags ``stale``. The file is opened in WAL mode with ``synchronous=FULL``:
+:meth:`AnnotationStore.add` returns only after the transaction is on disk.
+
+Stores written by earlier versions (one ``fingerprint`` of the whole benchmark per flag)
+are migrated when opened, in one transaction: nothing is lost. Their flags are claimed by
+the benchmark whose fingerprint they carry as soon as it is opened; flags of a version no
+longer at hand stay in the file, counted by :meth:`AnnotationStore.unclaimed` and adopted
+(stale, since their content is unknown) by :meth:`AnnotationStore.claim_legacy`.
 
 The default file is ``annotations.sqlite`` in the user's data directory
 (``$EXECRETRIEVAL_DATA_DIR`` when set, else ``platformdirs.user_data_dir("execretrieval")``);
-``":memory:"`` gives a throw-away store for quick experiments.
-
-Exports (CSV, JSONL, and a plain list of flagged query ids for
-``execretrieval evaluate --exclude-queries FILE``) are written atomically.
+``":memory:"`` gives a throw-away store. Exports are written atomically.
 """
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from ..dirs import user_data_dir
-from ..errors import AnnotationError, InputFormatError
-from ..fileio import atomic_write_text, read_utf8
+from ..errors import AnnotationError
+from ..fileio import atomic_write_text
+from .dataset import Benchmark
+from .flagfiles import read_flag_records, read_flags, to_csv, to_jsonl
+from .flags import CATEGORIES, STATUSES, TARGETS, Flag, default_annotator, query_content_hash
 
-__all__ = [
-    "CATEGORIES",
-    "TARGETS",
-    "AnnotationStore",
-    "Flag",
-    "default_store_path",
-    "read_flags",
-]
+__all__ = ["CATEGORIES", "STATUSES", "TARGETS", "AnnotationStore", "Flag", "ImportReport",
+           "default_store_path", "read_flags"]
 
-#: category key -> label shown to the user
-CATEGORIES: dict[str, str] = {
-    "test_stricter": "Test stricter than the query",
-    "test_too_weak": "Test too weak (a mutant passes)",
-    "ambiguous_query": "Ambiguous query",
-    "not_single_edit": "Distractor not a single edit",
-    "distractor_correct": "Distractor actually correct",
-    "other": "Other",
-}
-TARGETS = ("query", "test", "candidate")
-
-_FIELDS = ("flag_id", "fingerprint", "query_id", "target", "test_index", "corpus_id",
-           "category", "note", "created")
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS flags (
+SCHEMA_VERSION = 2
+_COLUMNS = ("flag_id", "benchmark", "query_id", "content_hash", "target", "test_index",
+            "corpus_id", "category", "note", "annotator", "status", "created")
+_TABLE = """
+CREATE TABLE IF NOT EXISTS {name} (
     flag_id     INTEGER PRIMARY KEY AUTOINCREMENT,
-    fingerprint TEXT NOT NULL,
+    benchmark   TEXT NOT NULL,            -- '' for a migrated flag not yet claimed
     query_id    TEXT NOT NULL,
+    content_hash TEXT NOT NULL,           -- the query's content when flagged ('' unknown)
     target      TEXT NOT NULL,
-    test_index  INTEGER,
+    test_index  INTEGER,                  -- 0-based
     corpus_id   TEXT,
     category    TEXT NOT NULL,
     note        TEXT NOT NULL DEFAULT '',
-    created     TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS flags_by_benchmark ON flags (fingerprint, query_id);
--- NULLs never collide in a UNIQUE constraint, hence the IFNULLs: re-importing is a no-op
-CREATE UNIQUE INDEX IF NOT EXISTS flags_unique ON flags (fingerprint, query_id, target,
-    IFNULL(test_index, -1), IFNULL(corpus_id, ''), category, note, created);
-"""
-
-
-@dataclass(frozen=True)
-class Flag:
-    """One verdict. ``target`` is 'query', 'test' (``test_index`` set) or 'candidate'
-    (``corpus_id`` set). ``flag_id`` is None until the store has saved it."""
-
-    query_id: str
-    category: str
-    target: str = "query"
-    test_index: int | None = None
-    corpus_id: str | None = None
-    note: str = ""
-    fingerprint: str = ""
-    created: str = ""
-    flag_id: int | None = None
-
-    def __post_init__(self) -> None:
-        if self.category not in CATEGORIES:
-            raise AnnotationError(f"unknown flag category {self.category!r}; expected one of "
-                                  f"{', '.join(CATEGORIES)}")
-        if self.target not in TARGETS:
-            raise AnnotationError(f"unknown flag target {self.target!r}; expected one of "
-                                  f"{', '.join(TARGETS)}")
-        if self.target == "test" and self.test_index is None:
-            raise AnnotationError("a flag on a test needs test_index")
-        if self.target == "candidate" and not self.corpus_id:
-            raise AnnotationError("a flag on a candidate needs corpus_id")
-
-    @property
-    def category_label(self) -> str:
-        return CATEGORIES[self.category]
-
-    def describe_target(self) -> str:
-        """'query', 'test 3' (1-based) or 'candidate c_0004'."""
-        if self.target == "test":
-            return f"test {int(self.test_index or 0) + 1}"
-        if self.target == "candidate":
-            return f"candidate {self.corpus_id}"
-        return "query"
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+    annotator   TEXT NOT NULL DEFAULT '',
+    status      TEXT NOT NULL DEFAULT 'open',
+    created     TEXT NOT NULL,
+    legacy_fingerprint TEXT NOT NULL DEFAULT ''
+)"""
+_INDEX = "CREATE INDEX IF NOT EXISTS flags_by_query ON flags (benchmark, query_id)"
 
 
 def default_store_path() -> Path:
@@ -125,17 +68,40 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
+@dataclass(frozen=True)
+class ImportReport:
+    """What an import did: flags added, and each row skipped with its line and reason."""
+
+    added: int
+    skipped: tuple[tuple[int, str], ...] = ()
+
+    def summary(self) -> str:
+        text = f"imported {self.added} new flag{'s' if self.added != 1 else ''}"
+        if self.skipped:
+            text += f", skipped {len(self.skipped)}"
+        return text
+
+
 class AnnotationStore:
-    """The flags of one benchmark (by fingerprint) in one SQLite file.
+    """The flags of one benchmark (by name) in one SQLite file.
 
     Thread-safe: one connection guarded by a lock. Every write is its own committed
-    transaction before the method returns.
+    transaction before the method returns. ``annotator`` (default: the OS user) is
+    recorded on each new flag that names none.
     """
 
-    def __init__(self, fingerprint: str, path: str | Path | None = None) -> None:
-        self.fingerprint = fingerprint
+    def __init__(self, benchmark: Benchmark, path: str | Path | None = None, *,
+                 annotator: str | None = None) -> None:
+        self.benchmark = benchmark
+        self.name = benchmark.name
+        self.annotator = annotator or default_annotator()
         self.path: Path | str = ":memory:" if path == ":memory:" else Path(
             path if path is not None else default_store_path())
+        self._hashes: dict[str, str] = {}
+        for q in benchmark.queries:
+            canonical = benchmark.canonical_for(q.query_id)
+            self._hashes[q.query_id] = query_content_hash(
+                q.query, q.function_name, q.test_suite, canonical.code if canonical else "")
         self._lock = threading.Lock()
         try:
             if isinstance(self.path, Path):
@@ -148,12 +114,70 @@ class AnnotationStore:
             if not ok or ok[0] != "ok":
                 raise AnnotationError(f"{self.path}: annotation database is corrupt "
                                       f"({ok[0] if ok else 'no answer'}); it was not changed")
-            self._db.executescript(_SCHEMA)
+            self._migrate()
+            self._claim(exact=True)
         except sqlite3.DatabaseError as exc:
             raise AnnotationError(f"{self.path}: cannot open annotation database: {exc}") from exc
         except OSError as exc:
             raise AnnotationError(f"{self.path}: cannot open annotation database: "
                                   f"{exc.strerror}") from exc
+
+    @property
+    def fingerprint(self) -> str:
+        """The fingerprint of the benchmark version this store was opened for."""
+        return self.benchmark.fingerprint
+
+    # schema ----------------------------------------------------------------------------
+    def _migrate(self) -> None:
+        """Create the table, or move a version-1 table (keyed by benchmark fingerprint) to
+        version 2 in one transaction: all rows or none."""
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            columns = {r[1] for r in db.execute("PRAGMA table_info(flags)")}
+            if columns and "content_hash" not in columns:
+                db.execute(_TABLE.format(name="flags_v2"))
+                db.execute(
+                    "INSERT INTO flags_v2 (flag_id, benchmark, query_id, content_hash, target,"
+                    " test_index, corpus_id, category, note, annotator, status, created,"
+                    " legacy_fingerprint) SELECT flag_id, '', query_id, '', target, test_index,"
+                    " corpus_id, category, note, '', 'open', created, fingerprint FROM flags")
+                db.execute("DROP TABLE flags")
+                db.execute("ALTER TABLE flags_v2 RENAME TO flags")
+            else:
+                db.execute(_TABLE.format(name="flags"))
+            db.execute(_INDEX)
+            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    def _claim(self, exact: bool) -> int:
+        """Attach migrated flags to this benchmark: those made on exactly this version
+        (``exact``: content as now) or, else, all of them whose query exists (stale)."""
+        where = "benchmark='' AND legacy_fingerprint" + ("=?" if exact else "!=?")
+        with self._lock:
+            rows = self._db.execute(f"SELECT flag_id, query_id FROM flags WHERE {where}",
+                                    (self.benchmark.fingerprint,)).fetchall()
+            updates = [(self.name, self._hashes[qid] if exact else "", fid)
+                       for fid, qid in rows if qid in self._hashes]
+            if updates:
+                self._db.execute("BEGIN IMMEDIATE")
+                self._db.executemany("UPDATE flags SET benchmark=?, content_hash=? "
+                                     "WHERE flag_id=?", updates)
+                self._db.execute("COMMIT")
+        return len(updates)
+
+    def unclaimed(self) -> int:
+        """Migrated flags of benchmark versions not opened since (kept, not shown)."""
+        with self._lock:
+            return int(self._db.execute("SELECT COUNT(*) FROM flags WHERE benchmark=''")
+                       .fetchone()[0])
+
+    def claim_legacy(self) -> int:
+        """Adopt every unclaimed migrated flag whose query id exists here, marked stale."""
+        return self._claim(exact=False)
 
     def close(self) -> None:
         with self._lock:
@@ -165,205 +189,177 @@ class AnnotationStore:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # writing -------------------------------------------------------------------------
+    # writing ---------------------------------------------------------------------------
+    def content_hash(self, query_id: str) -> str:
+        """The current content hash of a query of this benchmark ('' if it has none)."""
+        return self._hashes.get(query_id, "")
+
+    def _write(self, sql: str, args: Iterable[Any], what: str) -> sqlite3.Cursor:
+        with self._lock:
+            try:
+                return self._db.execute(sql, tuple(args))
+            except sqlite3.Error as exc:
+                raise AnnotationError(f"{self.path}: cannot {what}: {exc}") from exc
+
     def add(self, flag: Flag) -> Flag:
-        """Save ``flag`` for this benchmark; returns it with ``flag_id`` and ``created``.
+        """Save ``flag`` about the query as it is now; returns it with id and time.
 
         Returns only once the flag is durably on disk.
         """
-        created = flag.created or _now()
-        row = (self.fingerprint, flag.query_id, flag.target, flag.test_index, flag.corpus_id,
-               flag.category, flag.note, created)
-        with self._lock:
-            try:
-                cur = self._db.execute(
-                    "INSERT INTO flags (fingerprint, query_id, target, test_index, corpus_id,"
-                    " category, note, created) VALUES (?,?,?,?,?,?,?,?)", row)
-            except sqlite3.Error as exc:
-                raise AnnotationError(f"{self.path}: cannot save flag: {exc}") from exc
-        return Flag(query_id=flag.query_id, category=flag.category, target=flag.target,
-                    test_index=flag.test_index, corpus_id=flag.corpus_id, note=flag.note,
-                    fingerprint=self.fingerprint, created=created, flag_id=cur.lastrowid)
+        saved = replace(flag, created=flag.created or _now(),
+                        annotator=flag.annotator or self.annotator, benchmark=self.name,
+                        content_hash=flag.content_hash or self.content_hash(flag.query_id))
+        cur = self._write(
+            f"INSERT INTO flags ({', '.join(_COLUMNS)}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            self._row(saved), "save flag")
+        return self._with_stale(replace(saved, flag_id=cur.lastrowid))
 
-    def remove(self, flag_id: int) -> None:
-        """Delete one flag of this benchmark (no error if it is already gone)."""
-        with self._lock:
-            try:
-                self._db.execute("DELETE FROM flags WHERE flag_id=? AND fingerprint=?",
-                                 (flag_id, self.fingerprint))
-            except sqlite3.Error as exc:
-                raise AnnotationError(f"{self.path}: cannot delete flag: {exc}") from exc
+    def _row(self, f: Flag) -> tuple[Any, ...]:
+        return (f.flag_id, self.name, f.query_id, f.content_hash, f.target, f.test_index,
+                f.corpus_id, f.category, f.note, f.annotator, f.status, f.created)
 
-    # reading -------------------------------------------------------------------------
-    def flags(self, query_id: str | None = None) -> list[Flag]:
-        """This benchmark's flags (of one query if given), oldest first."""
-        sql = f"SELECT {', '.join(_FIELDS)} FROM flags WHERE fingerprint=?"
-        args: tuple[Any, ...] = (self.fingerprint,)
-        if query_id is not None:
-            sql += " AND query_id=?"
-            args += (query_id,)
+    def remove(self, flag_id: int) -> Flag | None:
+        """Delete one flag; returns it (for :meth:`restore`), None if it was already gone."""
+        gone = [f for f in self._select("flag_id=?", (flag_id,))]
+        self._write("DELETE FROM flags WHERE flag_id=? AND benchmark=?", (flag_id, self.name),
+                    "delete flag")
+        return gone[0] if gone else None
+
+    def restore(self, flag: Flag) -> Flag:
+        """Put a removed flag back exactly as it was (same id, time and content hash)."""
+        self._write(f"INSERT OR REPLACE INTO flags ({', '.join(_COLUMNS)}) "
+                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", self._row(flag), "restore flag")
+        return self._with_stale(flag)
+
+    def set_status(self, flag_id: int, status: str) -> None:
+        """Mark a flag ``open`` or ``resolved``."""
+        if status not in STATUSES:
+            raise AnnotationError(f"unknown flag status {status!r}; expected open or resolved")
+        self._write("UPDATE flags SET status=? WHERE flag_id=? AND benchmark=?",
+                    (status, flag_id, self.name), "change flag status")
+
+    # reading ---------------------------------------------------------------------------
+    def _with_stale(self, flag: Flag) -> Flag:
+        current = self._hashes.get(flag.query_id)
+        return replace(flag, stale=current is None or flag.content_hash != current)
+
+    def _select(self, where: str, args: tuple[Any, ...]) -> list[Flag]:
+        sql = (f"SELECT {', '.join(_COLUMNS)} FROM flags WHERE benchmark=? AND {where} "
+               "ORDER BY flag_id")
         with self._lock:
             try:
-                rows = self._db.execute(sql + " ORDER BY flag_id", args).fetchall()
+                rows = self._db.execute(sql, (self.name, *args)).fetchall()
             except sqlite3.Error as exc:
                 raise AnnotationError(f"{self.path}: cannot read flags: {exc}") from exc
-        return [_row_to_flag(r) for r in rows]
+        return [self._with_stale(Flag(**dict(zip(_COLUMNS, r, strict=True)))) for r in rows]
+
+    def flags(self, query_id: str | None = None) -> list[Flag]:
+        """This benchmark's flags (of one query if given), oldest first, ``stale`` set."""
+        if query_id is None:
+            return self._select("1", ())
+        return self._select("query_id=?", (query_id,))
 
     def flagged_query_ids(self) -> set[str]:
-        """Ids of queries with at least one flag."""
-        with self._lock:
-            rows = self._db.execute("SELECT DISTINCT query_id FROM flags WHERE fingerprint=?",
-                                    (self.fingerprint,)).fetchall()
-        return {r[0] for r in rows}
+        """Ids of queries with at least one open flag."""
+        return {f.query_id for f in self._select("status='open'", ())}
 
     def __len__(self) -> int:
-        with self._lock:
-            return int(self._db.execute("SELECT COUNT(*) FROM flags WHERE fingerprint=?",
-                                        (self.fingerprint,)).fetchone()[0])
+        return len(self.flags())
 
-    # export / import -----------------------------------------------------------------
+    # export / import -------------------------------------------------------------------
+    def export_rows(self) -> list[dict[str, Any]]:
+        """Every flag as an export row: function name and test text beside the ids."""
+        rows = []
+        for f in self.flags():
+            query = (self.benchmark.query(f.query_id)
+                     if self.benchmark.has_query(f.query_id) else None)
+            tests = query.test_suite if query is not None else ()
+            test_text = (tests[f.test_index] if f.test_index is not None
+                         and f.test_index < len(tests) else None)
+            rows.append({**f.to_dict(), "function_name": query.function_name if query else "",
+                         "test_text": test_text, "benchmark": f.benchmark,
+                         "content_hash": f.content_hash})
+        return rows
+
     def export_csv(self, path: str | Path) -> int:
-        """Write this benchmark's flags as CSV (header = field names); returns the count."""
-        flags = self.flags()
-        buffer = io.StringIO()
-        writer = csv.DictWriter(buffer, fieldnames=list(_FIELDS), lineterminator="\n")
-        writer.writeheader()
-        for flag in flags:
-            writer.writerow({k: ("" if v is None else v) for k, v in flag.to_dict().items()})
-        atomic_write_text(path, buffer.getvalue())
-        return len(flags)
+        """Write this benchmark's flags as CSV; returns the count."""
+        rows = self.export_rows()
+        atomic_write_text(path, to_csv(rows))
+        return len(rows)
 
     def export_jsonl(self, path: str | Path) -> int:
         """Write this benchmark's flags as JSON Lines; returns the count."""
-        flags = self.flags()
-        atomic_write_text(path, "".join(json.dumps(f.to_dict(), ensure_ascii=False) + "\n"
-                                        for f in flags))
-        return len(flags)
+        rows = self.export_rows()
+        atomic_write_text(path, to_jsonl(rows))
+        return len(rows)
 
     def export_query_ids(self, path: str | Path) -> int:
-        """Write flagged query ids, one a line, for ``evaluate --exclude-queries``."""
+        """Write ids of queries with open flags, one a line, for ``--exclude-queries``."""
         ids = sorted(self.flagged_query_ids())
         atomic_write_text(path, "".join(f"{qid}\n" for qid in ids))
         return len(ids)
 
-    def import_file(self, path: str | Path) -> int:
-        """Add the flags of a CSV or JSONL export (by extension); returns how many were new.
+    def _skip_reason(self, flag: Flag) -> str | None:
+        bench = self.benchmark
+        if not bench.has_query(flag.query_id):
+            return f"no query {flag.query_id} in {self.name}"
+        tests = bench.query(flag.query_id).test_suite
+        if flag.test_index is not None and flag.test_index >= len(tests):
+            return (f"{flag.query_id} has {len(tests)} tests, the flag is on test "
+                    f"{flag.test_index + 1}")
+        if flag.target == "candidate" and not (bench.has_snippet(str(flag.corpus_id))
+                                               and bench.snippet(str(flag.corpus_id))
+                                               .query_id == flag.query_id):
+            return f"no candidate {flag.corpus_id} of {flag.query_id}"
+        return None
 
-        All or nothing: a malformed line raises InputFormatError naming file and line and
-        nothing is added. Flags already present are skipped, so importing twice is harmless.
-        A flag without a fingerprint is taken to be about this benchmark.
+    def import_file(self, path: str | Path) -> ImportReport:
+        """Add the flags of a CSV or JSONL flag file (by extension).
+
+        All or nothing: a malformed row raises InputFormatError naming file and line and
+        nothing is added. A row already in the store (same query, target, category, note
+        and annotator), or about a query, test or candidate this benchmark does not have,
+        is skipped with its reason. A row without a content hash is taken to be about the
+        query as it is now, unless it names another benchmark fingerprint (an export of an
+        earlier version) or its test text differs from the test's: then it is stale.
         """
-        flags = list(read_flags(path))
-        rows = [(f.fingerprint or self.fingerprint, f.query_id, f.target, f.test_index,
-                 f.corpus_id, f.category, f.note, f.created or _now()) for f in flags]
+        def key(f: Flag) -> tuple[Any, ...]:
+            return (f.query_id, f.target, f.test_index, f.corpus_id, f.category, f.note,
+                    f.annotator)
+
+        existing = {key(f): f.flag_id for f in self.flags()}
+        fresh: list[Flag] = []
+        skipped: list[tuple[int, str]] = []
+        seen_in_file: dict[tuple[Any, ...], int] = {}
+        for record in read_flag_records(path):
+            flag = record.flag
+            reason = self._skip_reason(flag)
+            if reason is None and key(flag) in existing:
+                reason = f"already in the store (flag {existing[key(flag)]})"
+            if reason is None and key(flag) in seen_in_file:
+                reason = f"same as line {seen_in_file[key(flag)]}"
+            if reason is not None:
+                skipped.append((record.line, reason))
+                continue
+            seen_in_file[key(flag)] = record.line
+            if not flag.content_hash:
+                same = not record.fingerprint or record.fingerprint == \
+                    self.benchmark.fingerprint
+                if flag.test_index is not None and record.test_text is not None:
+                    tests = self.benchmark.query(flag.query_id).test_suite
+                    same = same and tests[flag.test_index] == record.test_text
+                flag = replace(flag, content_hash=self.content_hash(flag.query_id)
+                               if same else "")
+            fresh.append(replace(flag, flag_id=None, benchmark=self.name,
+                                 created=flag.created or _now()))
         with self._lock:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
-                before = self._db.total_changes
                 self._db.executemany(
-                    "INSERT OR IGNORE INTO flags (fingerprint, query_id, target, test_index,"
-                    " corpus_id, category, note, created) VALUES (?,?,?,?,?,?,?,?)", rows)
-                added = self._db.total_changes - before
+                    f"INSERT INTO flags ({', '.join(_COLUMNS)}) "
+                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", [self._row(f) for f in fresh])
                 self._db.execute("COMMIT")
             except sqlite3.Error as exc:
                 self._db.execute("ROLLBACK")
                 raise AnnotationError(f"{self.path}: cannot import flags: {exc}") from exc
-        return added
-
-
-def _row_to_flag(row: tuple[Any, ...]) -> Flag:
-    d = dict(zip(_FIELDS, row, strict=True))
-    return Flag(**d)
-
-
-def read_flags(path: str | Path) -> Iterator[Flag]:
-    """Parse a CSV or JSONL flag export; InputFormatError names file, line and field."""
-    path = Path(path)
-    try:
-        text = read_utf8(path)
-    except FileNotFoundError as exc:
-        raise InputFormatError("file not found", file=path) from exc
-    except OSError as exc:
-        raise InputFormatError(f"cannot read ({exc.strerror})", file=path) from exc
-    records: Iterable[tuple[int, Any]]
-    if path.suffix.lower() == ".csv":
-        records = _csv_records(text, path)
-    else:
-        records = _jsonl_records(text, path)
-    out = []
-    for line, obj in records:
-        out.append(_record_to_flag(obj, path, line))
-    return iter(out)
-
-
-def _jsonl_records(text: str, path: Path) -> Iterator[tuple[int, Any]]:
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            yield lineno, json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputFormatError(f"invalid JSON: {exc.msg} (column {exc.colno})",
-                                   file=path, line=lineno) from exc
-
-
-def _csv_records(text: str, path: Path) -> Iterator[tuple[int, Any]]:
-    reader = csv.DictReader(io.StringIO(text, newline=""))
-    try:
-        fields = reader.fieldnames or []
-        for name in ("query_id", "category"):
-            if name not in fields:
-                raise InputFormatError("missing column", file=path, line=1, field=name)
-        for row in reader:
-            if None in row:
-                raise InputFormatError("more cells than header columns", file=path,
-                                       line=reader.line_num)
-            yield reader.line_num, {k: (v if v != "" else None) for k, v in row.items()}
-    except csv.Error as exc:
-        raise InputFormatError(f"invalid CSV: {exc}", file=path, line=reader.line_num) from exc
-
-
-def _record_to_flag(obj: Any, path: Path, line: int) -> Flag:
-    if not isinstance(obj, dict):
-        raise InputFormatError(f"expected an object, got {type(obj).__name__}", file=path,
-                               line=line)
-
-    def text(name: str, required: bool = False) -> str | None:
-        value = obj.get(name)
-        if value is None:
-            if required:
-                raise InputFormatError("missing", file=path, line=line, field=name)
-            return None
-        if not isinstance(value, str):
-            raise InputFormatError(f"expected a string, got {type(value).__name__}",
-                                   file=path, line=line, field=name)
-        if required and not value.strip():
-            raise InputFormatError("must not be empty", file=path, line=line, field=name)
-        return value
-
-    test_index = obj.get("test_index")
-    if test_index is not None:
-        try:
-            if isinstance(test_index, bool | float):
-                raise ValueError(test_index)  # noqa: TRY004 - reported as a format error below
-            test_index = int(test_index)
-            if test_index < 0:
-                raise ValueError(test_index)
-        except (TypeError, ValueError):
-            raise InputFormatError(f"expected a non-negative integer, got {test_index!r}",
-                                   file=path, line=line, field="test_index") from None
-    category = text("category", required=True)
-    if category not in CATEGORIES:
-        raise InputFormatError(f"unknown category {category!r}", file=path, line=line,
-                               field="category")
-    target = text("target") or "query"
-    if target not in TARGETS:
-        raise InputFormatError(f"unknown target {target!r}", file=path, line=line,
-                               field="target")
-    try:
-        return Flag(query_id=str(text("query_id", required=True)), category=str(category),
-                    target=target, test_index=test_index, corpus_id=text("corpus_id"),
-                    note=text("note") or "", fingerprint=text("fingerprint") or "",
-                    created=text("created") or "")
-    except AnnotationError as exc:
-        raise InputFormatError(str(exc), file=path, line=line, field="target") from exc
+        return ImportReport(len(fresh), tuple(skipped))

@@ -23,6 +23,8 @@ COMMAND_MODULES = (
     "execretrieval.cli.oracle_commands",    # run-tests
     "execretrieval.cli.validate_command",  # validate
     "execretrieval.cli.build_commands",     # build, import-humaneval
+    "execretrieval.cli.audit_commands",     # audit
+    "execretrieval.cli.flags_command",      # flags
     "execretrieval.cli.rank_commands",      # evaluate, compare, export-run, export-qrels
     "execretrieval.cli.embed_command",      # embed (local or served models)
     "execretrieval.cli.benchmarks_command",  # benchmarks

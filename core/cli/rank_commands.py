@@ -76,6 +76,13 @@ def register(subparsers: Any) -> None:
     _stats_options(p)
     p.add_argument("--out", required=True, metavar="FILE",
                    help="report file: .json, .csv, .md or .html")
+    p.add_argument("--flags", action="store_true",
+                   help="add a section with the benchmark's flags (who, what, stale or not)")
+    p.add_argument("--store", metavar="FILE", type=Path,
+                   help="annotation store for --flags (default: the user's)")
+    p.add_argument("--audit", metavar="FILE.json", type=Path,
+                   help="add the top suspects of this audit (execretrieval audit --out "
+                        "FILE.json)")
     _pool_option(p)
     p.add_argument("--pool-sizes", type=_pool_sizes, metavar="LIST",
                    help="with --pool: also measure every --model with these many pool "
@@ -168,6 +175,22 @@ def _status(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
+def _with_annotations(report: Any, benchmark: Any, args: argparse.Namespace) -> Any:
+    """The report with its flags and audit sections (``--flags``, ``--audit``)."""
+    import dataclasses
+
+    from ..audit.results import read_audit
+    from ..benchmark.annotations import AnnotationStore
+    from ..report.annotations import report_annotations
+
+    flags = None
+    if args.flags:
+        with AnnotationStore(benchmark, args.store) as store:
+            flags = store.flags()
+    audit = read_audit(args.audit) if args.audit is not None else None
+    return dataclasses.replace(report, annotations=report_annotations(benchmark, flags, audit))
+
+
 def _evaluate(args: argparse.Namespace) -> int:
     from ..ranking.ranking import Ranking
     from ..ranking.registry import rank
@@ -210,6 +233,8 @@ def _evaluate(args: argparse.Namespace) -> int:
                                  ties=args.ties, status=_status, progress=progress)
         if args.pool_sizes and args.model:
             report = _with_scaling(report, benchmark, args, oracle, exclude, progress)
+        if args.flags or args.audit is not None:
+            report = _with_annotations(report, benchmark, args)
         # the HTML drill-down's tests matrix reads the outcomes just measured from the cache
         write_report(report, args.out, benchmark, outcomes=cached_outcomes(oracle))
     for name, ev in report.models.items():

@@ -10,7 +10,13 @@ Imported by the fork server (:mod:`_sandbox_child`), never by the engine. Three 
   otherwise rebind what they call.
 * :func:`compile_test`: parses a test and rewrites every ``==`` / ``!=`` into a call of the
   runner-held equality function (placed into the code object's constants, so no name
-  lookup the candidate could shadow leads to it).
+  lookup the candidate could shadow leads to it). A bare ``assert A op B`` (``op`` one of
+  ``== != < <= > >= in not in``, no message) becomes a call of the runner-held explainer,
+  which evaluates both sides once, in order, compares them the same way and, when the
+  comparison is false, fails the test with both values: "returned -1, expected 0" when
+  exactly one side calls something (that side "returned"), else "-1 == 0 is false".
+  Values are shown with the built-in ``repr`` of plain data only, truncated; anything else
+  shows as ``<a T object>``, so no candidate code runs to describe a failure.
 * The plain-data rule, enforced by that function: when one side of ``==`` / ``!=`` is plain
   data (exact ``int``, ``float``, ``complex``, ``bool``, ``str``, ``bytes``, ``None``, and
   exact ``list`` / ``tuple`` / ``dict`` / ``set`` / ``frozenset`` of plain data, checked
@@ -89,6 +95,55 @@ def _rewrite(tree: ast.AST, eq_name: str, chain_name: str, source: str = "") -> 
                 setattr(parent, field, _rewritten(value, eq_name, chain_name))
 
 
+_EXPLAINED = {ast.Eq: "Eq", ast.NotEq: "NotEq", ast.Lt: "Lt", ast.LtE: "LtE", ast.Gt: "Gt",
+              ast.GtE: "GtE", ast.In: "In", ast.NotIn: "NotIn"}
+
+
+# Calls that build an expected value rather than compute the answer under test.
+_BUILDERS = frozenset({"list", "tuple", "set", "frozenset", "dict", "range", "str", "int",
+                       "float", "bool", "bytes", "complex", "sorted", "reversed", "len",
+                       "abs", "round", "sum", "min", "max", "enumerate", "zip", "map",
+                       "filter", "approx"})
+
+
+def _calls(node: ast.AST) -> bool:
+    """Whether ``node`` calls something other than a builder of expected values."""
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call):
+            func = n.func
+            name = func.id if isinstance(func, ast.Name) else (
+                func.attr if isinstance(func, ast.Attribute) else "")
+            if name not in _BUILDERS:
+                return True
+    return False
+
+
+def _explain_asserts(tree: ast.AST, explain_name: str) -> None:
+    """``assert A op B`` (no message) -> ``EXPLAIN("Op", A, B, side)`` in place; ``side``
+    is "left" / "right" when only that operand calls something, else ""."""
+    for parent in ast.walk(tree):
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            block = getattr(parent, field, None)
+            if not isinstance(block, list):
+                continue
+            for k, stmt in enumerate(block):
+                test = stmt.test if isinstance(stmt, ast.Assert) else None
+                if (stmt.__class__ is not ast.Assert or stmt.msg is not None
+                        or not isinstance(test, ast.Compare) or len(test.ops) != 1
+                        or type(test.ops[0]) not in _EXPLAINED):
+                    continue
+                left, right = test.left, test.comparators[0]
+                side = ("left" if _calls(left) and not _calls(right) else
+                        "right" if _calls(right) and not _calls(left) else "")
+                func, op = ast.Constant(explain_name), ast.Constant(_EXPLAINED[type(test.ops[0])])
+                where = ast.Constant(side)
+                call = ast.Call(func=func, args=[op, left, right, where], keywords=[])
+                expr = ast.Expr(value=call)
+                for node in (func, op, where, call, expr):
+                    _located(node, stmt)
+                block[k] = expr
+
+
 def _swap_constants(code, swaps: dict):  # type: ignore[no-untyped-def]
     consts = []
     for const in code.co_consts:
@@ -101,18 +156,24 @@ def _swap_constants(code, swaps: dict):  # type: ignore[no-untyped-def]
 
 
 def compile_test(tree: ast.Module, eq, chain, salt: str,  # type: ignore[no-untyped-def]
-                 source: str = ""):
-    """Compile a parsed test with its comparisons routed through ``eq`` / ``chain``.
+                 source: str = "", explain=None):
+    """Compile a parsed test with its comparisons routed through ``eq`` / ``chain`` and
+    (given ``explain``) its bare comparison asserts through ``explain``.
 
     ``salt`` makes the placeholder constants unguessable, so a test's own string constants
     are never mistaken for them. Raises SyntaxError / ValueError like ``compile``.
     """
     eq_name, chain_name = f"\0erxr-eq-{salt}", f"\0erxr-chain-{salt}"
+    explain_name = f"\0erxr-explain-{salt}"
+    swaps = {eq_name: eq, chain_name: chain}
+    if explain is not None:
+        _explain_asserts(tree, explain_name)
+        swaps[explain_name] = explain
     _rewrite(tree, eq_name, chain_name, source)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # "'str' object is not callable" on the placeholder
         code = compile(tree, "<test>", "exec")
-    return _swap_constants(code, {eq_name: eq, chain_name: chain})
+    return _swap_constants(code, swaps)
 
 
 HOOKS = r'''
@@ -368,6 +429,79 @@ def make_eq(approx, audit, lt, le, gt, ge, contains, is_, is_not, not_, counter,
             left = right
         return result
     return eq, chain
+
+
+def make_explain(eq, approx, lt, le, gt, ge, contains, assertion_error):
+    # Every name below is a default argument: nothing a candidate can rebind.
+    def explain(op, a, b, side, _eq=eq, _lt=lt, _le=le, _gt=gt, _ge=ge, _contains=contains,
+                _error=assertion_error, _type=type, _repr=repr, _len=len, _id=id,
+                _int=int, _float=float, _complex=complex, _bool=bool, _str=str,
+                _bytes=bytes, _none=type(None), _list=list, _tuple=tuple, _dict=dict,
+                _set=set, _frozenset=frozenset, _pop=list.pop, _extend=list.extend,
+                _add=set.add, _keys=dict.keys, _values=dict.values, _approx=approx,
+                _getattr=object.__getattribute__, _qualname=type.__dict__["__qualname__"].__get__):
+        """``assert a <op> b``: nothing if true, else AssertionError naming both values."""
+        if op == "Eq":
+            ok = _eq(a, b, False)
+        elif op == "NotEq":
+            ok = _eq(a, b, True)
+        elif op == "Lt":
+            ok = _lt(a, b)
+        elif op == "LtE":
+            ok = _le(a, b)
+        elif op == "Gt":
+            ok = _gt(a, b)
+        elif op == "GtE":
+            ok = _ge(a, b)
+        elif op == "In":
+            ok = _contains(b, a)
+        else:
+            ok = not _contains(b, a)
+        if ok:
+            return
+        shown = []
+        for value in (a, b):
+            stack, seen, plain = [value], _set(), True
+            while stack and plain:
+                x = _pop(stack)
+                t = _type(x)
+                if (t is _int or t is _str or t is _float or t is _bool or t is _none
+                        or t is _bytes or t is _complex):
+                    continue
+                if t is _list or t is _tuple or t is _set or t is _frozenset or t is _dict:
+                    if _id(x) not in seen:
+                        _add(seen, _id(x))
+                        _extend(stack, _keys(x) if t is _dict else x)
+                        if t is _dict:
+                            _extend(stack, _values(x))
+                    continue
+                plain = False
+            if plain:
+                text = _repr(value)
+            elif _type(value) is _approx and _type(_getattr(value, "expected")) in (
+                    _int, _float, _list, _tuple):
+                text = "approx(" + _repr(_getattr(value, "expected")) + ")"
+            else:
+                text = "<a " + _qualname(_type(value)) + " object>"
+            if _len(text) > 120:
+                text = text[:117] + "..."
+            shown.append(text)
+        sa, sb = shown
+        symbol = {"Eq": "==", "NotEq": "!=", "Lt": "<", "LtE": "<=", "Gt": ">", "GtE": ">=",
+                  "In": "in", "NotIn": "not in"}[op]
+        if side == "left":
+            got, want = sa, {"Eq": sb, "NotEq": "anything but " + sb, "In": "one of " + sb,
+                             "NotIn": "none of " + sb}.get(op, symbol + " " + sb)
+        elif side == "right":
+            mirror = {"Lt": ">", "LtE": ">=", "Gt": "<", "GtE": "<="}
+            got, want = sb, {"Eq": sa, "NotEq": "anything but " + sa,
+                             "In": "something containing " + sa,
+                             "NotIn": "something not containing " + sa}.get(
+                                 op, mirror.get(op, "") + " " + sa)
+        else:
+            raise _error(sa + " " + symbol + " " + sb + " is false")
+        raise _error("returned " + got + ", expected " + want)
+    return explain
 
 
 def make_fingerprint(builtins_dict, modules, getcwd, getrecursionlimit, sys_module,

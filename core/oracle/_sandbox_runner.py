@@ -218,6 +218,9 @@ def make_hooks() -> dict:
         pytest_shim.approx, sys.audit, operator.lt, operator.le, operator.gt, operator.ge,
         operator.contains, operator.is_, operator.is_not, operator.not_,
         collections.Counter, collections.OrderedDict)
+    explain = namespace["make_explain"](eq, pytest_shim.approx, operator.lt, operator.le,
+                                        operator.gt, operator.ge, operator.contains,
+                                        AssertionError)
     fingerprint = namespace["make_fingerprint"](
         builtins.__dict__, sys.modules, os.getcwd, sys.getrecursionlimit, sys,
         tuple, list, list.extend, dict.values, dict.keys, object.__getattribute__)
@@ -242,9 +245,10 @@ def make_hooks() -> dict:
             if name in _RUNNER_MODULES:
                 runner_globals.append(module.__dict__)
     approx = pytest_shim.approx
-    protected = (eq, chain, fingerprint, namespace["same"], namespace["describe"],
+    protected = (eq, chain, explain, fingerprint, namespace["same"], namespace["describe"],
                  namespace["flush"], hidden, raiser, on_sigxcpu, approx, approx.__eq__)
-    return {"namespace": namespace, "eq": eq, "chain": chain, "same": namespace["same"],
+    return {"namespace": namespace, "eq": eq, "chain": chain, "explain": explain,
+            "same": namespace["same"],
             "describe": namespace["describe"], "flush": namespace["flush"],
             "fingerprint": fingerprint, "hidden": hidden, "protected": protected,
             "runner_globals": runner_globals, "pytest": pytest_shim,

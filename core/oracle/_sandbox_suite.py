@@ -38,16 +38,17 @@ _MAX_MESSAGE = 8192
 _COMPILED: dict[str, tuple] = {}  # test text -> (code object, imported names)
 
 
-def _compile_test(test: str, eq, chain, salt: str) -> tuple:  # type: ignore[no-untyped-def]
+def _compile_test(test: str, eq, chain, salt: str,  # type: ignore[no-untyped-def]
+                  explain=None) -> tuple:
     """A test's code object and the modules it imports, cached: a benchmark runs the same
     tests against many snippets. Raises SyntaxError & co. like ``compile``."""
     hit = _COMPILED.get(test)
     if hit is not None:
         return hit
-    if "==" in test or "!=" in test or "import" in test:
+    if "==" in test or "!=" in test or "import" in test or "assert" in test:
         tree = ast.parse(test, "<test>", "exec")
         imported = static_imports([tree])
-        hit = (compile_test(tree, eq, chain, salt, test), imported)
+        hit = (compile_test(tree, eq, chain, salt, test, explain), imported)
     else:  # nothing to rewrite, nothing imported: compile the text as it is
         hit = (compile(test, "<test>", "exec"), [])
     if len(_COMPILED) >= 4096:
@@ -56,7 +57,8 @@ def _compile_test(test: str, eq, chain, salt: str) -> tuple:  # type: ignore[no-
     return hit
 
 
-def prepare(req: dict, eq, chain, salt: str) -> tuple:  # type: ignore[no-untyped-def]
+def prepare(req: dict, eq, chain, salt: str,  # type: ignore[no-untyped-def]
+            explain=None) -> tuple:
     """(code object or error text, per test: code object or None, errors, imported names)."""
     tests = req["tests"]
     try:
@@ -68,7 +70,7 @@ def prepare(req: dict, eq, chain, salt: str) -> tuple:  # type: ignore[no-untype
     work: list = []
     for i, test in enumerate(tests):
         try:
-            compiled, imported = _compile_test(test, eq, chain, salt)
+            compiled, imported = _compile_test(test, eq, chain, salt, explain)
             work.append(compiled)
             names.update(imported)
         except (SyntaxError, ValueError, OverflowError, RecursionError) as exc:
@@ -89,7 +91,8 @@ def run_suite(req: dict, workdir: str, uid: int | None, active: dict, hooks: dic
     started = time.monotonic()
     tests, timeout = req["tests"], float(req["timeout"])
     outcomes: dict[int, list] = {}
-    code, work, errors, imported = prepare(req, hooks["eq"], hooks["chain"], hooks["salt"])
+    code, work, errors, imported = prepare(req, hooks["eq"], hooks["chain"], hooks["salt"],
+                                           hooks["explain"])
     if isinstance(code, str):
         outcomes = {i: ["error", code] for i in range(len(tests))}
         work = ()

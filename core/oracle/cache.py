@@ -32,7 +32,7 @@ from .results import SuiteResult
 
 __all__ = ["Cache", "MemoryCache", "ResultCache", "cache_key", "default_cache_path"]
 
-RUNNER_VERSION = "3"  # bump when the sandbox would judge the same suite differently
+RUNNER_VERSION = "4"  # bump when the sandbox would judge the same suite differently
 _SCHEMA = "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, value TEXT NOT NULL, " \
           "created REAL NOT NULL)"
 

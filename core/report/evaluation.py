@@ -42,6 +42,9 @@ class EvaluationReport:
     models: Mapping[str, ModelEvaluation]
     comparisons: tuple[Comparison, ...] = ()
     settings: Mapping[str, Any] = field(default_factory=dict)
+    #: the annotators' flags and the suite audit's top suspects, when the caller has them
+    #: (see :func:`execretrieval.report.annotations.report_annotations`)
+    annotations: Mapping[str, Any] = field(default_factory=dict)
     pool_scaling: tuple[PoolPoint, ...] = ()
 
     @classmethod
@@ -92,6 +95,7 @@ class EvaluationReport:
             "settings": dict(self.settings),
             "models": {name: ev.to_dict() for name, ev in self.models.items()},
             "comparisons": [c.to_dict() for c in self.comparisons],
+            **({"annotations": dict(self.annotations)} if self.annotations else {}),
             **({"pool_scaling": [p.to_dict() for p in self.pool_scaling]}
                if self.pool_scaling else {}),
         })

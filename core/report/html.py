@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+from .annotations import annotations_html
 from .drilldown import DRILL_CSS, Outcomes, drilldown_html, slices_html
 from .tables import blind_table, tie_table
 
@@ -276,6 +277,7 @@ def report_html(report: EvaluationReport, benchmark: Benchmark | None = None,
     if benchmark is not None:
         depth = int(report.settings.get("execution_depth", 10) or 10)
         out.append(drilldown_html(benchmark, report.models, depth, outcomes, flags))
+    out += annotations_html(report.annotations)
     out += ["<h2>Environment</h2>",
             f"<pre>{escape(json.dumps(data['environment'], indent=2))}</pre>",
             "</body></html>\n"]

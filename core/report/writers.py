@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from ..fileio import atomic_write_text
+from .annotations import annotations_markdown
 from .drilldown import Outcomes
 from .evaluation import EvaluationReport
 from .frames import evaluation_frame, per_query_frame
@@ -152,6 +153,7 @@ def report_markdown(report: EvaluationReport) -> str:
                          f"{_fmt(c['p_value'], 4)} | {_fmt(c['diff'])} "
                          f"[{_fmt(c['ci_low'])}, {_fmt(c['ci_high'])}] |")
     lines += _pool_scaling_markdown(data.get("pool_scaling") or [])
+    lines += annotations_markdown(report.annotations)
     lines += ["", "## Environment", "", "```json",
               json.dumps(data["environment"], indent=2), "```", ""]
     return "\n".join(lines)

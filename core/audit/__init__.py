@@ -1,0 +1,32 @@
+"""The suite audit: how well does each query's test suite tell its canonical from every
+single-edit mutant of it, and do its outcomes depend on the hash seed? May import the base
+layer, the oracle, the benchmark and mutation.
+"""
+
+from __future__ import annotations
+
+from .results import (
+    BOUNDARY_TYPES,
+    AuditResult,
+    MutantRun,
+    QueryAudit,
+    Survivor,
+    audit_from_dict,
+    read_audit,
+)
+from .run import DEFAULT_SEEDS, run_audit
+from .suspicion import WEIGHTS, score_query
+
+__all__ = [
+    "BOUNDARY_TYPES",
+    "AuditResult",
+    "MutantRun",
+    "QueryAudit",
+    "Survivor",
+    "audit_from_dict",
+    "read_audit",
+    "DEFAULT_SEEDS",
+    "run_audit",
+    "WEIGHTS",
+    "score_query",
+]

@@ -1,0 +1,137 @@
+"""From raw runs to a verdict: mutation score, survivors, flaky tests, suspicion and reasons.
+
+A test *kills* a mutant when the canonical passes it and the mutant does not (fail, error
+or timeout). A mutant is *killed* when some test kills it; it *survives* otherwise. A kill
+is *crash-only* when every killing test merely errored or timed out: no assertion caught a
+wrong value. A test is *flaky* when its status on the canonical differs between hash seeds.
+
+``suspicion`` is the weighted sum of six signals, each between 0 and 1 (see :data:`WEIGHTS`
+and README "Suite audit"); higher means look at this suite first:
+
+====================  ======  ============================================================
+signal                weight  value
+====================  ======  ============================================================
+canonical fails       1.0     1 if the canonical misses any test under any seed
+flaky tests           0.5     1 if any test's outcome changes with the hash seed
+low mutation score    0.4     1 - killed / mutants
+boundary survivors    0.2     surviving boundary/edge-case mutants / 3, at most 1
+tests killing nothing 0.15    tests that kill no mutant / tests
+crash-only kills      0.1     crash-only kills / killed
+====================  ======  ============================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .results import MutantRun, QueryAudit, Survivor
+
+__all__ = ["WEIGHTS", "score_query"]
+
+WEIGHTS = {
+    "canonical_fails": 1.0,
+    "flaky_tests": 0.5,
+    "low_mutation_score": 0.4,
+    "boundary_survivors": 0.2,
+    "tests_killing_nothing": 0.15,
+    "crash_only_kills": 0.1,
+}
+_BOUNDARY_SATURATION = 3
+
+
+def _numbers(indices: Sequence[int]) -> str:
+    """'test 3' or 'tests 2, 5 and 7' from 1-based numbers."""
+    if len(indices) == 1:
+        return f"test {indices[0]}"
+    head = ", ".join(str(i) for i in indices[:-1])
+    return f"tests {head} and {indices[-1]}"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def score_query(query_id: str, function_name: str, tests: Sequence[str], canonical_code: str,
+                canonical: Sequence[str], runs: Sequence[MutantRun],
+                seed_statuses: Sequence[tuple[int, Sequence[str]]],
+                problem: str = "") -> QueryAudit:
+    """The audit of one suite.
+
+    ``canonical`` holds the canonical's statuses under the oracle's own settings, ``runs``
+    each mutant's under the same settings, ``seed_statuses`` ``(seed, statuses)`` of the
+    canonical per hash seed. ``problem`` (no canonical, canonical does not parse) makes the
+    suite maximally suspect without mutants.
+    """
+    n_tests = len(tests)
+    killed = crash_only = 0
+    kills_per_test = [0] * n_tests
+    survivors: list[Survivor] = []
+    for run in runs:
+        killers = [i for i in range(n_tests)
+                   if canonical[i] == "pass" and run.statuses[i] != "pass"]
+        if not killers:
+            survivors.append(run.mutant)
+            continue
+        killed += 1
+        for i in killers:
+            kills_per_test[i] += 1
+        if all(run.statuses[i] != "fail" for i in killers):
+            crash_only += 1
+    mutants = len(runs)
+    score = killed / mutants if mutants else 1.0
+    nothing = tuple(i + 1 for i in range(n_tests) if mutants and kills_per_test[i] == 0)
+
+    by_test: list[set[str]] = [{canonical[i]} if i < len(canonical) else set()
+                               for i in range(n_tests)]
+    failing: dict[int, list[int]] = {}
+    for seed, statuses in seed_statuses:
+        for i, status in enumerate(statuses):
+            by_test[i].add(status)
+            if status != "pass":
+                failing.setdefault(i + 1, []).append(seed)
+    flaky = tuple(i + 1 for i in range(n_tests) if len(by_test[i]) > 1)
+    default_fails = tuple(i + 1 for i, s in enumerate(canonical) if s != "pass")
+    canonical_fails = bool(problem) or bool(default_fails) or bool(failing)
+
+    boundary = [s for s in survivors if s.boundary]
+    signals = {
+        "canonical_fails": 1.0 if canonical_fails else 0.0,
+        "flaky_tests": 1.0 if flaky else 0.0,
+        "low_mutation_score": 1.0 - score,
+        "boundary_survivors": min(1.0, len(boundary) / _BOUNDARY_SATURATION),
+        "tests_killing_nothing": len(nothing) / n_tests if n_tests else 0.0,
+        "crash_only_kills": crash_only / killed if killed else 0.0,
+    }
+    suspicion = sum(WEIGHTS[k] * v for k, v in signals.items())
+
+    reasons: list[str] = []
+    if problem:
+        reasons.append(problem)
+    if default_fails:
+        reasons.append(f"the canonical fails {_numbers(default_fails)}")
+    elif failing:
+        seeds = sorted({s for v in failing.values() for s in v})
+        reasons.append(f"the canonical fails {_numbers(sorted(failing))} under hash seed"
+                       f"{'s' if len(seeds) > 1 else ''} {', '.join(map(str, seeds))}")
+    if flaky:
+        reasons.append(f"flaky: {_numbers(flaky)} change{'s' if len(flaky) == 1 else ''} "
+                       "outcome with the hash seed")
+    if survivors:
+        reasons.append(f"mutation score {score:.2f}: {_plural(len(survivors), 'mutant')} of "
+                       f"{mutants} pass every test")
+    if boundary:
+        first = boundary[0]
+        reasons.append(f"{_plural(len(boundary), 'boundary/edge-case mutant')} survive"
+                       f"{'s' if len(boundary) == 1 else ''} (e.g. {first.bug_type}: "
+                       f"{first.description})")
+    if nothing:
+        reasons.append(f"{_numbers(nothing)} kill{'s' if len(nothing) == 1 else ''} no mutant")
+    if crash_only:
+        reasons.append(f"{crash_only} of {killed} kills are crashes only (no assertion "
+                       "catches the wrong value)")
+    return QueryAudit(
+        query_id=query_id, function_name=function_name, mutants=mutants, killed=killed,
+        mutation_score=score, survivors=tuple(survivors), crash_only_kills=crash_only,
+        tests_killing_nothing=nothing, flaky_tests=flaky, canonical_fails=canonical_fails,
+        suspicion=suspicion, reasons=tuple(reasons), tests=tuple(tests),
+        canonical_code=canonical_code, canonical_statuses=tuple(canonical), runs=tuple(runs))

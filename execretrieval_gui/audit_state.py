@@ -1,0 +1,154 @@
+"""The Audit view's state: the suite audit of the loaded benchmark, what is selected in it
+and what has been reviewed. A QObject with signals that never touches a widget.
+
+The audit runs in a worker (one :class:`~execretrieval_gui.workers.TaskSlot`) through the
+inspector's cached oracle, so a second run, or the CLI's ``execretrieval audit`` before it,
+makes it fast; the result is kept per benchmark fingerprint while the window is open.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, Signal
+
+from execretrieval.audit import DEFAULT_SEEDS, AuditResult, QueryAudit, Survivor, run_audit
+from execretrieval.benchmark.annotations import Flag
+
+from .workers import TaskSlot
+
+if TYPE_CHECKING:
+    from .state import InspectorState
+
+__all__ = ["AuditState", "weak_suite_note"]
+
+
+def weak_suite_note(audit: QueryAudit, survivor: Survivor) -> str:
+    """A flag note that carries the surviving mutant: its edit and the changed lines."""
+    lines = [f"audit: {survivor.bug_type} mutant survives every test — {survivor.description}"]
+    diff = difflib.unified_diff(audit.canonical_code.splitlines(), survivor.code.splitlines(),
+                                lineterm="", n=0)
+    lines += [d for d in list(diff)[2:] if not d.startswith("@@")]
+    return "\n".join(lines)
+
+
+class AuditState(QObject):
+    """Runs and holds the audit; the Audit view renders it and calls back."""
+
+    result_changed = Signal(object)       # AuditResult | None
+    busy_changed = Signal(bool, int, int)  # running, done, total
+    selected_changed = Signal(object)     # QueryAudit | None
+    reviewed_changed = Signal(object)     # frozenset of query ids
+    message = Signal(str)
+
+    def __init__(self, inspector: InspectorState, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.inspector = inspector
+        self.result: AuditResult | None = None
+        self.selected: QueryAudit | None = None
+        self.reviewed: set[str] = set()
+        self.seeds = DEFAULT_SEEDS
+        self._results: dict[str, AuditResult] = {}
+        self.slot = TaskSlot("audit", self)
+        inspector.benchmark_loaded.connect(self._on_inspector_benchmark_loaded)
+        inspector.flags_changed.connect(self._on_inspector_flags_changed)
+
+    @property
+    def busy(self) -> bool:
+        return self.slot.busy
+
+    def _on_inspector_benchmark_loaded(self, bench: Any) -> None:
+        self.slot.cancel()
+        self.selected = None
+        self.reviewed = set()
+        self.result = self._results.get(bench.fingerprint)
+        self.result_changed.emit(self.result)
+        self.reviewed_changed.emit(self.reviewed_ids())
+
+    def _on_inspector_flags_changed(self, _view: Any) -> None:
+        self.reviewed_changed.emit(self.reviewed_ids())
+
+    def reviewed_ids(self) -> frozenset[str]:
+        """Queries looked at in the Audit view, or flagged."""
+        return frozenset(self.reviewed | set(self.inspector.flagged_query_ids()))
+
+    # running ------------------------------------------------------------------------
+    def run(self, seeds: int | None = None) -> None:
+        """Audit every query of the loaded benchmark in a worker (cancels a running one)."""
+        bench = self.inspector.benchmark
+        if bench is None:
+            return
+        self.seeds = self.seeds if seeds is None else seeds
+        oracle, n_seeds = self.inspector.oracle, self.seeds
+
+        def work(progress: Any, should_stop: Any) -> AuditResult:
+            return run_audit(bench, oracle, seeds=n_seeds, progress=progress,
+                             should_stop=should_stop)
+
+        self.busy_changed.emit(True, 0, 0)
+        self.slot.start(work, on_result=lambda r: self._on_result(bench.fingerprint, r),
+                        on_error=self._on_error,
+                        on_progress=lambda d, t: self.busy_changed.emit(True, d, t),
+                        on_finished=lambda: self.busy_changed.emit(False, 0, 0))
+
+    def cancel(self) -> None:
+        if self.slot.busy:
+            self.slot.cancel()
+            self.busy_changed.emit(False, 0, 0)
+            self.message.emit("Audit cancelled")
+
+    def _on_result(self, fingerprint: str, result: AuditResult) -> None:
+        self._results[fingerprint] = result
+        self.result = result
+        self.result_changed.emit(result)
+        self.message.emit(f"Audit done: {result.suites_with_survivors} of "
+                          f"{len(result.queries)} suites let a mutant pass")
+        if result.queries:
+            self.select(result.queries[0].query_id)
+
+    def _on_error(self, exc: BaseException) -> None:
+        self.busy_changed.emit(False, 0, 0)
+        self.inspector.report_error("Cannot run the audit", exc)
+
+    # selection and review -----------------------------------------------------------
+    def select(self, query_id: str) -> None:
+        audit = self.result.query(query_id) if self.result is not None else None
+        if audit is None or audit is self.selected:
+            return
+        self.selected = audit
+        self.reviewed.add(query_id)
+        self.selected_changed.emit(audit)
+        self.reviewed_changed.emit(self.reviewed_ids())
+
+    def next_unreviewed(self) -> str | None:
+        """Select the next suspect query (after the selected one, wrapping) not yet
+        reviewed; None when every suspect query has been."""
+        if self.result is None:
+            return None
+        queue = [q for q in self.result.queries if q.reasons]
+        done = self.reviewed_ids()
+        start = 0
+        if self.selected is not None:
+            ids = [q.query_id for q in queue]
+            if self.selected.query_id in ids:
+                start = ids.index(self.selected.query_id) + 1
+        for q in queue[start:] + queue[:start]:
+            if q.query_id not in done:
+                self.select(q.query_id)
+                return q.query_id
+        self.message.emit("Every suspect suite has been reviewed")
+        return None
+
+    def flag_weak(self, survivor: Survivor | None = None) -> None:
+        """Flag the selected suite "tests too weak", the (first) surviving mutant attached."""
+        audit = self.selected
+        if audit is None:
+            return
+        if survivor is None:
+            if not audit.survivors:
+                self.message.emit("No mutant survives this suite: nothing to attach")
+                return
+            survivor = audit.survivors[0]
+        self.inspector.add_flag(Flag(audit.query_id, "test_too_weak",
+                                     note=weak_suite_note(audit, survivor)))

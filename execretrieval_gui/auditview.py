@@ -1,0 +1,241 @@
+"""The Audit tab: suites ranked by how suspect they are, and the evidence for one of them.
+
+Left, the queue (most suspect first, with reasons; reviewed ones ticked). Right, for the
+selected suite: its reasons, the surviving mutants with the selected one's diff against the
+canonical (the evidence of a weak suite), and the test x mutant kill matrix. "Flag suite as
+too weak" flags the query with the surviving mutant in the note; "Next unreviewed" (Ctrl+N)
+moves to the next suspect suite not yet looked at; a double click opens the query in the
+Inspect tab.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QSizePolicy,
+    QSpinBox,
+    QSplitter,
+    QTableView,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from . import diffing
+from .audit_models import AuditQueueModel, KillMatrixModel, SurvivorsModel
+from .models import OBJECT_ROLE
+
+if TYPE_CHECKING:
+    from execretrieval.audit import AuditResult, QueryAudit
+
+    from .audit_state import AuditState
+
+__all__ = ["AuditView"]
+
+
+def _table(model: Any, name: str) -> QTableView:
+    table = QTableView()
+    table.setObjectName(name)
+    table.setModel(model)
+    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    table.verticalHeader().setDefaultSectionSize(21)
+    table.setWordWrap(False)
+    return table
+
+
+class AuditView(QWidget):
+    """Renders an :class:`AuditState`; user actions go back to it. Double-clicking a queued
+    suite asks (``inspect_requested``) to open that query in the Inspect tab."""
+
+    inspect_requested = Signal(str)   # query id
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.state: AuditState | None = None
+        self.queue = AuditQueueModel(self)
+        self.survivors = SurvivorsModel(self)
+        self.matrix = KillMatrixModel(self)
+
+        self.run_button = QPushButton("Run audit")
+        self.run_button.setObjectName("auditRun")
+        self.run_button.setToolTip("Run every single-edit mutant of each canonical against "
+                                   "its tests, and the canonical under several hash seeds")
+        self.seeds_box = QSpinBox()
+        self.seeds_box.setRange(0, 50)
+        self.seeds_box.setPrefix("hash seeds: ")
+        self.progress = QProgressBar()
+        self.progress.setMaximumWidth(220)
+        self.progress.hide()
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.hide()
+        self.summary = QLabel("Run the audit to rank this benchmark's suites by how suspect "
+                              "they are.")
+        self.summary.setObjectName("auditSummary")
+        self.summary.setMinimumWidth(80)   # never widens the window: it elides instead
+        self.summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.next_button = QPushButton("Next unreviewed (Ctrl+N)")
+        self.next_button.setObjectName("auditNext")
+        self.flag_button = QPushButton("Flag suite as too weak")
+        self.flag_button.setObjectName("auditFlag")
+        self.flag_button.setToolTip("Flag the query's suite 'Test too weak', the selected "
+                                    "surviving mutant attached to the note")
+
+        self.queue_table = _table(self.queue, "auditQueue")
+        header = self.queue_table.horizontalHeader()
+        for col, width in ((0, 38), (1, 160), (2, 70), (3, 92), (4, 68)):
+            header.resizeSection(col, width)
+        header.setStretchLastSection(True)
+        self.queue_table.verticalHeader().hide()
+        self.reasons = QLabel()
+        self.reasons.setObjectName("auditReasons")
+        self.reasons.setWordWrap(True)
+        self.reasons.setTextFormat(Qt.TextFormat.RichText)
+        self.reasons.setAlignment(Qt.AlignmentFlag.AlignTop)
+        self.survivor_table = _table(self.survivors, "auditSurvivors")
+        self.survivor_table.verticalHeader().hide()
+        sh = self.survivor_table.horizontalHeader()
+        sh.resizeSection(0, 170)
+        sh.resizeSection(1, 40)
+        sh.setStretchLastSection(True)
+        self.diff = QTextBrowser()
+        self.diff.setObjectName("auditDiff")
+        self.diff.setLineWrapMode(QTextBrowser.LineWrapMode.NoWrap)
+        self.matrix_table = QTableView()
+        self.matrix_table.setObjectName("auditMatrix")
+        self.matrix_table.setModel(self.matrix)
+        self.matrix_table.horizontalHeader().setDefaultSectionSize(30)
+        self.matrix_table.verticalHeader().setDefaultSectionSize(20)
+
+        # The tab may be as narrow as the Inspect tab (the window opens at 1024 px with both
+        # docks): the controls shrink rather than widen the window.
+        for w in (self.run_button, self.seeds_box, self.progress, self.cancel_button,
+                  self.next_button, self.flag_button):
+            w.setMinimumWidth(24)
+        self.queue_table.setMinimumWidth(60)
+        top = QHBoxLayout()
+        for w in (self.run_button, self.seeds_box, self.progress, self.cancel_button):
+            top.addWidget(w)
+        top.addWidget(self.summary, 1)
+        top.addWidget(self.next_button)
+        top.addWidget(self.flag_button)
+        evidence = QSplitter(Qt.Orientation.Vertical)
+        evidence.addWidget(self.reasons)
+        evidence.addWidget(self.survivor_table)
+        evidence.addWidget(self.diff)
+        evidence.addWidget(self.matrix_table)
+        evidence.setSizes([70, 150, 220, 220])
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.setObjectName("auditSplitter")
+        self.splitter.addWidget(self.queue_table)
+        self.splitter.addWidget(evidence)
+        self.splitter.setSizes([520, 560])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(top)
+        layout.addWidget(self.splitter, 1)
+
+        self.next_shortcut = QShortcut(QKeySequence("Ctrl+N"), self)   # N steps the diff
+        self.next_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self._set_enabled(False)
+
+    def _set_enabled(self, has_result: bool) -> None:
+        self.next_button.setEnabled(has_result)
+        self.flag_button.setEnabled(has_result)
+
+    # the state ------------------------------------------------------------------------
+    def bind(self, state: AuditState) -> None:
+        self.state = state
+        self.seeds_box.setValue(state.seeds)
+        self.run_button.clicked.connect(lambda: state.run(self.seeds_box.value()))
+        self.cancel_button.clicked.connect(state.cancel)
+        self.next_button.clicked.connect(state.next_unreviewed)
+        self.next_shortcut.activated.connect(state.next_unreviewed)
+        self.flag_button.clicked.connect(self._on_flag_clicked)
+        self.queue_table.selectionModel().currentRowChanged.connect(self._on_queue_row_changed)
+        self.queue_table.doubleClicked.connect(
+            lambda index: self.inspect_requested.emit(index.data(OBJECT_ROLE).query_id))
+        self.survivor_table.selectionModel().currentRowChanged.connect(
+            self._on_survivor_row_changed)
+        state.result_changed.connect(self._on_state_result_changed)
+        state.selected_changed.connect(self._on_state_selected_changed)
+        state.reviewed_changed.connect(self.queue.set_reviewed)
+        state.busy_changed.connect(self._on_state_busy_changed)
+
+    def _on_state_busy_changed(self, busy: bool, done: int, total: int) -> None:
+        self.progress.setVisible(busy)
+        self.cancel_button.setVisible(busy)
+        self.run_button.setEnabled(not busy)
+        self.progress.setRange(0, total if total > 0 else 0)
+        if total > 0:
+            self.progress.setValue(done)
+            self.progress.setFormat("auditing %v/%m suites")
+
+    def _on_state_result_changed(self, result: AuditResult | None) -> None:
+        self.queue.set_audits(result.queries if result is not None else [])
+        self._set_enabled(result is not None)
+        if result is None:
+            self.summary.setText("Run the audit to rank this benchmark's suites by how "
+                                 "suspect they are.")
+            self._show(None)
+            return
+        qs = result.queries
+        flaky = sum(1 for q in qs if q.flaky_tests)
+        self.summary.setText(
+            f"{len(qs)} suites · {sum(q.mutants for q in qs)} mutants · "
+            f"<b>{result.suites_with_survivors}</b> let a mutant pass · {flaky} flaky · "
+            f"{len(result.settings.get('seeds', []))} hash seeds")
+
+    def _on_state_selected_changed(self, audit: QueryAudit | None) -> None:
+        self._show(audit)
+        if audit is not None:
+            row = self.queue.row_of(audit.query_id)
+            if row >= 0 and self.queue_table.currentIndex().row() != row:
+                self.queue_table.setCurrentIndex(self.queue.index(row, 0))
+                self.queue_table.scrollTo(self.queue.index(row, 0))
+
+    def _show(self, audit: QueryAudit | None) -> None:
+        self.survivors.set_rows(audit.survivors if audit is not None else [])
+        self.matrix.set_audit(audit)
+        if audit is None:
+            self.reasons.setText("")
+            self.diff.setHtml("")
+            return
+        items = "".join(f"<li>{escape(r)}</li>" for r in audit.reasons) or "<li>nothing " \
+                                                                            "suspect</li>"
+        self.reasons.setText(f"<b>{escape(audit.function_name)}</b> ({audit.query_id}) · "
+                             f"suspicion {audit.suspicion:.3f} · mutation score "
+                             f"{audit.mutation_score:.2f} ({audit.killed}/{audit.mutants})"
+                             f"<ul style='margin:2px 0 0 -20px'>{items}</ul>")
+        if audit.survivors:
+            self.survivor_table.setCurrentIndex(self.survivors.index(0, 0))
+        else:
+            self.diff.setHtml("<p style='color:#666'>No mutant survives: every single-edit "
+                              "mutant fails at least one test.</p>")
+
+    def _on_queue_row_changed(self, current: Any, _previous: Any = None) -> None:
+        audit = current.data(OBJECT_ROLE) if current.isValid() else None
+        if audit is not None and self.state is not None:
+            self.state.select(audit.query_id)
+
+    def _on_survivor_row_changed(self, current: Any, _previous: Any = None) -> None:
+        survivor = current.data(OBJECT_ROLE) if current.isValid() else None
+        audit = self.state.selected if self.state is not None else None
+        if survivor is None or audit is None:
+            return
+        self.diff.setHtml(diffing.render_unified(audit.canonical_code, survivor.code))
+
+    def _on_flag_clicked(self) -> None:
+        if self.state is None:
+            return
+        index = self.survivor_table.currentIndex()
+        self.state.flag_weak(index.data(OBJECT_ROLE) if index.isValid() else None)

@@ -1,0 +1,173 @@
+"""The suite audit: mutation score, survivors, tests killing nothing, crash-only kills,
+ranking and the CLI, checked against a brute-force re-run of every mutant."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from execretrieval import Benchmark, MemoryCache, Oracle, Query, Snippet, generate_mutants
+from execretrieval.audit import read_audit, run_audit
+from execretrieval.cli import main as cli
+from execretrieval.errors import CancelledError
+
+CLAMP = ("def clamp(x, lo, hi):\n"
+         "    if x < lo:\n"
+         "        return lo\n"
+         "    if x > hi:\n"
+         "        return hi\n"
+         "    return x\n")
+# weak: never tests the boundaries nor the lower guard; test 3 repeats test 1
+WEAK = ("assert clamp(5, 0, 10) == 5", "assert clamp(50, 0, 10) == 10",
+        "assert clamp(6, 0, 10) == 6")
+STRONG = ("assert clamp(5, 0, 10) == 5", "assert clamp(50, 0, 10) == 10",
+          "assert clamp(-5, 0, 10) == 0", "assert clamp(0, 0, 10) == 0",
+          "assert clamp(10, 0, 10) == 10", "assert clamp(0, 1, 10) == 1",
+          "assert clamp(11, 0, 10) == 10")
+DOUBLE = "def double(xs):\n    return [x * 2 for x in xs]\n"
+
+
+def _bench(name: str = "audit-test") -> Benchmark:
+    queries = [
+        Query("q_weak", "Clamp x into [lo, hi].", "clamp", "math-numerical", WEAK, ("c_1",)),
+        Query("q_strong", "Clamp x into [lo, hi].", "clamp", "math-numerical", STRONG,
+              ("c_2",)),
+        Query("q_double", "Double every item.", "double", "collections",
+              ("assert double([1, 2]) == [2, 4]", "assert double([]) == []"), ("c_3",)),
+    ]
+    corpus = [Snippet("c_1", "q_weak", "canonical", None, "", CLAMP),
+              Snippet("c_2", "q_strong", "canonical", None, "", CLAMP),
+              Snippet("c_3", "q_double", "canonical", None, "", DOUBLE)]
+    return Benchmark(queries, corpus, name=name)
+
+
+@pytest.fixture(scope="module")
+def oracle():
+    with Oracle(cache=MemoryCache(), workers=2) as o:
+        yield o
+
+
+@pytest.fixture(scope="module")
+def audit(oracle: Oracle):
+    return run_audit(_bench(), oracle, seeds=0)
+
+
+def test_counts_match_a_brute_force_rerun(audit, oracle: Oracle) -> None:
+    bench = _bench()
+    for q in bench.queries:
+        code = bench.canonical_for(q.query_id).code
+        mutants = generate_mutants(code, q.function_name).mutants
+        canon = Oracle.run(oracle, code, q.test_suite).statuses
+        killed = survivors = crash_only = 0
+        killing = set()
+        for m in mutants:
+            st = oracle.run(m.code, q.test_suite).statuses
+            killers = [i for i, s in enumerate(st) if s != "pass" and canon[i] == "pass"]
+            killing.update(killers)
+            if killers:
+                killed += 1
+                crash_only += all(st[i] != "fail" for i in killers)
+            else:
+                survivors += 1
+        got = audit.query(q.query_id)
+        assert (got.mutants, got.killed, len(got.survivors), got.crash_only_kills) == \
+            (len(mutants), killed, survivors, crash_only)
+        assert got.tests_killing_nothing == tuple(
+            i + 1 for i in range(len(q.test_suite)) if i not in killing)
+        assert got.mutation_score == pytest.approx(killed / len(mutants))
+
+
+def test_weak_suite_ranks_above_strong_with_reasons(audit) -> None:
+    order = [q.query_id for q in audit.queries]
+    assert order.index("q_weak") < order.index("q_strong")
+    weak = audit.query("q_weak")
+    assert weak.survivors and not weak.canonical_fails
+    # the lower guard is never exercised: removing it survives, and it is a boundary mutant
+    assert any(s.bug_type == "remove_edge_case_check" and "line 2" in s.description
+               for s in weak.survivors)
+    assert any("boundary/edge-case" in r for r in weak.reasons)
+    assert any(r.startswith("mutation score") for r in weak.reasons)
+    strong = audit.query("q_strong")
+    assert len(strong.survivors) < len(weak.survivors)
+    assert strong.suspicion < weak.suspicion
+
+
+def test_json_has_the_issue_keys_and_reads_back(audit, tmp_path: Path) -> None:
+    data = audit.to_dict()
+    assert set(data) == {"queries", "settings"}
+    keys = {"query_id", "function_name", "mutants", "killed", "mutation_score", "survivors",
+            "crash_only_kills", "tests_killing_nothing", "flaky_tests", "canonical_fails",
+            "suspicion", "reasons"}
+    for q in data["queries"]:
+        assert set(q) == keys
+        for s in q["survivors"]:
+            assert set(s) == {"bug_type", "description", "line", "code"}
+    suspicions = [q["suspicion"] for q in data["queries"]]
+    assert suspicions == sorted(suspicions, reverse=True)
+    path = tmp_path / "a.json"
+    path.write_text(json.dumps(data))
+    again = read_audit(path)
+    assert again.to_dict() == data
+
+
+def test_failing_canonical_tops_the_queue(oracle: Oracle) -> None:
+    bench = _bench()
+    broken = Query("q_broken", "Double every item.", "double", "collections",
+                   ("assert double([1]) == [2]", "assert double([3]) == [7]"), ("c_4",))
+    bench = Benchmark([*bench.queries, broken],
+                      [*bench.corpus, Snippet("c_4", "q_broken", "canonical", None, "", DOUBLE)])
+    audit = run_audit(bench, oracle, seeds=0)
+    top = audit.queries[0]
+    assert top.query_id == "q_broken" and top.canonical_fails
+    assert top.reasons[0] == "the canonical fails test 2"
+
+
+def test_cancel_raises(oracle: Oracle) -> None:
+    with Oracle(cache=None, workers=1) as fresh, pytest.raises(CancelledError):
+        run_audit(_bench(), fresh, seeds=0, should_stop=lambda: True)
+
+
+def test_cli_audit_writes_html_md_json(tmp_path: Path, tiny_dir: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    html = tmp_path / "a.html"
+    assert cli(["audit", str(tiny_dir), "--seeds", "0", "--limit", "1", "--timeout", "2",
+                "--out", str(html)]) == 0
+    text = html.read_text()
+    assert "<script" not in text and "Suite audit" in text and "lowest_set_bit" in text
+    capsys.readouterr()
+    assert cli(["audit", str(tiny_dir), "--seeds", "0", "--limit", "1", "--timeout", "2",
+                "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["settings"]["limit"] == 1 and len(data["queries"]) == 1
+    md = tmp_path / "a.md"
+    assert cli(["audit", str(tiny_dir), "--seeds", "0", "--limit", "1", "--timeout", "2",
+                "--out", str(md)]) == 0
+    assert md.read_text().startswith("# Suite audit")
+    assert cli(["audit", str(tiny_dir), "--out", str(tmp_path / "a.pdf")]) == 2
+
+
+def test_flaky_tests_match_cpython_under_each_hash_seed(oracle: Oracle) -> None:
+    """A test whose outcome depends on set order is flaky exactly when CPython itself,
+    run with PYTHONHASHSEED=0..5, gives it both outcomes."""
+    import os
+    import subprocess
+    import sys
+
+    firsts = []
+    for seed in range(6):
+        env = {**os.environ, "PYTHONHASHSEED": str(seed)}
+        firsts.append(subprocess.run([sys.executable, "-c", "print(list({'a', 'b', 'c'})[0])"],
+                                     env=env, capture_output=True, text=True,
+                                     check=True).stdout.strip())
+    code = "def uniq(xs):\n    return list(set(xs))\n"
+    tests = ("assert uniq(['a', 'b', 'c'])[0] == 'a'", "assert len(uniq(['a', 'a'])) == 1")
+    bench = Benchmark([Query("q1", "Unique items.", "uniq", "collections", tests, ("c1",))],
+                      [Snippet("c1", "q1", "canonical", None, "", code)], name="flaky")
+    [audit] = run_audit(bench, oracle, seeds=6).queries
+    expect_flaky = len({f == "a" for f in firsts}) == 2
+    assert audit.flaky_tests == ((1,) if expect_flaky else ())
+    assert audit.canonical_fails == (not all(f == "a" for f in firsts))
+    if expect_flaky:
+        assert "flaky: test 1 changes outcome with the hash seed" in audit.reasons

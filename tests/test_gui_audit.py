@@ -1,0 +1,115 @@
+"""The Audit tab: queue by suspicion, survivors as diffs, kill matrix, flag a weak suite,
+next unreviewed; the audit runs in a worker with progress and can be cancelled."""
+# ruff: noqa: F811  (pytest fixtures imported from _gui_fixtures, then used as arguments)
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from _gui_fixtures import make_window, no_leftover_work, open_and_wait, settings_file  # noqa: F401
+from PySide6.QtCore import Qt
+
+from execretrieval import Benchmark, MemoryCache, Oracle, Query, Snippet, write_benchmark
+from execretrieval.audit import run_audit
+from execretrieval_gui.audit_models import AuditQueueModel, KillMatrixModel, SurvivorsModel
+
+CLAMP = ("def clamp(x, lo, hi):\n    if x < lo:\n        return lo\n"
+         "    if x > hi:\n        return hi\n    return x\n")
+WEAK = ("assert clamp(5, 0, 10) == 5", "assert clamp(50, 0, 10) == 10",
+        "assert clamp(6, 0, 10) == 6")
+STRONG = ("assert clamp(5, 0, 10) == 5", "assert clamp(50, 0, 10) == 10",
+          "assert clamp(-5, 0, 10) == 0", "assert clamp(0, 0, 10) == 0",
+          "assert clamp(10, 0, 10) == 10", "assert clamp(0, 1, 10) == 1",
+          "assert clamp(11, 0, 10) == 10")
+
+
+def _bench() -> Benchmark:
+    queries = [Query("q_0001", "Clamp x into [lo, hi].", "clamp", "math-numerical", STRONG,
+                     ("c_0001",)),
+               Query("q_0002", "Clamp a value into [lo, hi].", "clamp_weak", "math-numerical",
+                     tuple(t.replace("clamp(", "clamp_weak(") for t in WEAK), ("c_0002",))]
+    corpus = [Snippet("c_0001", "q_0001", "canonical", None, "", CLAMP),
+              Snippet("c_0002", "q_0002", "canonical", None, "",
+                      CLAMP.replace("def clamp(", "def clamp_weak("))]
+    return Benchmark(queries, corpus, name="clamps")
+
+
+@pytest.fixture
+def clamp_dir(tmp_path: Path) -> Path:
+    folder = tmp_path / "clamps"
+    write_benchmark(_bench(), folder)
+    return folder
+
+
+def test_audit_models_pass_the_model_tester(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
+    with Oracle(cache=MemoryCache(), workers=2) as oracle:
+        audit = run_audit(_bench(), oracle, seeds=0)
+    queue = AuditQueueModel()
+    qtmodeltester.check(queue)
+    queue.set_audits(audit.queries)
+    queue.set_reviewed(frozenset({"q_0002"}))
+    qtmodeltester.check(queue)
+    assert queue.index(0, 1).data() == "clamp_weak  (q_0002)"
+    assert queue.index(0, 0).data() == "✓ 1"
+    weak = audit.query("q_0002")
+    survivors = SurvivorsModel()
+    survivors.set_rows(weak.survivors)
+    qtmodeltester.check(survivors)
+    matrix = KillMatrixModel()
+    qtmodeltester.check(matrix)
+    matrix.set_audit(weak)
+    qtmodeltester.check(matrix)
+    assert matrix.rowCount() == 3 and matrix.columnCount() == weak.mutants
+    # survivors come first and no test kills them; every later column has a kill
+    n = len(weak.survivors)
+    assert all(matrix.headerData(c, Qt.Orientation.Horizontal).startswith("★")
+               for c in range(n))
+    assert all(matrix.index(t, c).data() == "" for t in range(3) for c in range(n))
+    assert all(any(matrix.index(t, c).data() in ("✗", "!") for t in range(3))
+               for c in range(n, matrix.columnCount()))
+
+
+def test_audit_tab_runs_flags_and_steps(qtbot, make_window, clamp_dir: Path) -> None:
+    window = open_and_wait(qtbot, make_window(), clamp_dir)
+    window.show_tab(2)
+    assert window.tabs.tabText(2) == "Audit"
+    view = window.audit_view
+    view.seeds_box.setValue(2)
+    with qtbot.waitSignal(window.audit_state.result_changed, timeout=240000):
+        qtbot.mouseClick(view.run_button, Qt.MouseButton.LeftButton)
+    assert [a.query_id for a in view.queue.rows] == ["q_0002", "q_0001"]
+    assert window.audit_state.selected.query_id == "q_0002"   # the most suspect, shown
+    assert view.survivors.rowCount() > 0
+    assert "clamp_weak" in view.diff.toPlainText()
+    assert view.matrix.rowCount() == 3
+    assert "mutation score" in view.reasons.text()
+    # flag the suite as too weak, with the selected surviving mutant in the note
+    view.survivor_table.setCurrentIndex(view.survivors.index(0, 0))
+    survivor = view.survivors.rows[0]
+    qtbot.mouseClick(view.flag_button, Qt.MouseButton.LeftButton)
+    [flag] = window.state.store.flags("q_0002")
+    assert flag.category == "test_too_weak" and flag.target == "query"
+    assert survivor.description in flag.note and "\n-" in flag.note and "\n+" in flag.note
+    # next unreviewed: q_0001 has reasons only if something about it is suspect
+    window.audit_state.reviewed.clear()
+    nxt = window.audit_state.next_unreviewed()
+    suspect = [a.query_id for a in view.queue.rows if a.reasons and a.query_id != "q_0002"]
+    assert nxt == (suspect[0] if suspect else None)   # q_0002 is flagged: reviewed
+    # a double click on a queued suite opens its query in the Inspect tab
+    index = view.queue.index(view.queue.row_of("q_0002"), 1)
+    with qtbot.waitSignal(window.state.query_ready, timeout=60000):
+        view.queue_table.doubleClicked.emit(index)
+    assert window.tabs.currentIndex() == 0 and window.state.query_id == "q_0002"
+
+
+def test_audit_can_be_cancelled(qtbot, make_window, clamp_dir: Path) -> None:
+    window = open_and_wait(qtbot, make_window(), clamp_dir)
+    state = window.audit_state
+    if state.inspector._oracle is not None:   # nothing cached: it really runs
+        state.inspector._oracle.close()
+    state.inspector._oracle = Oracle(cache=None, workers=1)   # closed with the window
+    state.run(seeds=3)
+    assert state.busy and window.audit_view.cancel_button.isVisibleTo(window.audit_view)
+    state.cancel()
+    assert not state.busy and state.result is None
