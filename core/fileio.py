@@ -12,8 +12,8 @@ from pathlib import Path
 
 from .errors import InputFormatError, _LocatedError
 
-__all__ = ["atomic_directory", "atomic_write_bytes", "atomic_write_text", "read_utf8",
-           "utf8_error_line"]
+__all__ = ["atomic_directory", "atomic_write_bytes", "atomic_write_text", "read_input_text",
+           "read_utf8", "utf8_error_line"]
 
 
 def utf8_error_line(exc: UnicodeDecodeError) -> int:
@@ -31,6 +31,17 @@ def read_utf8(path: Path, error: type[_LocatedError] = InputFormatError) -> str:
     except UnicodeDecodeError as exc:
         raise error(f"not valid UTF-8 ({exc.reason})", file=path,
                     line=utf8_error_line(exc)) from exc
+
+
+def read_input_text(path: Path) -> str:
+    """:func:`read_utf8` for an input file the user named: a missing or unreadable file is
+    an InputFormatError naming it too, not an OSError."""
+    try:
+        return read_utf8(path)
+    except FileNotFoundError as exc:
+        raise InputFormatError("file not found", file=path) from exc
+    except OSError as exc:
+        raise InputFormatError(f"cannot read ({exc.strerror})", file=path) from exc
 
 
 @contextlib.contextmanager

@@ -17,7 +17,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..errors import InputFormatError
-from ..fileio import read_utf8
+from ..fileio import read_input_text
 
 __all__ = ["BOUNDARY_TYPES", "AuditResult", "MutantRun", "QueryAudit", "Survivor",
            "audit_from_dict", "read_audit"]
@@ -163,12 +163,7 @@ def audit_from_dict(data: Any, source: str | Path = "<audit>") -> AuditResult:
 def read_audit(path: str | Path) -> AuditResult:
     """Read an audit JSON file written by ``execretrieval audit --out FILE.json``."""
     path = Path(path)
-    try:
-        text = read_utf8(path)
-    except FileNotFoundError as exc:
-        raise InputFormatError("file not found", file=path) from exc
-    except OSError as exc:
-        raise InputFormatError(f"cannot read ({exc.strerror})", file=path) from exc
+    text = read_input_text(path)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

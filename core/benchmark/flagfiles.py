@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import AnnotationError, InputFormatError
-from ..fileio import read_utf8
+from ..fileio import read_input_text
 from .flags import CATEGORIES, STATUSES, TARGETS, Flag
 
 __all__ = ["EXPORT_FIELDS", "FlagRecord", "read_flag_records", "read_flags", "to_csv",
@@ -72,12 +72,7 @@ def read_flag_records(path: str | Path) -> list[FlagRecord]:
     """Parse a CSV (by extension) or JSONL flag file; InputFormatError names file, line,
     field, and nothing is returned unless every row parses."""
     path = Path(path)
-    try:
-        text = read_utf8(path)
-    except FileNotFoundError as exc:
-        raise InputFormatError("file not found", file=path) from exc
-    except OSError as exc:
-        raise InputFormatError(f"cannot read ({exc.strerror})", file=path) from exc
+    text = read_input_text(path)
     records: Iterable[tuple[int, Any]]
     if path.suffix.lower() == ".csv":
         records = _csv_records(text, path)

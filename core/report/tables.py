@@ -5,10 +5,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-__all__ = ["blind_table", "tie_table"]
+__all__ = ["blind_table", "fmt_cell", "tie_table"]
 
 
-def _fmt(value: Any, digits: int = 3) -> str:
+def fmt_cell(value: Any, digits: int = 3) -> str:
+    """A report cell as text: floats to ``digits`` places, None and NaN/inf as an en dash."""
     if value is None or (isinstance(value, float) and not math.isfinite(value)):
         return "–"
     if isinstance(value, float):
@@ -33,8 +34,8 @@ def tie_table(models: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
         ranges = tr.get("range", {})
         rows.append([name, str(tr.get("policy", "")),
                      *(str(tr.get("queries_tied_at_cut", {}).get(k, "")) for k in cuts),
-                     *(f"{_fmt(ranges.get(k, {}).get('pessimistic'))}–"
-                       f"{_fmt(ranges.get(k, {}).get('optimistic'))}" for k in shown)])
+                     *(f"{fmt_cell(ranges.get(k, {}).get('pessimistic'))}–"
+                       f"{fmt_cell(ranges.get(k, {}).get('optimistic'))}" for k in shown)])
     return header, rows
 
 

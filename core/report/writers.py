@@ -7,7 +7,6 @@ is written as JSON ``null`` and as an empty CSV cell.
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,7 +19,7 @@ from .drilldown import Outcomes
 from .evaluation import EvaluationReport
 from .frames import evaluation_frame, per_query_frame
 from .html import report_html
-from .tables import blind_table, tie_table
+from .tables import blind_table, fmt_cell, tie_table
 
 if TYPE_CHECKING:
     from ..benchmark.dataset import Benchmark
@@ -67,14 +66,6 @@ def _with_scaling_rows(report: EvaluationReport, frame: Any) -> Any:
     return pd.concat(parts, ignore_index=True)
 
 
-def _fmt(value: Any, digits: int = 3) -> str:
-    if value is None or (isinstance(value, float) and not math.isfinite(value)):
-        return "–"
-    if isinstance(value, float):
-        return f"{value:.{digits}f}"
-    return str(value)
-
-
 def report_markdown(report: EvaluationReport) -> str:
     """The report as Markdown tables."""
     data = report.to_dict()
@@ -98,8 +89,8 @@ def report_markdown(report: EvaluationReport) -> str:
                   "| model | " + " | ".join(metric_keys) + " |",
                   "|---|" + "---|" * len(metric_keys)]
         for name, m in models.items():
-            cells = [f"{_fmt(m['metrics'][k]['mean'])} [{_fmt(m['metrics'][k]['ci_low'])}, "
-                     f"{_fmt(m['metrics'][k]['ci_high'])}]" for k in metric_keys]
+            cells = [f"{fmt_cell(m['metrics'][k]['mean'])} [{fmt_cell(m['metrics'][k]['ci_low'])}, "
+                     f"{fmt_cell(m['metrics'][k]['ci_high'])}]" for k in metric_keys]
             lines.append(f"| {name} | " + " | ".join(cells) + " |")
         header, rows = tie_table(models)
         lines += ["", "## Ties", "",
@@ -122,10 +113,10 @@ def report_markdown(report: EvaluationReport) -> str:
                   "rank-1 misses that are own mutants |",
                   "|---|---|---|---|---|---|"]
         for name, m in models.items():
-            lines.append(f"| {name} | {m['queries']} | {_fmt(m['deception_rate'])} | "
-                         f"{_fmt(m.get('deception_strict'))} | "
-                         f"{_fmt(m.get('deception_tied'))} | "
-                         f"{_fmt(m['rank1_paired_miss_share'])} |")
+            lines.append(f"| {name} | {m['queries']} | {fmt_cell(m['deception_rate'])} | "
+                         f"{fmt_cell(m.get('deception_strict'))} | "
+                         f"{fmt_cell(m.get('deception_tied'))} | "
+                         f"{fmt_cell(m['rank1_paired_miss_share'])} |")
         for title, key in (("exec@1 by domain", "exec1_by_domain"),
                            ("Deception by bug type (share of mutants ranked above their "
                             "canonical; a tie counts by the tie policy)",
@@ -140,7 +131,7 @@ def report_markdown(report: EvaluationReport) -> str:
             lines += ["", f"## {title}", "", "| model | " + " | ".join(keys) + " |",
                       "|---|" + "---|" * len(keys)]
             for name, m in models.items():
-                lines.append(f"| {name} | " + " | ".join(_fmt(m.get(key, {}).get(k))
+                lines.append(f"| {name} | " + " | ".join(fmt_cell(m.get(key, {}).get(k))
                                                         for k in keys)
                              + " |")
     if data["comparisons"]:
@@ -148,10 +139,10 @@ def report_markdown(report: EvaluationReport) -> str:
                   "| metric | a | b | a mean | b mean | a only | b only | p (exact) | "
                   "diff [95% CI] |", "|---|---|---|---|---|---|---|---|---|"]
         for c in data["comparisons"]:
-            lines.append(f"| {c['metric']} | {c['a']} | {c['b']} | {_fmt(c['a_mean'])} | "
-                         f"{_fmt(c['b_mean'])} | {c['a_only']} | {c['b_only']} | "
-                         f"{_fmt(c['p_value'], 4)} | {_fmt(c['diff'])} "
-                         f"[{_fmt(c['ci_low'])}, {_fmt(c['ci_high'])}] |")
+            lines.append(f"| {c['metric']} | {c['a']} | {c['b']} | {fmt_cell(c['a_mean'])} | "
+                         f"{fmt_cell(c['b_mean'])} | {c['a_only']} | {c['b_only']} | "
+                         f"{fmt_cell(c['p_value'], 4)} | {fmt_cell(c['diff'])} "
+                         f"[{fmt_cell(c['ci_low'])}, {fmt_cell(c['ci_high'])}] |")
     lines += _pool_scaling_markdown(data.get("pool_scaling") or [])
     lines += annotations_markdown(report.annotations)
     lines += ["", "## Environment", "", "```json",
@@ -169,11 +160,11 @@ def _pool_scaling_markdown(points: list[dict[str, Any]]) -> list[str]:
              f"rank-1 background | {top.replace('_', ' ')} |",
              "|---|---|---|" + "---|" * (len(ks) + 3)]
     for p in points:
-        cells = [f"{_fmt(p[k])} [{_fmt(p[k + '_ci_low'])}, {_fmt(p[k + '_ci_high'])}]"
+        cells = [f"{fmt_cell(p[k])} [{fmt_cell(p[k + '_ci_low'])}, {fmt_cell(p[k + '_ci_high'])}]"
                  for k in ks]
         lines.append(f"| {p['model']} | {p['pool_size']} | {p['corpus_size']} | "
-                     + " | ".join(cells) + f" | {_fmt(p['deception_rate'])} | "
-                     f"{_fmt(p['rank1_background'])} | {_fmt(p[top])} |")
+                     + " | ".join(cells) + f" | {fmt_cell(p['deception_rate'])} | "
+                     f"{fmt_cell(p['rank1_background'])} | {fmt_cell(p[top])} |")
     return lines
 
 
