@@ -135,6 +135,17 @@ def _cases(world: World) -> list[Case]:
              "import sys\nf = sys._getframe()\ncode = f.f_code\neq = next(c for c in "
              "code.co_consts if callable(c))\neq.__code__ = (lambda *a: True).__code__\n"
              "assert add(1, 2) == 4", ("error",)),
+        # the explainer and the chain reach their comparison through default arguments:
+        # rewriting any function found there must be refused, or a false assert passes
+        Case("patch_functions_the_judges_call",
+             "import sys\nfor c in sys._getframe().f_code.co_consts:\n"
+             "    for d in getattr(c, '__defaults__', None) or ():\n"
+             "        if hasattr(d, '__code__'):\n"
+             "            try:\n"
+             "                d.__code__ = (lambda *a, **k: True).__code__\n"
+             "            except Exception:\n"
+             "                pass\n"
+             "assert add(1, 2) == 4\nassert 1 < add(1, 2) == 4", ("fail", "error")),
 
         Case("fork_bomb", "import os\nwhile True:\n    os.fork()", ("error", "timeout")),
         Case("kill_parent_and_group",

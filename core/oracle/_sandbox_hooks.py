@@ -397,67 +397,54 @@ def make_eq(approx, audit, lt, le, gt, ge, contains, is_, is_not, not_, counter,
         return (a != b) if negate else (a == b)
 
 
-    def chain(names, *thunks, _eq=eq, _zip=zip, _lt=lt, _le=le, _gt=gt, _ge=ge,
-              _contains=contains, _is=is_, _is_not=is_not, _not=not_):
+    def compare(name, left, right, _eq=eq, _lt=lt, _le=le, _gt=gt, _ge=ge,
+                _contains=contains, _is=is_, _is_not=is_not, _not=not_):
+        """``left <name> right`` for an ``ast.cmpop`` class name, == and != under the rule."""
+        if name == "Eq":
+            return _eq(left, right, False)
+        if name == "NotEq":
+            return _eq(left, right, True)
+        if name == "Lt":
+            return _lt(left, right)
+        if name == "LtE":
+            return _le(left, right)
+        if name == "Gt":
+            return _gt(left, right)
+        if name == "GtE":
+            return _ge(left, right)
+        if name == "Is":
+            return _is(left, right)
+        if name == "IsNot":
+            return _is_not(left, right)
+        if name == "In":
+            return _contains(right, left)
+        return _not(_contains(right, left))   # NotIn
+
+    def chain(names, *thunks, _compare=compare, _zip=zip):
         """A chained comparison with == or != in it: each operand evaluated once, in order."""
         left = thunks[0]()
         result = True
         for name, thunk in _zip(names, thunks[1:]):
             right = thunk()
-            if name == "Eq":
-                result = _eq(left, right, False)
-            elif name == "NotEq":
-                result = _eq(left, right, True)
-            elif name == "Lt":
-                result = _lt(left, right)
-            elif name == "LtE":
-                result = _le(left, right)
-            elif name == "Gt":
-                result = _gt(left, right)
-            elif name == "GtE":
-                result = _ge(left, right)
-            elif name == "Is":
-                result = _is(left, right)
-            elif name == "IsNot":
-                result = _is_not(left, right)
-            elif name == "In":
-                result = _contains(right, left)
-            else:  # NotIn
-                result = _not(_contains(right, left))
+            result = _compare(name, left, right)
             if not result:
                 return result
             left = right
         return result
-    return eq, chain
+    return eq, chain, compare
 
 
-def make_explain(eq, approx, lt, le, gt, ge, contains, assertion_error):
+def make_explain(compare, approx, assertion_error):
     # Every name below is a default argument: nothing a candidate can rebind.
-    def explain(op, a, b, side, _eq=eq, _lt=lt, _le=le, _gt=gt, _ge=ge, _contains=contains,
-                _error=assertion_error, _type=type, _repr=repr, _len=len, _id=id,
-                _int=int, _float=float, _complex=complex, _bool=bool, _str=str,
+    def explain(op, a, b, side, _compare=compare, _error=assertion_error, _type=type,
+                _repr=repr, _len=len, _id=id, _int=int, _float=float, _complex=complex,
+                _bool=bool, _str=str,
                 _bytes=bytes, _none=type(None), _list=list, _tuple=tuple, _dict=dict,
                 _set=set, _frozenset=frozenset, _pop=list.pop, _extend=list.extend,
                 _add=set.add, _keys=dict.keys, _values=dict.values, _approx=approx,
                 _getattr=object.__getattribute__, _qualname=type.__dict__["__qualname__"].__get__):
         """``assert a <op> b``: nothing if true, else AssertionError naming both values."""
-        if op == "Eq":
-            ok = _eq(a, b, False)
-        elif op == "NotEq":
-            ok = _eq(a, b, True)
-        elif op == "Lt":
-            ok = _lt(a, b)
-        elif op == "LtE":
-            ok = _le(a, b)
-        elif op == "Gt":
-            ok = _gt(a, b)
-        elif op == "GtE":
-            ok = _ge(a, b)
-        elif op == "In":
-            ok = _contains(b, a)
-        else:
-            ok = not _contains(b, a)
-        if ok:
+        if _compare(op, a, b):
             return
         shown = []
         for value in (a, b):

@@ -214,13 +214,11 @@ def make_hooks() -> dict:
     namespace: dict = {"__builtins__": builtins}
     exec(_HOOKS_CODE, namespace)  # bare globals: nothing there leads back to this module
     pytest_shim = sys.modules["pytest"]
-    eq, chain = namespace["make_eq"](
+    eq, chain, compare = namespace["make_eq"](
         pytest_shim.approx, sys.audit, operator.lt, operator.le, operator.gt, operator.ge,
         operator.contains, operator.is_, operator.is_not, operator.not_,
         collections.Counter, collections.OrderedDict)
-    explain = namespace["make_explain"](eq, pytest_shim.approx, operator.lt, operator.le,
-                                        operator.gt, operator.ge, operator.contains,
-                                        AssertionError)
+    explain = namespace["make_explain"](compare, pytest_shim.approx, AssertionError)
     fingerprint = namespace["make_fingerprint"](
         builtins.__dict__, sys.modules, os.getcwd, sys.getrecursionlimit, sys,
         tuple, list, list.extend, dict.values, dict.keys, object.__getattribute__)
@@ -245,7 +243,7 @@ def make_hooks() -> dict:
             if name in _RUNNER_MODULES:
                 runner_globals.append(module.__dict__)
     approx = pytest_shim.approx
-    protected = (eq, chain, explain, fingerprint, namespace["same"], namespace["describe"],
+    protected = (eq, chain, compare, explain, fingerprint, namespace["same"], namespace["describe"],
                  namespace["flush"], hidden, raiser, on_sigxcpu, approx, approx.__eq__)
     return {"namespace": namespace, "eq": eq, "chain": chain, "explain": explain,
             "same": namespace["same"],
