@@ -162,7 +162,7 @@ class Ranking:
         if matrix.ndim != 2:
             raise RetrieverError(f"{model}: expected a 2-D score matrix, got {matrix.ndim}-D")
         q, n = matrix.shape
-        builder = RankingBuilder(q, n, keep=n if keep is None else keep, own=own)
+        builder = RankingBuilder(q, n, keep=max(1, n) if keep is None else keep, own=own)
         step = block_rows(n)
         for start in range(0, q, step):
             builder.add(matrix[start:start + step])

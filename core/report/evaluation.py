@@ -110,7 +110,9 @@ class EvaluationReport:
         return (f"Background pool {pool.get('name')} ({pool.get('path')}): "
                 f"{pool.get('joined')} of its {pool.get('size')} functions joined the "
                 f"corpus as role 'background' (fingerprint "
-                f"{str(pool.get('fingerprint', ''))[:12]}){also}.")
+                f"{str(pool.get('fingerprint', ''))[:12]}){also}. Rankings kept each "
+                f"query's top {self.settings.get('kept_per_query', '?')} candidates (and "
+                "the tie group at the cut) and its own snippets wherever they rank.")
 
 
 def _clean(value: Any) -> Any:
