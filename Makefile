@@ -17,7 +17,7 @@ MODEL ?= minilm
 QUERY ?= lowest_set_bit
 SIZE ?= 1280x800
 
-.PHONY: help install system-deps run test bench stress screenshot check-data lint dist clean
+.PHONY: help install system-deps run test bench stress screenshot screenshot-audit check-data lint dist clean
 
 help:
 	@echo "make run         install (first time) and open the inspector on $(BENCHMARK)"
@@ -25,6 +25,7 @@ help:
 	@echo "make bench       performance benchmarks (ratios against the naive way)"
 	@echo "make stress      oracle load test with hostile candidates"
 	@echo "make screenshot  render docs/screenshot.png ($(BENCHMARK), $(MODEL), $(QUERY))"
+	@echo "make screenshot-audit  render docs/audit.png (the Audit tab; runs the audit)"
 	@echo "make check-data  rebuild data/builtin from its seed (cold cache) and diff: no byte may change"
 	@echo "make dist        build the sdist and the wheel (benchmarks included) into dist/"
 
@@ -75,6 +76,13 @@ screenshot: $(STAMP)
 	QT_QPA_PLATFORM=offscreen EXECRETRIEVAL_DATA_DIR=$$tmp $(BIN)/execretrieval-gui \
 		$(BENCHMARK) --model $(MODEL) --query $(QUERY) --size $(SIZE) \
 		--screenshot docs/screenshot.png; status=$$?; rm -rf $$tmp; exit $$status
+
+screenshot-audit: $(STAMP)
+	mkdir -p docs
+	@tmp=$$(mktemp -d); \
+	QT_QPA_PLATFORM=offscreen EXECRETRIEVAL_DATA_DIR=$$tmp $(BIN)/execretrieval-gui \
+		$(BENCHMARK) --model $(MODEL) --tab audit --size $(SIZE) \
+		--screenshot docs/audit.png; status=$$?; rm -rf $$tmp; exit $$status
 
 # Rebuilding the bundled benchmark must reproduce it byte for byte (about 2 minutes).
 check-data: $(STAMP)
