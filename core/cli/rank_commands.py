@@ -195,7 +195,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     from ..ranking.ranking import Ranking
     from ..ranking.registry import rank
     from ..ranking.trec import from_run
-    from ..report.drilldown import cached_outcomes
+    from ..report.drilldown import cached_outcomes, cached_results
     from ..report.evaluation import evaluate_models
     from ..report.writers import FORMATS, write_report
     from .progress import TerminalProgress
@@ -236,7 +236,8 @@ def _evaluate(args: argparse.Namespace) -> int:
         if args.flags or args.audit is not None:
             report = _with_annotations(report, benchmark, args)
         # the HTML drill-down's tests matrix reads the outcomes just measured from the cache
-        write_report(report, args.out, benchmark, outcomes=cached_outcomes(oracle))
+        write_report(report, args.out, benchmark, outcomes=cached_outcomes(oracle),
+                     results=cached_results(oracle))
     for name, ev in report.models.items():
         ci = ev.metrics.get("exec@1")
         if ci is not None:
