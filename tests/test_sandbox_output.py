@@ -129,3 +129,16 @@ def test_timeout_and_crash_keep_what_was_printed(oracle):
                               "while True:\n    pass", "print('never')"])
     assert result.statuses == ("pass", "error", "timeout", "timeout")
     assert _outputs(result) == ["ok\n", "dying\n", "looping\n", ""]
+
+
+def test_a_writer_that_never_stops_costs_only_its_test(oracle):
+    """A child the module starts keeps the output pipe busy: the runner gives up waiting
+    for it to drain (after about two seconds), the test still gets its verdict, and the
+    next test runs in a fresh worker with a fresh pipe."""
+    code = ("import os\nif os.fork() == 0:\n    while True:\n        os.write(1, b'z' * 4096)\n"
+            "def f(x):\n    return x\n")
+    with Oracle(timeout=15.0, cache=None, workers=1, limits=Limits(output_chars=300)) as o:
+        result = o.run(code, ["assert f(1) == 1", "assert f(2) == 3"])
+    assert result.statuses == ("pass", "fail")
+    assert result.outcomes[1].detail == "returned 2, expected 3"
+    assert len(result.output) <= 300 + 3 * len("\n[output truncated]")

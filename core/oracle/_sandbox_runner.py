@@ -356,8 +356,10 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
             flush(sys_)
             try:  # what loading printed is read before the test's part begins
                 st = fstat(4)
-                piped = (st.st_dev, st.st_ino) == pipe_id
+                piped, spins = (st.st_dev, st.st_ino) == pipe_id, 0
                 while piped and from_bytes(ioctl(4, FIONREAD, zero4), "little"):
+                    spins += 1
+                    piped = spins < 10000  # ~2 s: something keeps writing; stop after
                     sleep(0.0002)
             except BaseException_:
                 piped = False
@@ -385,8 +387,10 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
                 dirty = True
             try:  # the test's output is read before its verdict; fds 1, 2 as they were
                 st = fstat(4)
-                piped = piped and (st.st_dev, st.st_ino) == pipe_id
+                piped, spins = piped and (st.st_dev, st.st_ino) == pipe_id, 0
                 while piped and from_bytes(ioctl(4, FIONREAD, zero4), "little"):
+                    spins += 1
+                    piped = spins < 10000
                     sleep(0.0002)
                 if piped:
                     dup2(4, 1)
