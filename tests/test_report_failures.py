@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from execretrieval import MemoryCache, Oracle
-from execretrieval.benchmark.dataset import load_benchmark
 import numpy as np
 
+from execretrieval import MemoryCache, Oracle
+from execretrieval.benchmark.dataset import load_benchmark
 from execretrieval.ranking.ranking import Ranking
 from execretrieval.report.drilldown import cached_outcomes, cached_results
 from execretrieval.report.evaluation import evaluate_models
