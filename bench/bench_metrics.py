@@ -17,7 +17,8 @@ from execretrieval.benchmark.dataset import BUG_TYPES, DOMAINS, Benchmark, Query
 from execretrieval.measure.analysis import pair_edit_spans
 from execretrieval.measure.metrics import evaluate
 from execretrieval.measure.statistics import bootstrap_counts
-from execretrieval.ranking.ranking import Ranking
+from execretrieval.ranking.ranking import DEFAULT_KEEP, Ranking
+from execretrieval.ranking.ranking import own_groups as ranking_own_groups
 
 N_QUERIES, N_SNIPPETS, N_MODELS, N_BOOT, SEED = 939, 4694, 24, 5000, 0
 
@@ -46,11 +47,13 @@ def main() -> None:
     assert len(bench.corpus) == N_SNIPPETS, len(bench.corpus)
     rng = np.random.default_rng(SEED)
     own = np.array([bench.query_index(s.query_id) for s in bench.corpus])
+    own_groups = ranking_own_groups(bench)
     models = []
     for m in range(N_MODELS):
         scores = rng.random((N_QUERIES, N_SNIPPETS))
         scores[own, np.arange(N_SNIPPETS)] += 1.0 + 0.1 * m  # own snippets near the top
-        ranking = Ranking.from_scores(f"model_{m}", scores)
+        # kept as rank() keeps it: each query's top 100 and its own snippets
+        ranking = Ranking.from_scores(f"model_{m}", scores, keep=DEFAULT_KEEP, own=own_groups)
         canonical = np.array([int(bench.snippet(str(bench.corpus[int(j)].corpus_id))
                                   .is_canonical) for j in ranking.order[:, :10].ravel()])
         passes = canonical.reshape(N_QUERIES, 10).astype(bool)

@@ -246,31 +246,23 @@ def query_status(benchmark: Benchmark, ranking: Any) -> QueryStatus:
     Built on the engine's pairing structure and deception classes, so the browser and
     the reports agree on what "deceived" and "tied" mean."""
     from execretrieval.measure.analysis import deception_classes, pairs
-    from execretrieval.measure.ties import ranking_keys
 
     p = pairs(benchmark)
     order = np.asarray(ranking.order)
     nq = len(benchmark.queries)
-    top1 = order[:, 0] if order.shape[1] else np.zeros(nq, dtype=np.int32)
-    keys = ranking_keys(ranking)
-    rows = np.arange(nq)
+    top1 = order[:, 0] if order.shape[1] else np.full(nq, -1, dtype=np.int32)
     share = np.zeros(nq)
     if order.shape[1]:
-        top_group = keys == keys[rows, top1][:, None]
-        correct = np.zeros_like(top_group)
-        if p.correct_matrix.shape[1]:
-            for col in range(p.correct_matrix.shape[1]):
-                idx = p.correct_matrix[:, col]
-                ok = idx >= 0
-                correct[rows[ok], idx[ok]] = True
-        correct &= np.asarray(ranking.retrieved)
-        share = (top_group & correct).sum(axis=1) / top_group.sum(axis=1)
+        keys = ranking.keys   # stored best first; the top tie group is stored whole
+        top_group = (keys == keys[:, :1]) & (order >= 0)
+        correct = p.relevant(order.astype(np.int64)) & top_group
+        share = correct.sum(axis=1) / np.maximum(top_group.sum(axis=1), 1)
     strict, tied_class = deception_classes(benchmark, ranking)
     ranks = np.zeros(nq, dtype=np.int64)
-    has = p.canonical >= 0
-    if has.any():
-        own = keys[np.nonzero(has)[0], p.canonical[has]]
-        ranks[has] = 1 + (keys[has] > own[:, None]).sum(axis=1)
+    has = np.flatnonzero(p.canonical >= 0)
+    if has.size:
+        found = ranking.lookup(has, p.canonical[has])
+        ranks[has] = np.where(found.found, found.above + 1, 0)
     return QueryStatus(str(ranking.model), share >= 1.0, ranks, strict == 1.0, top1,
                        share, tied_class == 1.0)
 
@@ -306,10 +298,12 @@ def canonical_tie(benchmark: Benchmark, ranking: Any, query_id: str) -> Canonica
         return CanonicalTie()
     qi, cj = benchmark.query_index(query_id), benchmark.corpus_index(canon.corpus_id)
     (best,), (worst,) = rank_ranges(ranking, qi, [cj])
-    row = np.asarray(ranking.scores[qi])
-    same = [int(j) for j in np.flatnonzero(row == row[cj]) if j != cj]
-    mutants = sum(1 for j in same if benchmark.corpus[j].query_id == query_id)
-    return CanonicalTie(best, worst, float(row[cj]), mutants, len(same) - mutants)
+    own = [benchmark.corpus_index(s.corpus_id) for s in benchmark.distractors_for(query_id)]
+    found = ranking.lookup(np.full(len(own) + 1, qi), [cj, *own])
+    score = float(found.key[0])
+    mutants = int((found.key[1:] == score).sum())
+    tied = max(0, worst - best)   # every snippet scoring the same, the canonical aside
+    return CanonicalTie(best, worst, score, mutants, tied - mutants)
 
 
 def rank_ranges(ranking: Any, query_index: int, corpus_indices: list[int]

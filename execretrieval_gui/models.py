@@ -356,7 +356,8 @@ class CandidatesModel(ListTableModel):
                 tip += f"\n{row.snippet.bug_description}"
             if col == self.B_RANK and self.b_ranks is not None:
                 tip += (f"\nmodel {self.other} ({self.b_model}): " + (
-                    "not in its run" if self.b_ranks[index.row()] is None
+                    "not retrieved, or ranked below the candidates it keeps per query"
+                    if self.b_ranks[index.row()] is None
                     else f"rank {self.b_ranks[index.row()]}"))
             return tip
         return None

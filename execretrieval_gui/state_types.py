@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from execretrieval import Benchmark, Query, Snippet
 from execretrieval.benchmark.annotations import Flag
 
@@ -91,33 +93,39 @@ def ranked_rows(bench: Benchmark, ranking: Any, query_id: str, depth: int,
     query = bench.query(query_id)
     qi = bench.query_index(query_id)
     canon = bench.canonical_for(query_id)
-    canon_score = float(ranking.scores[qi, bench.corpus_index(canon.corpus_id)]) \
-        if canon is not None else float("nan")
     top = [int(j) for j in ranking.top(qi, depth)]
-    own = (bench.corpus_index(s.corpus_id) for s in bench.snippets_for(query_id))
-    below = sorted((j for j in own if ranking.rank_of(qi, j) > len(top)),
-                   key=lambda j: ranking.rank_of(qi, j))
-    best, worst = engine.rank_ranges(ranking, qi, top + below)
+    own = [bench.corpus_index(s.corpus_id) for s in bench.snippets_for(query_id)]
+    at = ranking.lookup(np.full(len(top) + len(own), qi), top + own)
+    own_rank = {j: int(at.rank[len(top) + n]) for n, j in enumerate(own)
+                if at.found[len(top) + n]}
+    below = sorted((j for j, r in own_rank.items() if r > len(top)), key=own_rank.__getitem__)
+    shown = top + below
+    found = ranking.lookup(np.full(len(shown), qi), shown)
+    canon_at = ranking.lookup([qi], [bench.corpus_index(canon.corpus_id)]) \
+        if canon is not None else None
+    canon_score = float(canon_at.key[0]) if canon_at is not None else float("nan")
+    best, worst = engine.rank_ranges(ranking, qi, shown)
     blind = blind or {}
     rows = []
-    for n, j in enumerate(top + below):
+    for n, j in enumerate(shown):
         snippet = bench.corpus[j]
-        score = float(ranking.scores[qi, j])
-        rank = ranking.rank_of(qi, j)
+        score = float(found.key[n])
+        rank = int(found.rank[n])
         rows.append(CandidateRow(rank, j, snippet, score, score - canon_score,
                                  role_of(query, snippet), known(snippet),
                                  below_cut=rank > len(top), rank_best=best[n],
                                  rank_worst=worst[n],
                                  blind=blind.get(snippet.corpus_id, "")
                                  if snippet.query_id == query_id else ""))
-    canon_rank = ranking.rank_of(qi, bench.corpus_index(canon.corpus_id)) if canon else 0
+    canon_rank = int(canon_at.rank[0]) if canon_at is not None else 0
     return rows, canon_rank
 
 
 def other_ranks(bench: Benchmark, other: Any, query_id: str,
                 rows: list[CandidateRow]) -> list[int | None]:
     """Each row's rank under another model's ranking; None where that model leaves the
-    snippet out (a TREC run's -inf score)."""
+    snippet out (a TREC run's -inf score) or ranks it below the depth it keeps."""
     qi = bench.query_index(query_id)
-    return [other.rank_of(qi, r.corpus_index) if math.isfinite(other.scores[qi, r.corpus_index])
-            else None for r in rows]
+    found = other.lookup(np.full(len(rows), qi), [r.corpus_index for r in rows])
+    return [int(rank) if ok and math.isfinite(key) else None
+            for rank, ok, key in zip(found.rank, found.found, found.key, strict=True)]

@@ -70,16 +70,17 @@ def _reference_csv(report, benchmark=None) -> str:
                 query = bench.queries[qi]
                 top_j = int(ranking.order[qi, 0])
                 top = bench.corpus[top_j]
-                listed = bool(ranking.retrieved[qi, top_j])
+                listed = top_j >= 0
                 rank1 = [top.corpus_id, top.role, top.bug_type or "",
                          int(rank_range(ranking, qi, [top_j])[1][0])] if listed \
                     else ["", "", "", ""]
                 c = int(canon[qi])
-                if c >= 0 and ranking.retrieved[qi, c]:
+                score = ranking.score_of(qi, c) if c >= 0 else None
+                if score is not None and score > -math.inf:
                     best, worst = rank_range(ranking, qi, [c])
                     own = [bench.corpus_index(s.corpus_id)
                            for s in bench.distractors_for(qid)]
-                    tied_with = int(sum(ranking.scores[qi, d] == ranking.scores[qi, c]
+                    tied_with = int(sum(ranking.score_of(qi, d) == ranking.score_of(qi, c)
                                         for d in own))
                     canon_cells: list[Any] = [int(best[0]), int(worst[0]), tied_with]
                 else:

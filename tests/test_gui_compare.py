@@ -136,7 +136,9 @@ def test_model_a_is_not_offered_as_model_b(qtbot, make_window, tiny_dir: Path,
     assert names[0] == "" and "bm25" not in names and "minilm" in names
     _wait_for_b(qtbot, window, lambda: window.state.set_model("minilm", "b"))
     # A becomes minilm, however chosen: the Compare list swaps, and B=A is no comparison
-    with qtbot.waitSignal(window.state.query_ready, timeout=60000):
+    # (wait for A's ranking itself: a query_ready from B's outcomes may come first)
+    with qtbot.waitSignal(window.state.ranking_ready, timeout=60000,
+                          check_params_cb=lambda model: model == "minilm"):
         window.state.set_model("minilm")
     names = _compare_names(window)
     assert "minilm" not in names and "bm25" in names

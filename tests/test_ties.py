@@ -192,9 +192,18 @@ def test_policies_bracket_the_expectation(seed: int) -> None:
     assert figures["corpus"].per_query["exec@1"].tolist() == good[np.arange(q), top1].tolist()
     # break_ties keeps scores' order and only reorders within groups
     for policy in ("optimistic", "pessimistic"):
-        tie_free = break_ties(ranking, good, good, policy)
+        ranked_good = np.take_along_axis(good, ranking.order, axis=1)
+        tie_free, perm = break_ties(ranking, ranked_good, ranked_good, policy)
         keys = np.take_along_axis(scores, tie_free.order, axis=1)
         assert (np.diff(keys, axis=1) <= 0).all()
+        assert (np.take_along_axis(ranking.order, perm, axis=1) == tie_free.order).all()
+        # within each tie group, passing snippets first (optimistic) or last (pessimistic)
+        moved = np.take_along_axis(ranked_good, perm, axis=1)
+        for row, key in zip(moved, keys, strict=True):
+            for value in np.unique(key):
+                group = row[key == value].astype(int)
+                want = sorted(group, reverse=policy == "optimistic")
+                assert group.tolist() == want
 
 
 def _qrels_benchmark(rng: np.random.Generator, q: int, n: int) -> Benchmark:
@@ -273,7 +282,7 @@ def test_needed_depth_is_the_end_of_the_straddling_group(q: int, n: int, levels:
         if d == 0:
             expected = np.zeros(q, dtype=int)
         else:
-            cut = np.array([scores[i, ranking.order[i, d - 1]] for i in range(q)])
+            cut = np.array([np.sort(scores[i])[::-1][d - 1] for i in range(q)])
             at_least = np.array([(scores[i] >= cut[i]).sum() for i in range(q)])
             retrieved = np.isfinite(scores).sum(axis=1)
             expected = np.maximum(d, np.minimum(at_least, retrieved))

@@ -49,6 +49,14 @@ def _pool_option(parser: argparse.ArgumentParser) -> None:
                              "other snippet")
 
 
+def _keep_option(parser: argparse.ArgumentParser, needed: str) -> None:
+    parser.add_argument("--keep", type=positive_int, metavar="K",
+                        help="candidates kept per query (default 100, and never fewer than "
+                             f"{needed}): scores stream a few queries at a time and each "
+                             "query keeps its top K, the tie group at the cut and its own "
+                             "snippets, so memory does not grow with queries x corpus")
+
+
 def _pool_sizes(text: str) -> tuple[int | None, ...]:
     from ..report.pool_scaling import parse_pool_sizes
 
@@ -87,6 +95,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--pool-sizes", type=_pool_sizes, metavar="LIST",
                    help="with --pool: also measure every --model with these many pool "
                         "functions, e.g. 0,1000,5000,all (seeded nested subsets, --seed)")
+    _keep_option(p, "the deepest cut, max(k, 5)")
     add_oracle_options(p)
     p.set_defaults(handler=_evaluate)
 
@@ -104,6 +113,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     _stats_options(p)
     _pool_option(p)
+    _keep_option(p, "the metric's k and 5")
     add_oracle_options(p)
     p.set_defaults(handler=_compare)
 
@@ -122,6 +132,7 @@ def register(subparsers: Any) -> None:
                 "figures for a tied run can differ from `execretrieval evaluate --ties "
                 "corpus`; the default --ties expected is independent of any order.")
     _pool_option(p)
+    _keep_option(p, "--depth")
     p.set_defaults(handler=_export_run)
 
     p = subparsers.add_parser("export-qrels", help="write the benchmark's TREC qrels")
@@ -192,9 +203,9 @@ def _with_annotations(report: Any, benchmark: Any, args: argparse.Namespace) -> 
 
 
 def _evaluate(args: argparse.Namespace) -> int:
-    from ..ranking.ranking import Ranking
-    from ..ranking.registry import rank
-    from ..ranking.trec import from_run
+    from ..ranking.ranking import resolve_keep
+    from ..ranking.registry import rank, rank_retriever
+    from ..ranking.trec import RunFileRetriever
     from ..report.drilldown import cached_outcomes, cached_results
     from ..report.evaluation import evaluate_models
     from ..report.writers import FORMATS, write_report
@@ -221,12 +232,19 @@ def _evaluate(args: argparse.Namespace) -> int:
     exclude = read_exclusions(args.exclude_queries, benchmark)
     command = shlex.join(["execretrieval", *sys.argv[1:]]) if sys.argv[1:] else \
         "execretrieval evaluate"
+    try:
+        keep = resolve_keep(args.keep, max(max(args.k), 5))
+    except ValueError as exc:
+        print(f"execretrieval evaluate: error: --keep: {exc}", file=sys.stderr)
+        return 2
     rankings = []
     for model in args.model:  # before any execution, so a bad model fails fast
         with TerminalProgress(f"scoring with {model}") as scoring:
-            rankings.append(rank(benchmark, model, progress=scoring))
+            rankings.append(rank(benchmark, model, keep=keep, progress=scoring))
     for run in args.run:  # a run file whatever its extension (.tsv, none, ...)
-        rankings.append(Ranking.from_scores(Path(run).stem or run, from_run(run, benchmark)))
+        label = Path(run).stem or run
+        rankings.append(rank_retriever(benchmark, RunFileRetriever(Path(run), label),
+                                       label=label, source=run, keep=keep))
     with make_oracle(args) as oracle, TerminalProgress("executing") as progress:
         report = evaluate_models(benchmark, rankings, oracle, ks=args.k, n_boot=args.bootstrap,
                                  seed=args.seed, exclude=exclude, command=command,
@@ -267,13 +285,15 @@ def _with_scaling(report: Any, benchmark: Any, args: argparse.Namespace, oracle:
             if name in args.model]
     points = pool_scaling(base, pool, args.model, oracle, sizes=args.pool_sizes,
                           seed=args.seed, ks=args.k, n_boot=args.bootstrap, exclude=exclude,
-                          ties=args.ties, done=done, status=_status, progress=progress)
+                          ties=args.ties, done=done, status=_status, progress=progress,
+                          keep=args.keep)
     settings = {**report.settings, "pool_sizes": sorted({p.pool_size for p in points}),
                 "pool_seed": args.seed}
     return dataclasses.replace(report, pool_scaling=tuple(points), settings=settings)
 
 
 def _compare(args: argparse.Namespace) -> int:
+    from ..ranking.ranking import resolve_keep
     from ..ranking.registry import rank
     from ..report.evaluation import evaluate_models
     from .progress import TerminalProgress
@@ -284,7 +304,6 @@ def _compare(args: argparse.Namespace) -> int:
         return 2
     benchmark = _load(args.directory, args.pool)
     exclude = read_exclusions(args.exclude_queries, benchmark)
-    rankings = [rank(benchmark, m) for m in args.model]
     metric = args.metric
     try:
         k = int(metric.split("@", 1)[1])
@@ -294,6 +313,12 @@ def _compare(args: argparse.Namespace) -> int:
         print(f"execretrieval compare: error: unknown metric {metric!r}; expected exec@k, "
               "execp@k or ndcg@k", file=sys.stderr)
         return 2
+    try:
+        keep = resolve_keep(args.keep, max(k, 5))
+    except ValueError as exc:
+        print(f"execretrieval compare: error: --keep: {exc}", file=sys.stderr)
+        return 2
+    rankings = [rank(benchmark, m, keep=keep) for m in args.model]
     with make_oracle(args) as oracle, TerminalProgress("executing") as progress:
         report = evaluate_models(benchmark, rankings, oracle, ks=(k,), n_boot=args.bootstrap,
                                  seed=args.seed, exclude=exclude, compare_metric=metric,
@@ -318,11 +343,17 @@ TEST_NAMES = {"mcnemar_exact": "exact McNemar", "sign_flip_exact": "exact sign-f
 
 
 def _export_run(args: argparse.Namespace) -> int:
+    from ..ranking.ranking import resolve_keep
     from ..ranking.registry import rank
     from ..ranking.trec import to_run
 
     benchmark = _load(args.directory, args.pool)
-    ranking = rank(benchmark, args.model)
+    try:
+        keep = resolve_keep(args.keep, args.depth)
+    except ValueError as exc:
+        print(f"execretrieval export-run: error: --keep: {exc}", file=sys.stderr)
+        return 2
+    ranking = rank(benchmark, args.model, keep=keep)
     lines = to_run(args.out, benchmark, ranking, depth=args.depth)
     _status(f"wrote {args.out}: {lines} lines for {len(benchmark.queries)} queries, at most "
             f"{min(args.depth, len(benchmark.corpus))} each")

@@ -105,10 +105,9 @@ def sorted_good(benchmark: Benchmark, ranking: Ranking, passes: np.ndarray,
     """(Q x width) bool in rank order: does each candidate pass? ``passes`` (aligned with
     ``ranking.order``) where it reaches; past its depth a retrieved snippet passes iff it
     is one of the query's correct ids; past the corpus nothing passes."""
-    n = ranking.shape[1]
-    shown = min(width, n)
+    shown = min(width, ranking.width)
     order = ranking.order[:, :shown].astype(np.int64)
-    listed = np.take_along_axis(ranking.retrieved, order, axis=1)
+    listed = ranking.listed[:, :shown]
     out = np.zeros((ranking.shape[0], max(width, 1)), dtype=bool)
     out[:, :shown] = pairs(benchmark).relevant(order) & listed
     d = min(passes.shape[1], shown)
@@ -127,10 +126,10 @@ def rank1_paired_miss_share(benchmark: Benchmark, ranking: Ranking, passes: np.n
     width = int(needed_depth(ranking, 1).max()) if q else 1
     view = sorted_view(ranking, width)
     good = sorted_good(benchmark, ranking, passes, view.width)
-    n = ranking.shape[1]
-    order = ranking.order[:, :min(view.width, n)].astype(np.int64)
+    cols = min(view.width, ranking.width)
+    order = ranking.order[:, :cols].astype(np.int64)
     own = np.zeros(good.shape, dtype=bool)
-    listed = np.take_along_axis(ranking.retrieved, order, axis=1)
+    listed = ranking.listed[:, :cols]
     own[:, :order.shape[1]] = ((p.owner[order] == np.arange(q)[:, None])
                                & p.is_distractor[order] & listed)
     miss = view.group_mean(~good)[:, 0]
@@ -192,11 +191,12 @@ def density_ablation(benchmark: Benchmark, ranking: Ranking, passes: np.ndarray,
     width = p.distractor_matrix.shape[1]
     # the first kept candidate is always within the top |D(q)| + 1; its tie group may
     # reach further
-    reach = min(width + 1, ranking.order.shape[1])
+    reach = min(width + 1, ranking.shape[1])
+    ranking.check_depth(reach, "the density ablation's depth (most mutants + 1)")
     span = int(needed_depth(ranking, reach).max()) if len(benchmark.queries) else reach
     view = sorted_view(ranking, max(span, reach))
     hits = sorted_good(benchmark, ranking, passes, view.width)
-    cols = min(view.width, ranking.order.shape[1])
+    cols = min(view.width, ranking.width)
     order = ranking.order[:, :cols].astype(np.int64)
     # rank position (0-based) of each paired distractor, or -1 if it is further down
     own_pos = np.full(p.distractor_matrix.shape, -1, dtype=np.int64)

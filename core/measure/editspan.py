@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .pairing import NAN, pair_above, pairs, query_mask
+from .pairing import NAN, pair_above, pair_scores, pairs, query_mask
 from .pairing import mean_or_nan as _mean
 
 if TYPE_CHECKING:
@@ -88,12 +88,12 @@ def edit_span_vs_deception(benchmark: Benchmark, ranking: Ranking, *,
     canonical per span bin (a tie counts 1/2), and Spearman's rho between span and margin
     ``s(q, d) - s(q, canonical)`` (scores of ``scores``, default ``ranking``)."""
     p, above, known = pair_above(benchmark, ranking)
-    ranking = scores if scores is not None else ranking
+    _, sd, sc = pair_scores(benchmark, scores if scores is not None else ranking)
     spans = pair_edit_spans(benchmark)
     included = query_mask(benchmark, exclude)[p.pair_q]
     keep = included & known
     with np.errstate(invalid="ignore"):  # -inf - -inf: both unretrieved, NaN, left out
-        margin = ranking.scores[p.pair_q, p.pair_d] - ranking.scores[p.pair_q, p.pair_c]
+        margin = sd - sc
     bins: list[dict[str, Any]] = []
     edges = (*SPAN_BINS, None)
     for low, high in itertools.pairwise(edges):

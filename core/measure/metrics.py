@@ -57,6 +57,7 @@ __all__ = [
     "execution_matrix",
     "metric_names",
     "ndcg_at_k",
+    "ranked_columns",
     "relevance_matrix",
     "tie_aware_columns",
 ]
@@ -97,11 +98,11 @@ def execution_matrices(benchmark: Benchmark, rankings: Sequence[Ranking], oracle
     jobs: list[tuple[str, Sequence[str]]] = []
     all_slots: list[np.ndarray] = []
     for ranking in rankings:
-        d = max(1, min(int(depth), ranking.order.shape[1]))
+        d = max(1, min(int(depth), ranking.shape[1]))
         need = needed_depth(ranking, d)
         d = max(d, int(need.max()) if need.size else d)
-        top = ranking.order[:, :d]
-        listed = np.take_along_axis(ranking.retrieved, top.astype(np.intp), axis=1)
+        top = ranked_columns(ranking, d)
+        listed = top >= 0
         slots = np.full(top.shape, -1, dtype=np.int64)
         for q in range(top.shape[0]):
             tests = benchmark.queries[q].test_suite
@@ -132,12 +133,20 @@ def execp_at_k(passes: np.ndarray, k: int) -> np.ndarray:
     return np.asarray(passes[:, :k], dtype=np.float64).sum(axis=1) / k
 
 
+def ranked_columns(ranking: Ranking, depth: int) -> np.ndarray:
+    """(Q x depth) int64: the corpus index at each of the first ``depth`` positions, -1
+    where nothing retrieved is stored (past a short row)."""
+    top = np.full((ranking.shape[0], max(0, int(depth))), -1, dtype=np.int64)
+    shown = min(top.shape[1], ranking.width)
+    top[:, :shown] = ranking.order[:, :shown]
+    return top
+
+
 def relevance_matrix(benchmark: Benchmark, ranking: Ranking, depth: int) -> np.ndarray:
     """(Q x depth) bool: is the candidate at each rank retrieved and in the query's
     correct_corpus_ids?"""
-    top = ranking.order[:, :depth].astype(np.int64)
-    listed = np.take_along_axis(ranking.retrieved, top.astype(np.intp), axis=1)
-    return analysis.pairs(benchmark).relevant(top) & listed
+    top = ranked_columns(ranking, depth)
+    return analysis.pairs(benchmark).relevant(top) & (top >= 0)
 
 
 def ndcg_at_k(relevant: np.ndarray, n_relevant: np.ndarray, k: int) -> np.ndarray:
@@ -249,23 +258,18 @@ def tie_aware_columns(benchmark: Benchmark, ranking: Ranking, passes: np.ndarray
     return columns
 
 
-def _corpus_passes(benchmark: Benchmark, ranking: Ranking, passes: np.ndarray
-                   ) -> tuple[np.ndarray, np.ndarray]:
-    """(good, relevant), (Q x N) bool over corpus columns: ``passes`` moved from rank
-    order to corpus order (a correct id presumed passing where it was not executed)."""
-    p = analysis.pairs(benchmark)
-    q, n = ranking.shape
-    relevant = np.zeros((q, n), dtype=bool)
-    if p.correct_matrix.shape[1]:
-        rows = np.repeat(np.arange(q), p.correct_matrix.shape[1])
-        cols = p.correct_matrix.ravel()
-        relevant[rows[cols >= 0], cols[cols >= 0]] = True
-    relevant &= np.asarray(ranking.retrieved)
+def _ranked_good(benchmark: Benchmark, ranking: Ranking, passes: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(good, relevant), (Q x width) bool in the ranking's stored order, and own_good
+    (Q x G, aligned with ``ranking.own_index``): ``passes`` where executed, elsewhere a
+    correct id is presumed passing."""
+    relevant = _sorted_relevance(benchmark, ranking, ranking.width)
     good = relevant.copy()
-    d = min(passes.shape[1], n)
-    np.put_along_axis(good, ranking.order[:, :d].astype(np.intp),
-                      np.asarray(passes[:, :d], dtype=bool), axis=1)
-    return good, relevant
+    d = min(passes.shape[1], ranking.width)
+    good[:, :d] = np.asarray(passes[:, :d], dtype=bool)
+    p = analysis.pairs(benchmark)
+    own_good = (ranking.own_index >= 0) & p.relevant(ranking.own_index)
+    return good, relevant, own_good
 
 
 def evaluate(benchmark: Benchmark, ranking: Ranking, passes: np.ndarray, *,
@@ -291,22 +295,22 @@ def evaluate(benchmark: Benchmark, ranking: Ranking, passes: np.ndarray, *,
     expected_rows = len(benchmark.queries)
     if passes.ndim != 2 or passes.shape[0] != expected_rows:
         raise ValueError(f"passes must be ({expected_rows} x depth), got {passes.shape}")
-    if passes.shape[1] < min(ks[-1], ranking.order.shape[1]):
+    ranking.check_depth(ks[-1], f"k = {ks[-1]}")
+    if passes.shape[1] < min(ks[-1], ranking.shape[1]):
         raise ValueError(f"passes has depth {passes.shape[1]} but k = {ks[-1]} was asked")
     if passes.shape[1] < ks[-1]:  # the whole corpus is shorter than k: pad with misses
         passes = np.pad(passes, ((0, 0), (0, ks[-1] - passes.shape[1])))
     keep = analysis.query_mask(benchmark, exclude)
-    good, relevant = _corpus_passes(benchmark, ranking, passes)
+    good, relevant, own_good = _ranked_good(benchmark, ranking, passes)
     depth = passes.shape[1]
 
     def broken(policy: str) -> tuple[Ranking, np.ndarray]:
         if policy == "expected":
             return ranking, passes
-        tie_free = break_ties(ranking, good, relevant, policy)
-        shown = min(depth, tie_free.shape[1])
+        tie_free, perm = break_ties(ranking, good, relevant, policy, own_good=own_good)
+        shown = min(depth, ranking.width)
         aligned = np.zeros_like(passes)
-        aligned[:, :shown] = np.take_along_axis(
-            good, tie_free.order[:, :shown].astype(np.intp), axis=1)
+        aligned[:, :shown] = np.take_along_axis(good, perm[:, :shown], axis=1)
         return tie_free, aligned
 
     inner_ks = tuple(sorted({1, *ks}))

@@ -15,13 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .ties import ranking_keys
-
 if TYPE_CHECKING:
     from ..benchmark.dataset import Benchmark
     from ..ranking.ranking import Ranking
 
-__all__ = ["NAN", "Pairs", "mean_or_nan", "pair_above", "pairs", "query_mask"]
+__all__ = ["NAN", "Pairs", "mean_or_nan", "pair_above", "pair_scores", "pairs", "query_mask"]
 
 NAN = float("nan")
 
@@ -115,15 +113,21 @@ def mean_or_nan(values: np.ndarray) -> float:
     return float(values.mean()) if values.size else NAN
 
 
+def pair_scores(benchmark: Benchmark, ranking: Ranking) -> tuple[Pairs, np.ndarray, np.ndarray]:
+    """Each (query, distractor, canonical) pair's two scores (-inf: not retrieved; NaN: not
+    kept by the ranking, which keeps every query's own snippets when built by ``rank``)."""
+    p = pairs(benchmark)
+    d = ranking.lookup(p.pair_q, p.pair_d)
+    c = ranking.lookup(p.pair_q, p.pair_c)
+    return p, np.where(d.found, d.key, np.nan), np.where(c.found, c.key, np.nan)
+
+
 def pair_above(benchmark: Benchmark, ranking: Ranking
                 ) -> tuple[Pairs, np.ndarray, np.ndarray]:
     """Each pair's P(distractor ranked above its canonical) over tie orders (1, 1/2 for a
     tie, 0), and whether that is known: a pair neither of whose snippets the model
     retrieved (past the end of a TREC run) is not known and left out of every share."""
-    p = pairs(benchmark)
-    s = ranking_keys(ranking)
-    r = ranking.retrieved
-    known = r[p.pair_q, p.pair_d] | r[p.pair_q, p.pair_c]
-    sd, sc = s[p.pair_q, p.pair_d], s[p.pair_q, p.pair_c]
+    p, sd, sc = pair_scores(benchmark, ranking)
+    known = ~np.isnan(sd) & ~np.isnan(sc) & ((sd > -np.inf) | (sc > -np.inf))
     above = np.where(sd > sc, 1.0, np.where(sd == sc, 0.5, 0.0))
     return p, above, known

@@ -47,7 +47,6 @@ __all__ = [
     "expected_execp_at_k",
     "needed_depth",
     "rank_range",
-    "ranking_keys",
     "sort_keys",
     "sorted_view",
     "tied_rows",
@@ -55,7 +54,6 @@ __all__ = [
 ]
 
 TIE_POLICIES = ("expected", "optimistic", "pessimistic", "corpus")
-_WINDOW = 64   # positions past a cut searched for the end of the tie group straddling it
 
 
 def sort_keys(scores: np.ndarray) -> np.ndarray:
@@ -64,45 +62,30 @@ def sort_keys(scores: np.ndarray) -> np.ndarray:
     return np.where(np.isnan(matrix), -np.inf, matrix)
 
 
-_KEYS: weakref.WeakKeyDictionary[Ranking, np.ndarray] = weakref.WeakKeyDictionary()
-_KEYS_LOCK = threading.Lock()
-
-
-def ranking_keys(ranking: Ranking) -> np.ndarray:
-    """:func:`sort_keys` of a ranking's scores, computed once per Ranking (read-only)."""
-    with _KEYS_LOCK:
-        cached = _KEYS.get(ranking)
-    if cached is None:
-        cached = sort_keys(ranking.scores)
-        cached.flags.writeable = False
-        with _KEYS_LOCK:
-            _KEYS[ranking] = cached
-    return cached
+def _padded_keys(ranking: Ranking, width: int) -> np.ndarray:
+    """(Q x width) sort keys in rank order, -inf past what the ranking stores."""
+    keys = np.full((ranking.shape[0], max(0, int(width))), -np.inf)
+    shown = min(keys.shape[1], ranking.width)
+    keys[:, :shown] = ranking.keys[:, :shown]
+    return keys
 
 
 def needed_depth(ranking: Ranking, depth: int) -> np.ndarray:
     """(Q,) int: how many leading candidates of each query must be executed so that every
     snippet that can land in the top ``depth`` under some order of ties is known.
 
-    That is ``depth`` extended to the end of the tie group straddling it; the unretrieved
-    tail (score -inf) is never executed, so it does not extend the depth.
+    That is ``depth`` extended to the end of the tie group straddling it (stored whole by
+    the ranking); the unretrieved tail (score -inf) is never executed, so it does not
+    extend the depth.
     """
     q, n = ranking.shape
     d = max(0, min(int(depth), n))
     if d == 0 or q == 0:
         return np.full(q, d, dtype=np.int64)
-    keys = ranking_keys(ranking)
-    rows = np.arange(q)[:, None]
-    # the straddling group's end, looked for in a window past the cut (tie groups are
-    # short); rows whose window is all one tie fall back to counting the whole row
-    window = keys[rows, ranking.order[:, d - 1:min(n, d - 1 + _WINDOW)]]
-    cut = window[:, 0]
-    differs = window != cut[:, None]
-    end = np.where(differs.any(axis=1), differs.argmax(axis=1), window.shape[1]) + d - 1
-    long = np.flatnonzero(~differs.any(axis=1) & (d - 1 + window.shape[1] < n))
-    if long.size:
-        end[long] = (keys[long] >= cut[long, None]).sum(axis=1)
-    # the unretrieved tail (-inf) is never executed
+    ranking.check_depth(d, "the execution depth")
+    keys = _padded_keys(ranking, max(d, ranking.width))
+    cut = keys[:, d - 1]
+    end = (keys >= cut[:, None]).sum(axis=1)   # rows are sorted best first
     end = np.where(cut == -np.inf, d, end)
     return np.maximum(d, end).astype(np.int64)
 
@@ -141,13 +124,9 @@ def _cumsum0(values: np.ndarray) -> np.ndarray:
 
 def sorted_view(ranking: Ranking, width: int) -> SortedView:
     """The tie structure of the first ``width`` positions (padded with -inf past the end)."""
-    q, n = ranking.shape
+    q = ranking.shape[0]
     width = max(1, int(width))
-    keys = np.full((q, width), -np.inf)
-    shown = min(width, n)
-    if shown:
-        keys[:, :shown] = np.take_along_axis(ranking_keys(ranking),
-                                             ranking.order[:, :shown].astype(np.intp), axis=1)
+    keys = _padded_keys(ranking, width)
     idx = np.broadcast_to(np.arange(width), (q, width))
     new = np.ones((q, width), dtype=bool)
     new[:, 1:] = keys[:, 1:] != keys[:, :-1]
@@ -201,13 +180,13 @@ def expected_dcg(view: SortedView, relevant: np.ndarray, k: int,
 def rank_range(ranking: Ranking, query_index: int, corpus_indices: np.ndarray | list[int]
                ) -> tuple[np.ndarray, np.ndarray]:
     """(best, worst) 1-based ranks each snippet can take over the orders of its ties:
-    ``1 + #(scoring above)`` and ``#(scoring at least as high)``."""
-    keys = sort_keys(ranking.scores[query_index])
-    own = keys[np.asarray(corpus_indices, dtype=np.intp)]
-    ordered = np.sort(keys)   # ascending
-    above = keys.size - np.searchsorted(ordered, own, side="right")
-    at_least = keys.size - np.searchsorted(ordered, own, side="left")
-    return (above + 1).astype(np.int64), at_least.astype(np.int64)
+    ``1 + #(scoring above)`` and ``#(scoring at least as high)``; 0 for a snippet the
+    ranking does not keep (below its depth and none of the query's own)."""
+    js = np.asarray(corpus_indices, dtype=np.int64)
+    found = ranking.lookup(np.full(js.shape, query_index), js)
+    best = np.where(found.found, found.above + 1, 0)
+    worst = np.where(found.found, found.at_least, 0)
+    return best.astype(np.int64), worst.astype(np.int64)
 
 
 def ties_across_cut(ranking: Ranking, k: int) -> np.ndarray:
@@ -216,71 +195,116 @@ def ties_across_cut(ranking: Ranking, k: int) -> np.ndarray:
     q, n = ranking.shape
     if k >= n or k < 1:
         return np.zeros(q, dtype=bool)
-    keys = ranking_keys(ranking)
-    pair = np.take_along_axis(keys, ranking.order[:, k - 1:k + 1].astype(np.intp), axis=1)
+    pair = _padded_keys(ranking, k + 1)[:, k - 1:k + 1]
     return (pair[:, 0] == pair[:, 1]) & (pair[:, 0] > -np.inf)
 
 
 _TIES: weakref.WeakKeyDictionary[Ranking, tuple[np.ndarray, np.ndarray]] = \
     weakref.WeakKeyDictionary()
+_TIES_LOCK = threading.Lock()
 
 
 def tied_rows(ranking: Ranking) -> tuple[np.ndarray, np.ndarray]:
-    """(rows, same): the queries whose retrieved snippets include tied scores, and for those
-    rows whether each ranked position r + 1 scores the same as position r (cached)."""
-    with _KEYS_LOCK:
+    """(rows, same): the queries whose stored snippets include tied scores, and for those
+    rows whether each stored position r + 1 scores the same as position r (cached)."""
+    with _TIES_LOCK:
         cached = _TIES.get(ranking)
     if cached is None:
-        # (row, column) indexing with the int32 order gathers 2-3x faster than
-        # take_along_axis, which first copies the order to intp
-        ranked = ranking_keys(ranking)[np.arange(ranking.shape[0])[:, None], ranking.order]
+        ranked = ranking.keys
         same = (ranked[:, 1:] == ranked[:, :-1]) & (ranked[:, 1:] > -np.inf)
         rows = np.flatnonzero(same.any(axis=1))
         cached = (rows, same[rows])
-        with _KEYS_LOCK:
+        with _TIES_LOCK:
             _TIES[ranking] = cached
     return cached
 
 
-def break_ties(ranking: Ranking, good: np.ndarray, relevant: np.ndarray,
-               policy: str) -> Ranking:
-    """A tie-free ranking that orders each tie group by ``policy``.
+def break_ties(ranking: Ranking, good: np.ndarray, relevant: np.ndarray, policy: str, *,
+               own_good: np.ndarray | None = None) -> tuple[Ranking, np.ndarray]:
+    """A tie-free ranking that orders each tie group by ``policy``, and the permutation.
 
-    ``good`` and ``relevant`` are (Q x N) bool over corpus columns (passes the tests, is a
-    correct id). ``optimistic`` puts passing then relevant snippets first within a group,
-    ``pessimistic`` last; ``corpus`` keeps corpus order; all keep corpus order otherwise.
-    In rows with ties the result's scores are surrogates (``N - position`` for retrieved
-    snippets, -inf for the rest) whose order is all that means anything; a ranking without
-    ties is returned as it is.
+    ``good`` and ``relevant`` are (Q x width) bool in the ranking's stored order (passes the
+    tests, is a correct id); ``own_good`` (Q x G, aligned with ``ranking.own_index``) says
+    which of each query's own snippets pass, for those ranked below the stored depth
+    (default: none). ``optimistic`` puts passing then relevant snippets first within a group,
+    ``pessimistic`` last; ``corpus`` keeps corpus order. Returns the surrogate ranking and
+    ``perm`` (Q x width): position r of the surrogate holds the original's position
+    ``perm[q, r]``. The surrogate's keys are ``N - position`` (-inf where nothing is
+    stored); the query's own snippets below the stored depth get keys below every stored
+    one, ordered among equal real scores by the same policy. A ranking without ties is
+    returned as it is.
     """
     if policy not in TIE_POLICIES or policy == "expected":
         raise ValueError(f"break_ties needs a deterministic policy, got {policy!r}")
-    q, n = ranking.shape
-    if n < 2:
-        return ranking
+    q, width = ranking.order.shape
+    perm = np.broadcast_to(np.arange(width), (q, width))
     rows, same = tied_rows(ranking)
-    if not rows.size:
-        return ranking          # no ties: already the deterministic ranking of every policy
-    sub = np.asarray(ranking.order[rows], dtype=np.int64)
-    if policy != "corpus":
+    own_ties = _own_ties_below(ranking)
+    if not rows.size and not own_ties:
+        return ranking, perm     # no ties: already the deterministic ranking of every policy
+    perm = np.array(perm, dtype=np.int64)
+    if policy != "corpus" and rows.size:
         # the order is already by score, so a stable sort on (group, bonus) moves nothing
         # but the members of tie groups
-        bonus = (2 * np.take_along_axis(np.asarray(good[rows], dtype=np.int64), sub, axis=1)
-                 + np.take_along_axis(np.asarray(relevant[rows], dtype=np.int64), sub, axis=1))
+        bonus = (2 * np.asarray(good[rows], dtype=np.int64)
+                 + np.asarray(relevant[rows], dtype=np.int64))
         rank = 3 - bonus if policy == "optimistic" else bonus
-        group = np.zeros(sub.shape, dtype=np.int64)
+        group = np.zeros((rows.size, width), dtype=np.int64)
         np.cumsum(~same, axis=1, out=group[:, 1:])
-        sub = np.take_along_axis(sub, np.argsort(group * 4 + rank, axis=1, kind="stable"),
-                                 axis=1)
-    # rows without ties keep their scores; rows with ties get N - position (surrogates)
-    surrogate = np.array(ranking.scores, dtype=np.float64, copy=True)
-    positions = np.empty(sub.shape)
-    np.put_along_axis(positions, sub,
-                      np.broadcast_to(np.arange(n, 0, -1, dtype=np.float64), sub.shape), axis=1)
-    positions[~np.asarray(ranking.retrieved)[rows]] = -np.inf
-    surrogate[rows] = positions
-    order = np.array(ranking.order, copy=True)
-    order[rows] = sub
-    surrogate.flags.writeable = False
-    order.flags.writeable = False
-    return Ranking(model=ranking.model, scores=surrogate, order=order, source=ranking.source)
+        perm[rows] = np.argsort(group * 4 + rank, axis=1, kind="stable")
+    order = np.take_along_axis(ranking.order, perm, axis=1)
+    n = ranking.shape[1]
+    keys = np.where(order >= 0, n - np.arange(width, dtype=np.float64)[None, :], -np.inf)
+    own_key, own_rank = _own_surrogates(ranking, order, policy, own_good)
+    for a in (order, keys, own_key, own_rank):
+        a.flags.writeable = False
+    tie_free = Ranking(ranking.model, n, order, keys, ranking.own_index, own_key,
+                       own_above=np.where(own_rank > 0, own_rank - 1, ranking.own_above),
+                       own_at_least=np.where(own_rank > 0, own_rank, ranking.own_at_least),
+                       own_rank=own_rank, keep=ranking.keep, identical=ranking.identical,
+                       source=ranking.source)
+    return tie_free, perm
+
+
+def _own_ties_below(ranking: Ranking) -> bool:
+    """Do two of a query's own snippets below the stored depth share a (finite) score?"""
+    if ranking.own_index.shape[1] < 2:
+        return False
+    below = (ranking.own_index >= 0) & np.isfinite(ranking.own_key) \
+        & (ranking.own_above >= ranking.lengths[:, None])
+    key = np.where(below, ranking.own_key, np.nan)   # NaN never equals: padding drops out
+    pairs = (key[:, :, None] == key[:, None, :]).sum(axis=(1, 2))   # diagonal included
+    return bool((pairs > below.sum(axis=1)).any())
+
+
+def _own_surrogates(ranking: Ranking, order: np.ndarray, policy: str,
+                    own_good: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """Surrogate keys and ranks of each query's own snippets under a tie-free order: their
+    stored position if stored; else below the stored part, the real rank with ties among
+    own snippets broken by ``policy`` (0 / -inf where unretrieved or padding)."""
+    n = ranking.shape[1]
+    index = ranking.own_index
+    rank = np.zeros(index.shape, dtype=np.int64)
+    hit = order[:, None, :] == index[:, :, None]          # (Q x G x width)
+    stored = hit.any(axis=2) & (index >= 0)
+    rank[stored] = hit.argmax(axis=2)[stored] + 1
+    below = (index >= 0) & ~stored & np.isfinite(ranking.own_key)
+    if below.any():
+        good = (np.zeros(index.shape, dtype=bool) if own_good is None
+                else np.asarray(own_good, dtype=bool))
+        bonus = 3 * good.astype(np.int64)   # below the stored depth: passes iff correct
+        if policy == "optimistic":
+            first = 3 - bonus
+        elif policy == "pessimistic":
+            first = bonus
+        else:
+            first = np.zeros(index.shape, dtype=np.int64)
+        key = np.where(below, ranking.own_key, np.nan)
+        tied = below[:, :, None] & below[:, None, :] & (key[:, :, None] == key[:, None, :])
+        # own snippets of the same score that the policy puts first, then by corpus rank
+        ahead = tied & ((first[:, None, :] < first[:, :, None])
+                        | ((first[:, None, :] == first[:, :, None])
+                           & (ranking.own_rank[:, None, :] < ranking.own_rank[:, :, None])))
+        rank[below] = (ranking.own_above + 1 + ahead.sum(axis=2))[below]
+    key_out = np.where(rank > 0, n - (rank - 1).astype(np.float64), -np.inf)
+    return key_out, rank

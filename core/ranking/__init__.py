@@ -30,10 +30,37 @@ from .embeddings import (
     text_sha,
     to_npz,
 )
-from .ranking import RUN_SUFFIXES, Ranking, Retriever, dense_extra_installed, order_from_scores
-from .registry import available_models, get_retriever, model_label, rank, register_retriever
+from .ranking import (
+    DEFAULT_KEEP,
+    RUN_SUFFIXES,
+    Lookup,
+    OwnGroups,
+    Ranking,
+    RankingBuilder,
+    Retriever,
+    build_ranking,
+    dense_extra_installed,
+    own_groups,
+)
+from .registry import (
+    available_models,
+    get_retriever,
+    model_label,
+    rank,
+    register_retriever,
+    score_blocks,
+)
 from .tfidf import TfidfIndex, tfidf_scores
-from .trec import RunFileRetriever, from_qrels, from_run, qrels_text, run_text, to_qrels, to_run
+from .trec import (
+    RunFileRetriever,
+    from_qrels,
+    from_run,
+    qrels_text,
+    read_run,
+    run_text,
+    to_qrels,
+    to_run,
+)
 
 __all__ = [
     "PRESETS",
@@ -52,7 +79,12 @@ __all__ = [
     "Ranking",
     "Retriever",
     "dense_extra_installed",
-    "order_from_scores",
+    "DEFAULT_KEEP",
+    "Lookup",
+    "OwnGroups",
+    "RankingBuilder",
+    "build_ranking",
+    "own_groups",
     "BM25",
     "bm25_scores",
     "tokenize",
@@ -74,6 +106,7 @@ __all__ = [
     "from_qrels",
     "from_run",
     "qrels_text",
+    "read_run",
     "run_text",
     "to_qrels",
     "to_run",
@@ -82,4 +115,5 @@ __all__ = [
     "model_label",
     "rank",
     "register_retriever",
+    "score_blocks",
 ]

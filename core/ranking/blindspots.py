@@ -140,6 +140,24 @@ def _past_window(benchmark: Benchmark, pairs: list[tuple[int, int, int]], folder
     return tuple(benchmark.corpus[d].corpus_id for _, c, d in pairs if ids[c] == ids[d])
 
 
+def identical_columns(ranking: Ranking, pairs: list[tuple[int, int]]) -> list[bool]:
+    """Did each (canonical, mutant) pair score identically for every query? Recorded while
+    ranking (:class:`~execretrieval.ranking.ranking.OwnGroups`); a ranking that keeps every
+    score answers for pairs it was not asked about too."""
+    dense: np.ndarray | None = None
+    out = []
+    for c, d in pairs:
+        known = ranking.identical.get((c, d))
+        if known is None:
+            if ranking.truncated:
+                raise ValueError(f"{ranking.model}: the ranking did not compare snippets "
+                                 f"{c} and {d}; rank with own_groups(benchmark)")
+            dense = ranking.known_scores() if dense is None else dense
+            known = bool(np.array_equal(dense[:, c], dense[:, d]))
+        out.append(known)
+    return out
+
+
 def blind_spots(benchmark: Benchmark, model: str, ranking: Ranking | None = None
                 ) -> BlindSpots:
     """The blind spots of ``model`` (a name or path as :func:`rank` takes) on a benchmark.
@@ -152,8 +170,7 @@ def blind_spots(benchmark: Benchmark, model: str, ranking: Ranking | None = None
     notes: list[str] = []
     identical_scores: tuple[str, ...] = ()
     if ranking is not None and pairs:
-        s = ranking.scores
-        same = [bool(np.array_equal(s[:, c], s[:, d])) for _, c, d in pairs]
+        same = identical_columns(ranking, [(c, d) for _, c, d in pairs])
         identical_scores = tuple(benchmark.corpus[d].corpus_id
                                  for (_, _, d), eq in zip(pairs, same, strict=True) if eq)
     npz, folder = _resolve(benchmark, model) if model else (None, None)

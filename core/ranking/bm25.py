@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 from scipy import sparse
@@ -129,17 +129,23 @@ class BM25:
 
     def scores(self, queries: Sequence[Sequence[str]], *,
                block_rows: int = 64) -> np.ndarray:
-        """Score matrix (queries x documents), float64; row i scores ``queries[i]``.
-
-        The sparse product is taken ``block_rows`` queries at a time into the dense result,
-        so a large corpus never holds a second, sparse copy of the whole matrix.
-        """
-        counts = count_matrix(queries, self._vocab, grow=False)
-        out = np.zeros((counts.shape[0], self._weights_t.shape[1]), dtype=np.float64)
-        for start in range(0, counts.shape[0], max(1, block_rows)):
-            product = counts[start:start + block_rows] @ self._weights_t
-            product.toarray(out=out[start:start + block_rows])
+        """Score matrix (queries x documents), float64; row i scores ``queries[i]``."""
+        out = np.zeros((len(queries), self._weights_t.shape[1]), dtype=np.float64)
+        start = 0
+        for block in self.blocks(queries, rows=block_rows):
+            out[start:start + len(block)] = block
+            start += len(block)
         return out
+
+    def blocks(self, queries: Sequence[Sequence[str]], *, rows: int = 64
+               ) -> Iterator[np.ndarray]:
+        """The score matrix ``rows`` queries at a time (float64): the sparse product of a
+        block of query term counts with the sparse document weights, densified one block at
+        a time, so neither a dense nor a sparse copy of the whole matrix ever exists."""
+        counts = count_matrix(queries, self._vocab, grow=False)
+        for start in range(0, counts.shape[0], max(1, rows)):
+            product = counts[start:start + rows] @ self._weights_t
+            yield np.asarray(product.toarray(), dtype=np.float64)
 
 
 def bm25_scores(

@@ -27,7 +27,7 @@ import io
 import json
 import os
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -99,6 +99,13 @@ class EmbeddingSet:
 
     def scores_for(self, benchmark: Benchmark) -> np.ndarray:
         """Score matrix (queries x corpus) of the benchmark, rows matched by id."""
+        blocks = list(self.score_blocks(benchmark, rows=max(1, len(benchmark.queries))))
+        return np.vstack(blocks) if blocks else np.zeros((0, len(benchmark.corpus)))
+
+    def score_blocks(self, benchmark: Benchmark, *, rows: int) -> Iterator[np.ndarray]:
+        """The score matrix ``rows`` queries at a time (float64; the vectors are float32,
+        their products are summed in float64 so no two distinct scores merge into a tie).
+        The corpus vectors are converted once (N x d float64); no Q x N matrix is held."""
         reason = self.mismatch(benchmark)
         if reason is not None:
             raise RetrieverError(reason)
@@ -107,9 +114,10 @@ class EmbeddingSet:
         q = self.queries[[qrow[x.query_id] for x in benchmark.queries]].astype(np.float64)
         c = self.corpus[[crow[x.corpus_id] for x in benchmark.corpus]].astype(np.float64)
         if self.metadata.get("similarity", "dot") == "cosine":
-            q = q / np.maximum(np.linalg.norm(q, axis=1, keepdims=True), 1e-12)
-            c = c / np.maximum(np.linalg.norm(c, axis=1, keepdims=True), 1e-12)
-        return np.asarray(q @ c.T, dtype=np.float64)
+            q /= np.maximum(np.linalg.norm(q, axis=1, keepdims=True), 1e-12)
+            c /= np.maximum(np.linalg.norm(c, axis=1, keepdims=True), 1e-12)
+        for start in range(0, q.shape[0], max(1, rows)):
+            yield np.asarray(q[start:start + rows] @ c.T, dtype=np.float64)
 
 
 def to_npz(path: str | Path, embeddings: EmbeddingSet) -> None:
@@ -239,15 +247,37 @@ def embed_benchmark(
     return Path(out)
 
 
+class _EmbeddingRetriever:
+    """Scores from an :class:`EmbeddingSet` the subclass finds or computes."""
+
+    name: str
+
+    def embeddings(self, benchmark: Benchmark, progress: Progress | None,
+                   should_stop: ShouldStop | None) -> EmbeddingSet:
+        raise NotImplementedError
+
+    def score(self, benchmark: Benchmark, *, progress: Progress | None = None,
+              should_stop: ShouldStop | None = None) -> np.ndarray:
+        """The whole score matrix (queries x corpus), float64."""
+        return self.embeddings(benchmark, progress, should_stop).scores_for(benchmark)
+
+    def score_blocks(self, benchmark: Benchmark, *, rows: int,
+                     progress: Progress | None = None,
+                     should_stop: ShouldStop | None = None) -> Iterator[np.ndarray]:
+        """The score matrix ``rows`` queries at a time."""
+        return self.embeddings(benchmark, progress, should_stop).score_blocks(benchmark,
+                                                                              rows=rows)
+
+
 @dataclass(frozen=True)
-class NpzRetriever:
+class NpzRetriever(_EmbeddingRetriever):
     """Scores from a precomputed embedding file."""
 
     path: Path
     name: str
 
-    def score(self, benchmark: Benchmark, *, progress: Progress | None = None,
-              should_stop: ShouldStop | None = None) -> np.ndarray:
+    def embeddings(self, benchmark: Benchmark, progress: Progress | None,
+                   should_stop: ShouldStop | None) -> EmbeddingSet:
         if progress:
             progress(0, 1)
         embeddings = from_npz(self.path)
@@ -255,14 +285,13 @@ class NpzRetriever:
         if reason is not None:
             raise RetrieverError(f"{self.path}: does not match benchmark {benchmark.name}: "
                                  f"{reason}")
-        scores = embeddings.scores_for(benchmark)
         if progress:
             progress(1, 1)
-        return scores
+        return embeddings
 
 
 @dataclass(frozen=True)
-class DenseRetriever:
+class DenseRetriever(_EmbeddingRetriever):
     """A local sentence-transformers model folder, encoded on the fly (``dense`` extra)."""
 
     path: Path
@@ -277,14 +306,14 @@ class DenseRetriever:
                                           passage_prefix=self.passage_prefix,
                                           normalize=self.normalize)
 
-    def score(self, benchmark: Benchmark, *, progress: Progress | None = None,
-              should_stop: ShouldStop | None = None) -> np.ndarray:
+    def embeddings(self, benchmark: Benchmark, progress: Progress | None,
+                   should_stop: ShouldStop | None) -> EmbeddingSet:
         return encode_benchmark(benchmark, self.encoder(), progress=progress,
-                                should_stop=should_stop).scores_for(benchmark)
+                                should_stop=should_stop)
 
 
 @dataclass(frozen=True)
-class MiniLMRetriever:
+class MiniLMRetriever(_EmbeddingRetriever):
     """all-MiniLM-L6-v2: the shipped ``embeddings/minilm.npz`` if it matches, else encoded."""
 
     name: str = "minilm"
@@ -292,9 +321,8 @@ class MiniLMRetriever:
     passage_prefix: str | None = None
     normalize: bool = True
 
-    def score(self, benchmark: Benchmark, *, progress: Progress | None = None,
-              should_stop: ShouldStop | None = None) -> np.ndarray:
-
+    def embeddings(self, benchmark: Benchmark, progress: Progress | None,
+                   should_stop: ShouldStop | None) -> EmbeddingSet:
         reason = "the benchmark has no folder"
         custom = self.query_prefix or self.passage_prefix or not self.normalize
         if benchmark.path is not None and not custom:
@@ -304,10 +332,9 @@ class MiniLMRetriever:
                 embeddings = from_npz(shipped)
                 mismatch = embeddings.mismatch(benchmark)
                 if mismatch is None:
-                    scores = embeddings.scores_for(benchmark)
                     if progress:
                         progress(1, 1)
-                    return scores
+                    return embeddings
                 reason = f"{shipped} does not match the benchmark: {mismatch}"
         if not ranking.dense_extra_installed():
             raise ModelNotFoundError(
@@ -319,4 +346,4 @@ class MiniLMRetriever:
             query_prefix=self.query_prefix, passage_prefix=self.passage_prefix,
             normalize=self.normalize)
         return encode_benchmark(benchmark, encoder, progress=progress,
-                                should_stop=should_stop).scores_for(benchmark)
+                                should_stop=should_stop)

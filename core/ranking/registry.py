@@ -2,9 +2,11 @@
 
 Every retriever satisfies one small protocol, :class:`Retriever`: ``score(benchmark)``
 returns a float64 matrix whose row ``i`` scores ``benchmark.queries[i]`` against every
-snippet, column ``j`` being ``benchmark.corpus[j]``. :func:`rank` turns it into a
-:class:`Ranking`, sorting each row best first; ties are broken by corpus order (a stable
-sort), so the same scores always give the same ranking. NaN scores rank last.
+snippet, column ``j`` being ``benchmark.corpus[j]``; the built-in ones also stream it as
+``score_blocks`` (a few queries at a time). :func:`rank` turns the blocks into a bounded
+:class:`Ranking` (each query's top ``keep``, the tie group at the cut, and its own
+snippets wherever they rank), sorting best first; ties are broken by corpus order (a
+stable sort), so the same scores always give the same ranking. NaN scores rank last.
 
 Model names understood by :func:`rank` / :func:`get_retriever`, tried in this order:
 
@@ -19,7 +21,7 @@ Model names understood by :func:`rank` / :func:`get_retriever`, tried in this or
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,9 +32,18 @@ from ..errors import CancelledError, ModelNotFoundError, RetrieverError
 from ..hooks import Progress, ShouldStop
 from . import embeddings, ranking, trec
 from .api_embed import safe_model_name
-from .bm25 import bm25_scores
-from .ranking import RUN_SUFFIXES, Ranking, Retriever
-from .tfidf import tfidf_scores
+from .bm25 import BM25, tokenize
+from .ranking import (
+    DEFAULT_KEEP,
+    RUN_SUFFIXES,
+    Ranking,
+    RankingBuilder,
+    Retriever,
+    block_rows,
+    blocks_of,
+    own_groups,
+)
+from .tfidf import TfidfIndex
 
 if TYPE_CHECKING:
     from ..benchmark.dataset import Benchmark
@@ -42,7 +53,9 @@ __all__ = [
     "get_retriever",
     "model_label",
     "rank",
+    "rank_retriever",
     "register_retriever",
+    "score_blocks",
 ]
 
 
@@ -52,17 +65,37 @@ class _LexicalRetriever:
 
     def score(self, benchmark: Benchmark, *, progress: Progress | None = None,
               should_stop: ShouldStop | None = None) -> np.ndarray:
+        """The whole score matrix (queries x corpus), float64."""
+        return np.vstack(list(self.score_blocks(benchmark, rows=len(benchmark.queries) or 1,
+                                                progress=progress, should_stop=should_stop))
+                         or [np.zeros((0, len(benchmark.corpus)))])
+
+    def score_blocks(self, benchmark: Benchmark, *, rows: int,
+                     progress: Progress | None = None,
+                     should_stop: ShouldStop | None = None) -> Iterator[np.ndarray]:
+        """The score matrix ``rows`` queries at a time (a sparse index, dense blocks)."""
         _check_stop(should_stop)
-        if progress:
-            progress(0, 1)
         if not benchmark.corpus:
             raise RetrieverError(f"{self.name}: the benchmark has no snippets")
-        fn = bm25_scores if self.name == "bm25" else tfidf_scores
-        scores = fn([q.query for q in benchmark.queries], [s.code for s in benchmark.corpus])
+        documents = [tokenize(s.code) for s in benchmark.corpus]
+        index = BM25(documents) if self.name == "bm25" else TfidfIndex(documents)
+        queries = [tokenize(q.query) for q in benchmark.queries]
+        return _reporting(index.blocks(queries, rows=rows), len(queries), progress,
+                          should_stop)
+
+
+def _reporting(blocks: Iterator[np.ndarray], total: int, progress: Progress | None,
+               should_stop: ShouldStop | None) -> Iterator[np.ndarray]:
+    """``blocks`` with progress after each and a cancel check before each."""
+    done = 0
+    if progress:
+        progress(0, total)
+    for block in blocks:
         _check_stop(should_stop)
+        yield block
+        done += len(block)
         if progress:
-            progress(1, 1)
-        return scores
+            progress(done, total)
 
 
 _REGISTRY: dict[str, Callable[[], Retriever]] = {
@@ -145,23 +178,59 @@ def get_retriever(benchmark: Benchmark, model: str, **options: Any) -> Retriever
         f"or a sentence-transformers model folder)")
 
 
+def score_blocks(retriever: Retriever, benchmark: Benchmark, *, rows: int,
+                 progress: Progress | None = None,
+                 should_stop: ShouldStop | None = None) -> Iterator[np.ndarray]:
+    """A retriever's scores ``rows`` queries at a time: its own ``score_blocks`` if it has
+    one, else its whole ``score`` matrix cut into blocks (a registered third-party model)."""
+    blocks = getattr(retriever, "score_blocks", None)
+    if blocks is not None:
+        return iter(blocks(benchmark, rows=rows, progress=progress, should_stop=should_stop))
+    return blocks_of(retriever.score(benchmark, progress=progress, should_stop=should_stop),
+                     rows)
+
+
 def rank(
     benchmark: Benchmark,
     model: str,
     *,
+    keep: int = DEFAULT_KEEP,
     progress: Progress | None = None,
     should_stop: ShouldStop | None = None,
     **options: Any,
 ) -> Ranking:
-    """Score every snippet for every query with ``model`` and rank them best first.
+    """Score every snippet for every query with ``model`` and keep each query's top
+    ``keep`` (plus the tie group straddling it, and its own snippets wherever they rank).
 
-    ``progress(done, total)`` is called while scoring (dense encoding reports per batch);
-    ``should_stop()`` returning True raises CancelledError.
+    Scores stream a block of queries at a time (:func:`~execretrieval.ranking.ranking.
+    block_rows`), so memory is bounded by the block and the kept entries, not by queries x
+    corpus. ``progress(done, total)`` is called while scoring (dense encoding reports per
+    batch); ``should_stop()`` returning True raises CancelledError.
     """
     retriever = get_retriever(benchmark, model, **options)
-    scores = retriever.score(benchmark, progress=progress, should_stop=should_stop)
-    expected = (len(benchmark.queries), len(benchmark.corpus))
-    if scores.shape != expected:
-        raise RetrieverError(f"{model}: score matrix has shape {scores.shape}, "
-                             f"expected {expected}")
-    return Ranking.from_scores(model_label(model), scores, source=model)
+    return rank_retriever(benchmark, retriever, label=model_label(model), source=model,
+                          keep=keep, progress=progress, should_stop=should_stop)
+
+
+def rank_retriever(benchmark: Benchmark, retriever: Retriever, *, label: str,
+                   source: str = "", keep: int = DEFAULT_KEEP,
+                   progress: Progress | None = None,
+                   should_stop: ShouldStop | None = None) -> Ranking:
+    """:func:`rank` with a retriever object (e.g. a run file of any extension)."""
+    n_queries, n_corpus = len(benchmark.queries), len(benchmark.corpus)
+    builder = RankingBuilder(n_queries, n_corpus, keep=keep, own=own_groups(benchmark))
+    for block in score_blocks(retriever, benchmark, rows=block_rows(n_corpus),
+                              progress=progress, should_stop=should_stop):
+        _check_stop(should_stop)
+        block = np.asarray(block)
+        if block.ndim != 2 or block.shape[1] != n_corpus:
+            raise RetrieverError(f"{label}: score block has shape {block.shape}, expected "
+                                 f"(rows x {n_corpus})")
+        if builder.done + block.shape[0] > n_queries:
+            raise RetrieverError(f"{label}: score matrix has more rows than the "
+                                 f"{n_queries} queries")
+        builder.add(block)
+    if builder.done != n_queries:
+        raise RetrieverError(f"{label}: score matrix has {builder.done} rows, expected "
+                             f"{n_queries} (one per query)")
+    return builder.finish(label, source=source)

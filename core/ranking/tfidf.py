@@ -12,7 +12,7 @@ Query tokens that never occur in the corpus are dropped. Only numpy and scipy ar
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 from scipy import sparse
@@ -48,9 +48,16 @@ class TfidfIndex:
 
     def scores(self, queries: Sequence[Sequence[str]]) -> np.ndarray:
         """Cosine matrix (queries x documents), float64."""
-        counts = count_matrix(queries, self._vocab, grow=False)
-        product = self._weigh(counts) @ self._docs.T
-        return np.asarray(product.toarray(), dtype=np.float64)
+        blocks = list(self.blocks(queries, rows=max(1, len(queries))))
+        return np.vstack(blocks) if blocks else np.zeros((0, self._docs.shape[0]))
+
+    def blocks(self, queries: Sequence[Sequence[str]], *, rows: int = 64
+               ) -> Iterator[np.ndarray]:
+        """The cosine matrix ``rows`` queries at a time (float64)."""
+        weighted = self._weigh(count_matrix(queries, self._vocab, grow=False))
+        for start in range(0, weighted.shape[0], max(1, rows)):
+            product = weighted[start:start + rows] @ self._docs.T
+            yield np.asarray(product.toarray(), dtype=np.float64)
 
 
 def tfidf_scores(queries: Sequence[str], documents: Sequence[str]) -> np.ndarray:

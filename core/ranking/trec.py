@@ -15,6 +15,7 @@ A qrels file has ``qid 0 docid 1`` for every id in a query's ``correct_corpus_id
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -33,6 +34,8 @@ __all__ = [
     "RunFileRetriever",
     "from_qrels",
     "from_run",
+    "read_run",
+    "run_blocks",
     "qrels_text",
     "run_text",
     "to_qrels",
@@ -45,12 +48,11 @@ def run_text(benchmark: Benchmark, ranking: Ranking, *, depth: int = 100,
     """The TREC run of a ranking: the top ``depth`` snippets of every query."""
     tag = _safe_tag(tag or ranking.model)
     lines: list[str] = []
-    depth = max(1, min(int(depth), ranking.order.shape[1]))
+    depth = max(1, int(depth))
+    ranking.check_depth(depth, "the run's depth")
     for qi, query in enumerate(benchmark.queries):
-        for r, cj in enumerate(ranking.order[qi, :depth]):
-            if not ranking.retrieved[qi, cj]:
-                break  # the rest of the row was not retrieved either
-            score = float(ranking.scores[qi, cj])
+        for r, cj in enumerate(ranking.top(qi, depth)):
+            score = float(ranking.keys[qi, r])
             lines.append(f"{query.query_id} Q0 {benchmark.corpus[cj].corpus_id} {r + 1} "
                          f"{score!r} {tag}\n")
     return "".join(lines)
@@ -95,8 +97,28 @@ def from_run(path: str | Path, benchmark: Benchmark) -> np.ndarray:
     Raises InputFormatError naming file and line for a malformed line, an unknown query or
     snippet id, a non-numeric score, or a (query, snippet) pair listed twice.
     """
+    listed = read_run(path, benchmark)
+    return next(run_blocks(listed, len(benchmark.queries), len(benchmark.corpus),
+                           rows=max(1, len(benchmark.queries))),
+                np.zeros((0, len(benchmark.corpus))))
+
+
+def run_blocks(listed: dict[int, dict[int, float]], n_queries: int, n_corpus: int, *,
+               rows: int) -> Iterator[np.ndarray]:
+    """The scores of :func:`read_run`'s pairs ``rows`` queries at a time (-inf elsewhere)."""
+    for start in range(0, n_queries, max(1, rows)):
+        block = np.full((min(rows, n_queries - start), n_corpus), -np.inf)
+        for i in range(block.shape[0]):
+            for j, score in listed.get(start + i, {}).items():
+                block[i, j] = score
+        yield block
+
+
+def read_run(path: str | Path, benchmark: Benchmark) -> dict[int, dict[int, float]]:
+    """query index -> {corpus index: score} of every pair a TREC run file lists (the
+    errors of :func:`from_run`)."""
     path = Path(path)
-    scores = np.full((len(benchmark.queries), len(benchmark.corpus)), -np.inf)
+    listed: dict[int, dict[int, float]] = {}
     seen: dict[tuple[int, int], int] = {}
     for lineno, line in enumerate(_read_lines(path), start=1):
         if not line.strip() or line.lstrip().startswith("#"):
@@ -131,10 +153,10 @@ def from_run(path: str | Path, benchmark: Benchmark) -> np.ndarray:
             raise InputFormatError(f"{qid} {docid} already listed on line {seen[key]}",
                                    file=path, line=lineno, field="docid")
         seen[key] = lineno
-        scores[key] = score
+        listed.setdefault(key[0], {})[key[1]] = score
     if not seen:
         raise InputFormatError("the run file lists no results", file=path)
-    return scores
+    return listed
 
 
 def from_qrels(path: str | Path) -> dict[str, set[str]]:
@@ -167,9 +189,18 @@ class RunFileRetriever:
 
     def score(self, benchmark: Benchmark, *, progress: Progress | None = None,
               should_stop: ShouldStop | None = None) -> np.ndarray:
+        """The whole score matrix (queries x corpus; unlisted pairs -inf)."""
+        blocks = list(self.score_blocks(benchmark, rows=max(1, len(benchmark.queries)),
+                                        progress=progress))
+        return np.vstack(blocks) if blocks else np.zeros((0, len(benchmark.corpus)))
+
+    def score_blocks(self, benchmark: Benchmark, *, rows: int,
+                     progress: Progress | None = None,
+                     should_stop: ShouldStop | None = None) -> Iterator[np.ndarray]:
+        """The run's scores ``rows`` queries at a time (the file is read once, sparse)."""
         if progress:
             progress(0, 1)
-        scores = from_run(self.path, benchmark)
+        listed = read_run(self.path, benchmark)
         if progress:
             progress(1, 1)
-        return scores
+        return run_blocks(listed, len(benchmark.queries), len(benchmark.corpus), rows=rows)

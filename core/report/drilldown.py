@@ -16,6 +16,9 @@ from collections.abc import Callable, Mapping, Sequence
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
+from ..measure.ties import rank_range
 from .failures import failing_tests, role_of
 
 if TYPE_CHECKING:
@@ -75,13 +78,18 @@ def failures_html(bench: Benchmark, evs: Sequence[Any], qi: int, depth: int,
     for ev in evs:
         top = ev.ranking.top(qi, 1)
         if len(top):
-            picked.setdefault(int(top[0]), []).append(f"rank 1 under {escape(ev.model)}")
+            best, worst = rank_range(ev.ranking, qi, top)
+            picked.setdefault(int(top[0]), []).append(
+                f"rank {_rank_label(int(best[0]), int(worst[0]))} under {escape(ev.model)}")
     if evs:
-        for r, j in enumerate(evs[0].ranking.top(qi, depth)):
+        top = evs[0].ranking.top(qi, depth)
+        best, worst = rank_range(evs[0].ranking, qi, top)
+        for r, j in enumerate(top):
             snippet = bench.corpus[int(j)]
             if r and snippet.query_id == query.query_id:
-                picked.setdefault(int(j), []).append(f"rank {r + 1} under "
-                                                     f"{escape(evs[0].model)}")
+                picked.setdefault(int(j), []).append(
+                    f"rank {_rank_label(int(best[r]), int(worst[r]))} under "
+                    f"{escape(evs[0].model)}")
     items, unknown = [], 0
     for j, where in picked.items():
         snippet = bench.corpus[j]
@@ -116,16 +124,27 @@ def _role(query: Query, snippet: Any) -> str:
     return "canonical" if snippet.role == "canonical" else "own mutant"
 
 
+def _rank_label(best: int, worst: int) -> str:
+    """"3", or "≡ 10-13" for a snippet tied with others (any of those ranks, equally
+    likely: the table lists tied candidates in corpus order)."""
+    if worst > best:
+        return f'<span title="tied: any rank from {best} to {worst}">≡ {best}-{worst}</span>'
+    return str(best) if best else "?"
+
+
 def _candidates(bench: Benchmark, ev: Any, qi: int, depth: int) -> str:
     query = bench.queries[qi]
     rows = []
-    for r, j in enumerate(ev.ranking.top(qi, depth)):
+    top = ev.ranking.top(qi, depth)
+    best, worst = rank_range(ev.ranking, qi, top)
+    for r, j in enumerate(top):
         snippet = bench.corpus[int(j)]
         passed = ev.passes is not None and r < ev.passes.shape[1] and bool(ev.passes[qi, r])
         verdict = ("PASS" if passed else "FAIL") if ev.passes is not None else "–"
-        rows.append(f"<tr><td>{r + 1}</td><td><code>{escape(snippet.corpus_id)}</code></td>"
+        rows.append(f"<tr><td>{_rank_label(int(best[r]), int(worst[r]))}</td>"
+                    f"<td><code>{escape(snippet.corpus_id)}</code></td>"
                     f"<td>{_role(query, snippet)}</td><td>{escape(snippet.bug_type or '')}</td>"
-                    f"<td>{float(ev.ranking.scores[qi, int(j)]):.4f}</td>"
+                    f"<td>{float(ev.ranking.keys[qi, r]):.4f}</td>"
                     f"<td class=\"{'pass' if passed else 'fail'}\">{verdict}</td></tr>")
     return ("<table><thead><tr><th>rank</th><th>snippet</th><th>role</th><th>bug type</th>"
             "<th>score</th><th>tests</th></tr></thead><tbody>" + "".join(rows)
@@ -188,9 +207,11 @@ def drilldown_html(bench: Benchmark, evaluations: Mapping[str, Any], depth: int 
         canon = bench.canonical_for(query.query_id)
         summary = []
         for ev in evs:
-            rank = ev.ranking.rank_of(qi, bench.corpus_index(canon.corpus_id)) if canon else 0
-            mark = "✓" if rank == 1 else "✗"
-            summary.append(f"{escape(ev.model)}: canonical at {rank} {mark}")
+            best, worst = rank_range(ev.ranking, qi, [bench.corpus_index(canon.corpus_id)]) \
+                if canon else ([0], [0])
+            label = f"{best[0]}" if worst[0] <= best[0] else f"{best[0]}-{worst[0]} (tied)"
+            mark = "✓" if worst[0] == 1 else ("≡" if best[0] == 1 else "✗")
+            summary.append(f"{escape(ev.model)}: canonical at {label} {mark}")
         noted = flags.get(query.query_id, ())
         if noted:
             summary.append(f"⚑ {len(noted)}")
@@ -203,9 +224,11 @@ def drilldown_html(bench: Benchmark, evaluations: Mapping[str, Any], depth: int 
         mutants = list(bench.distractors_for(query.query_id))
         if canon is not None and mutants:
             first = evs[0]
-            best = min(mutants, key=lambda s: first.ranking.rank_of(
-                qi, bench.corpus_index(s.corpus_id)))
-            parts.append(_diff(canon, best))
+            ranks = first.ranking.lookup(np.full(len(mutants), qi),
+                                         [bench.corpus_index(s.corpus_id) for s in mutants])
+            unknown = np.iinfo(np.int64).max
+            closest = mutants[int(np.argmin(np.where(ranks.found, ranks.rank, unknown)))]
+            parts.append(_diff(canon, closest))
         if outcomes is not None:
             parts.append(_matrix(bench, evs[0], qi, depth, outcomes))
         if results is not None:

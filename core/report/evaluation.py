@@ -19,7 +19,7 @@ from ..errors import CancelledError
 from ..measure.metrics import DEFAULT_KS, ModelEvaluation, evaluate, execution_matrices
 from ..measure.statistics import Comparison, compare
 from ..ranking.blindspots import blind_spots
-from ..ranking.ranking import Ranking
+from ..ranking.ranking import Ranking, resolve_keep
 from ..ranking.registry import rank
 from .environment import environment_fingerprint
 from .failures import rank1_failures
@@ -115,7 +115,9 @@ class EvaluationReport:
         return (f"Background pool {pool.get('name')} ({pool.get('path')}): "
                 f"{pool.get('joined')} of its {pool.get('size')} functions joined the "
                 f"corpus as role 'background' (fingerprint "
-                f"{str(pool.get('fingerprint', ''))[:12]}){also}.")
+                f"{str(pool.get('fingerprint', ''))[:12]}){also}. Rankings kept each "
+                f"query's top {self.settings.get('kept_per_query', '?')} candidates (and "
+                "the tie group at the cut) and its own snippets wherever they rank.")
 
 
 def _clean(value: Any) -> Any:
@@ -148,16 +150,21 @@ def evaluate_models(
     progress: Progress | None = None,
     ranking_progress: Progress | None = None,
     should_stop: ShouldStop | None = None,
+    keep: int | None = None,
 ) -> EvaluationReport:
     """Rank with every model (or take the given Ranking), execute each one's top
     max(k, 5) -- extended to the end of a tie group straddling that cut -- through the
     oracle (one batched, cached ``run_many``), and evaluate with tie policy ``ties``.
+    Rankings keep ``keep`` candidates per query (:func:`~execretrieval.ranking.ranking.
+    resolve_keep`: default 100, never fewer than the execution depth).
     Every later model is compared with the first on ``compare_metric``; ``status`` hears
     each phase by name,
     ``progress`` follows execution and ``ranking_progress`` each model's scoring (dense
     encoding can be long)."""
     rankings: list[Ranking] = []
     names: list[str] = []
+    depth = max(max(ks), 5)  # 5: the density ablation looks past up to 4 removed mutants
+    kept = resolve_keep(keep, depth)
     for model in models:
         if should_stop is not None and should_stop():
             raise CancelledError("evaluation cancelled")
@@ -166,14 +173,13 @@ def evaluate_models(
         else:
             if status:
                 status(f"ranking with {model}")
-            ranking = rank(benchmark, model, progress=ranking_progress,
+            ranking = rank(benchmark, model, keep=kept, progress=ranking_progress,
                            should_stop=should_stop)
         label, n = ranking.model, 2
         while label in names:
             label, n = f"{ranking.model}#{n}", n + 1
         names.append(label)
         rankings.append(ranking)
-    depth = max(max(ks), 5)  # 5: the density ablation looks past up to 4 removed mutants
     if status:
         status(f"executing the top {depth} candidates of {len(rankings)} model(s)")
     matrices = execution_matrices(benchmark, rankings, oracle, depth=depth,
@@ -191,7 +197,9 @@ def evaluate_models(
     env = dict(environment) if environment is not None else environment_fingerprint(oracle)
     report = EvaluationReport.create(benchmark, evaluations, environment=env, seed=seed,
                                      command=command, compare_metric=compare_metric,
-                                     settings=report_settings(ks, n_boot, depth, exclude, ties))
+                                     settings=report_settings(ks, n_boot, depth, exclude, ties,
+                                                              keep=min(r.keep for r in rankings)
+                                                              if rankings else kept))
     failures = rank1_failures(benchmark, dict(zip(names, rankings, strict=True)), oracle,
                               exclude=exclude)
     return dataclasses.replace(report, failures=failures)
@@ -206,11 +214,18 @@ TIE_NOTES = {
 
 
 def report_settings(ks: Sequence[int], n_boot: int, depth: int,
-                    exclude: Collection[str], ties: str = "expected") -> dict[str, Any]:
+                    exclude: Collection[str], ties: str = "expected",
+                    keep: int | None = None) -> dict[str, Any]:
     """The measurement settings a report records beside its figures."""
+    kept = {} if keep is None else {
+        "kept_per_query": int(keep),
+        "kept_per_query_note": "each ranking keeps every query's top candidates to this "
+                               "depth (plus the tie group at the cut) and the query's own "
+                               "snippets wherever they rank"}
     return {"ks": sorted({int(k) for k in ks}), "bootstrap": int(n_boot),
             "execution_depth": int(depth),
             "execution_depth_note": "extended to the end of any tie group straddling it",
+            **kept,
             "excluded_queries": sorted(set(exclude)),
             "ties": ties, "ties_note": TIE_NOTES.get(ties, ""),
             "paired_test": "exact sign-flip (randomisation) test on per-query differences; "

@@ -109,8 +109,8 @@ def _details(evaluation: ModelEvaluation, benchmark: Benchmark,
     for i, qid in enumerate(evaluation.query_ids):
         qi = benchmark.query_index(qid)
         query = benchmark.queries[qi]
-        top_j = int(ranking.order[qi, 0])
-        listed = bool(ranking.retrieved[qi, top_j])
+        top_j = int(ranking.order[qi, 0]) if ranking.width else -1
+        listed = top_j >= 0
         top = benchmark.corpus[top_j]
         rows["function_name"].append(query.function_name)
         rows["domain"].append(query.domain)
@@ -120,10 +120,12 @@ def _details(evaluation: ModelEvaluation, benchmark: Benchmark,
         rows["rank1_tied"].append(int(rank_range(ranking, qi, [top_j])[1][0])
                                   if listed else None)
         c = int(canon[qi])
-        if c >= 0 and ranking.retrieved[qi, c]:
+        own = [c, *(benchmark.corpus_index(s.corpus_id) for s in benchmark.distractors_for(qid))]
+        own_keys = ranking.lookup(np.full(len(own), qi), own).key if c >= 0 \
+            else np.array([-np.inf])
+        if own_keys[0] > -np.inf:
             best, worst = rank_range(ranking, qi, [c])
-            own = [benchmark.corpus_index(s.corpus_id) for s in benchmark.distractors_for(qid)]
-            tied_with = int(sum(ranking.scores[qi, d] == ranking.scores[qi, c] for d in own))
+            tied_with = int((own_keys[1:] == own_keys[0]).sum())
             cells: list[Any] = [int(best[0]), int(worst[0]), tied_with]
         else:
             cells = [None, None, None]

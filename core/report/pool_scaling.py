@@ -21,8 +21,15 @@ import numpy as np
 from ..benchmark.pool import BACKGROUND, Pool, pool_subset, with_pool
 from ..errors import CancelledError
 from ..measure.analysis import query_mask
-from ..measure.metrics import DEFAULT_KS, ModelEvaluation, evaluate, execution_matrices
-from ..ranking.ranking import Ranking
+from ..measure.metrics import (
+    DEFAULT_KS,
+    ModelEvaluation,
+    evaluate,
+    execution_matrices,
+    ranked_columns,
+)
+from ..measure.ties import needed_depth, sorted_view
+from ..ranking.ranking import Ranking, resolve_keep
 from ..ranking.registry import model_label, rank
 
 if TYPE_CHECKING:
@@ -40,10 +47,9 @@ class PoolPoint:
     pool_size: int
     corpus_size: int
     evaluation: ModelEvaluation
-    rank1_background: float   # share of queries whose rank 1 is background code (expected
-    #                           over the orders of a tie at rank 1)
-    topk_background: float    # mean share of background code in the top max(k) (corpus
-    #                           order within ties)
+    rank1_background: float   # share of queries whose rank 1 is background code
+    topk_background: float    # mean share of background code in the top max(k)
+    #                           (both expected over the orders of tied scores)
 
     def to_dict(self) -> dict[str, Any]:
         """The curve point as the report records it (exec@k with intervals, deception)."""
@@ -91,17 +97,15 @@ def pool_point(benchmark: Benchmark, evaluation: ModelEvaluation, pool_size: int
         raise ValueError("the evaluation has no ranking")
     background = np.array([s.role == BACKGROUND for s in benchmark.corpus], dtype=bool)
     keep = query_mask(benchmark, exclude)
-    depth = min(evaluation.ks[-1], ranking.order.shape[1])
-    top = ranking.order[:, :depth].astype(np.intp)
-    listed = np.take_along_axis(ranking.retrieved, top, axis=1)
-    in_top = background[top] & listed
-    # rank 1 as an expectation over tie orders: the background share of the group of
-    # retrieved snippets tied with the best score
-    best = ranking.scores[np.arange(top.shape[0]), top[:, 0]]
-    group = (ranking.scores == best[:, None]) & ranking.retrieved
-    size = np.maximum(group.sum(axis=1), 1)
-    rank1 = ((group & background[None, :]).sum(axis=1) / size)[keep].astype(np.float64)
-    share = in_top.sum(axis=1)[keep] / float(evaluation.ks[-1])
+    k = evaluation.ks[-1]
+    # both shares are expectations over the orders of tied scores: each position counts
+    # its tie group's background share (a group straddling the cut is stored whole)
+    width = max(k, int(needed_depth(ranking, k).max()) if ranking.shape[0] else k)
+    view = sorted_view(ranking, width)
+    top = ranked_columns(ranking, view.width)
+    share_at = view.group_mean(background[top] & (top >= 0))
+    rank1 = share_at[:, 0][keep]
+    share = share_at[:, :k].sum(axis=1)[keep] / float(k)
     return PoolPoint(model=evaluation.model, pool_size=int(pool_size),
                      corpus_size=len(benchmark.corpus), evaluation=evaluation,
                      rank1_background=float(rank1.mean()) if rank1.size else float("nan"),
@@ -124,6 +128,7 @@ def pool_scaling(
     status: Callable[[str], None] | None = None,
     progress: Progress | None = None,
     should_stop: ShouldStop | None = None,
+    keep: int | None = None,
 ) -> list[PoolPoint]:
     """Measure every model with each pool size (``None`` = the whole pool).
 
@@ -137,6 +142,7 @@ def pool_scaling(
     reuse = {(p.model, p.pool_size): p for p in done}
     points: dict[tuple[str, int], PoolPoint] = {}
     depth = max(max(ks), 5)
+    kept = resolve_keep(keep, depth)
     labels = {m: model_label(m) for m in models}
     for size in resolved:
         todo = [m for m in models if (labels[m], size) not in reuse]
@@ -149,7 +155,8 @@ def pool_scaling(
         joined = with_pool(benchmark, pool_subset(pool, size, seed=seed))
         if status:
             status(f"pool size {size}: ranking and executing {', '.join(todo)}")
-        rankings: list[Ranking] = [rank(joined, m, should_stop=should_stop) for m in todo]
+        rankings: list[Ranking] = [rank(joined, m, keep=kept,
+                                                   should_stop=should_stop) for m in todo]
         matrices = execution_matrices(joined, rankings, oracle, depth=depth,
                                       progress=progress, should_stop=should_stop)
         for model, ranking, passes in zip(todo, rankings, matrices, strict=True):
