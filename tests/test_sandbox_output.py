@@ -142,3 +142,16 @@ def test_a_writer_that_never_stops_costs_only_its_test(oracle):
     assert result.statuses == ("pass", "fail")
     assert result.outcomes[1].detail == "returned 2, expected 3"
     assert len(result.output) <= 300 + 3 * len("\n[output truncated]")
+
+
+def test_loads_that_cannot_print_need_no_boundary():
+    """A module that only defines functions, binds constants and imports preloaded modules
+    cannot print while loading: the runner skips that boundary; one that may print keeps it."""
+    from execretrieval.oracle._sandbox_suite import quiet
+
+    assert quiet(compile("from typing import List\nimport math\nX = (1, 2)\n"
+                         "def f(x: List[int] = X) -> int:\n    return x\n", "<c>", "exec"))
+    for noisy in ("print('x')\n", "import this\n", "class A:\n    print('x')\n",
+                  "@staticmethod\ndef f():\n    pass\n", "def f(x=print('x')):\n    pass\n",
+                  "import os\n"):
+        assert not quiet(compile(noisy, "<c>", "exec")), noisy

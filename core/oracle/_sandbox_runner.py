@@ -18,7 +18,8 @@ fork.
 How output is told apart per test: fds 1 and 2 (and a spare, fd 4) are the write end of a
 pipe only the server reads. At each boundary (the module loaded, the test done) the judge
 flushes, waits until the server has read everything in that pipe, and only then sends the
-boundary over the channel. The server reads the channel before it reads output, so bytes it
+boundary over the channel; a module whose top level cannot print (the server checks its
+bytecode: ``quiet`` in ``_sandbox_suite.py``) needs no boundary after loading. The server reads the channel before it reads output, so bytes it
 reads belong to the part after the last boundary it has seen: which part printed what is
 the runner's account, never something parsed out of the printed text. fds 1 and 2 are
 restored from fd 4 after every test; if fd 4 itself is no longer the pipe, W counts as
@@ -83,7 +84,7 @@ _WATCHED = ("builtins", "sys", "pytest")
 # Standard-library modules S imports before forking W when the code or tests import them
 # by name: W then finds them loaded (a first import in W would make W stop after that
 # test). Pure, well-known modules only; nothing that reaches ctypes.
-_PRELOADABLE = frozenset({
+PRELOADABLE = frozenset({
     "abc", "array", "base64", "binascii", "bisect", "calendar", "cmath", "collections",
     "collections.abc", "contextlib", "copy", "copyreg", "csv", "dataclasses", "datetime",
     "decimal", "difflib", "enum", "fractions", "functools", "hashlib", "heapq", "inspect",
@@ -208,7 +209,7 @@ def _preload(names: list[str]) -> None:
     import importlib
 
     for name in names:
-        if name in _PRELOADABLE and name not in sys.modules:
+        if name in PRELOADABLE and name not in sys.modules:
             try:
                 importlib.import_module(name)
             except ImportError:
@@ -312,11 +313,11 @@ def worker(spec: dict, hooks: dict, wfd: int, in_pidns: bool) -> None:
     _set_limits(spec["limits"], spec["cpu_seconds"], uid, len(work) - start)
     _install_hooks(hooks)
     _judge(spec["code"], work, start, hooks, _WATCHED + tuple(spec["imported"]),
-           spec["cpu_seconds"])
+           spec["cpu_seconds"], spec["quiet"])
 
 
 def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: ignore[no-untyped-def]
-           cpu_seconds: int) -> None:
+           cpu_seconds: int, quiet: bool) -> None:
     """The judge frame. Every name used after candidate code runs is bound locally first."""
     exit_, audit, exec_, AssertionError_ = os._exit, sys.audit, exec, AssertionError
     BaseException_, sys_, ModuleType, builtins_ = BaseException, sys, types.ModuleType, builtins
@@ -353,17 +354,17 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
         status, detail, piped = b"pass", "", True
         try:
             exec_(code, namespace)
-            flush(sys_)
-            try:  # what loading printed is read before the test's part begins
-                st = fstat(4)
-                piped, spins = (st.st_dev, st.st_ino) == pipe_id, 0
-                while piped and from_bytes(ioctl(4, FIONREAD, zero4), "little"):
-                    spins += 1
-                    piped = spins < 10000  # ~2 s: something keeps writing; stop after
-                    sleep(0.0002)
-            except BaseException_:
-                piped = False
-            audit("erxr.setup", i)
+            if not quiet:  # (a quiet load prints nothing: all the test prints is its own)
+                flush(sys_)
+                try:  # what loading printed is read before the test's part begins
+                    spins = 0
+                    while piped and from_bytes(ioctl(4, FIONREAD, zero4), "little"):
+                        spins += 1
+                        piped = spins < 10000  # ~2 s: something keeps writing; stop after
+                        sleep(0.0002)
+                except BaseException_:
+                    piped = False
+                audit("erxr.setup", i)
             exec_(test, namespace)
             flush(sys_)
         except AssertionError_ as exc:

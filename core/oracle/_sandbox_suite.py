@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ast
 import fcntl
+import opcode
 import os
 import select
 import signal
@@ -30,14 +31,44 @@ TYPE_CHECKING = False  # (not typing.TYPE_CHECKING: the server does not import t
 
 if TYPE_CHECKING or __package__:  # in the engine (tools, tests); the server: bare
     from ._sandbox_hooks import compile_test
-    from ._sandbox_runner import kill_descendants, kill_uid, static_imports, worker
+    from ._sandbox_runner import PRELOADABLE, kill_descendants, kill_uid, static_imports, worker
 else:
     from _sandbox_hooks import compile_test
-    from _sandbox_runner import kill_descendants, kill_uid, static_imports, worker
+    from _sandbox_runner import PRELOADABLE, kill_descendants, kill_uid, static_imports, worker
 
 _MAGIC = b"ERXR1"
 _MAX_MESSAGE = 8192
 _TRUNCATED = "\n[output truncated]"
+# What the top level of a candidate may do and still be sure to print nothing: define
+# functions, bind constants and build containers of them, read names and attributes,
+# subscript and combine them (annotations such as ``List[int]``), and import preloaded
+# standard-library modules. No call, no class body, no other import.
+_QUIET_OPS = frozenset(opcode.opmap[name] for name in (
+    "CACHE", "RESUME", "NOP", "EXTENDED_ARG", "LOAD_CONST", "LOAD_NAME", "STORE_NAME",
+    "POP_TOP", "MAKE_FUNCTION", "RETURN_VALUE", "BUILD_TUPLE", "BUILD_LIST", "BUILD_SET",
+    "BUILD_MAP", "BUILD_CONST_KEY_MAP", "LIST_EXTEND", "SET_UPDATE", "DICT_UPDATE",
+    "BINARY_SUBSCR", "LOAD_ATTR", "BINARY_OP", "IMPORT_NAME", "IMPORT_FROM")
+    if name in opcode.opmap)
+_IMPORT_NAME = opcode.opmap["IMPORT_NAME"]
+_EXTENDED_ARG = opcode.opmap["EXTENDED_ARG"]
+
+
+def quiet(code) -> bool:  # type: ignore[no-untyped-def]
+    """Whether loading ``code`` (a module's code object) surely prints nothing, so a suite
+    needs no boundary between loading and the test: then everything a test's process prints
+    is the test's own. A wrong "no" only costs that boundary; a wrong "yes" would only move
+    output from a test's load to the same test's own part, never to another test."""
+    raw, arg = code.co_code, 0
+    for at in range(0, len(raw), 2):
+        op, arg = raw[at], (arg << 8) | raw[at + 1]
+        if op not in _QUIET_OPS:
+            return False
+        if op == _IMPORT_NAME and code.co_names[arg] not in PRELOADABLE \
+                and code.co_names[arg] != "__future__":
+            return False
+        if op != _EXTENDED_ARG:
+            arg = 0
+    return True
 
 
 _COMPILED: dict[str, tuple] = {}  # test text -> (code object, imported names)
@@ -64,12 +95,13 @@ def _compile_test(test: str, eq, chain, salt: str,  # type: ignore[no-untyped-de
 
 def prepare(req: dict, eq, chain, salt: str,  # type: ignore[no-untyped-def]
             explain=None) -> tuple:
-    """(code object or error text, per test: code object or None, errors, imported names)."""
+    """(code object or error text, per test: code object or None, errors, imported names,
+    whether loading the code is :func:`quiet`)."""
     tests = req["tests"]
     try:
         code = compile(req["code"], "<candidate>", "exec")
     except (SyntaxError, ValueError, OverflowError, RecursionError) as exc:
-        return describe(exc), (), {}, []
+        return describe(exc), (), {}, [], False
     names = set(static_imports([ast.parse(req["code"])]) if "import" in req["code"] else [])
     errors: dict[int, str] = {}
     work: list = []
@@ -81,7 +113,7 @@ def prepare(req: dict, eq, chain, salt: str,  # type: ignore[no-untyped-def]
         except (SyntaxError, ValueError, OverflowError, RecursionError) as exc:
             work.append(None)
             errors[i] = describe(exc)
-    return code, tuple(work), errors, sorted(names)
+    return code, tuple(work), errors, sorted(names), quiet(code)
 
 
 def describe(exc: BaseException) -> str:
@@ -96,8 +128,8 @@ def run_suite(req: dict, workdir: str, uid: int | None, active: dict, hooks: dic
     started = time.monotonic()
     tests, timeout = req["tests"], float(req["timeout"])
     outcomes: dict[int, list] = {}
-    code, work, errors, imported = prepare(req, hooks["eq"], hooks["chain"], hooks["salt"],
-                                           hooks["explain"])
+    code, work, errors, imported, silent = prepare(req, hooks["eq"], hooks["chain"],
+                                                   hooks["salt"], hooks["explain"])
     if isinstance(code, str):
         outcomes = {i: ["error", code] for i in range(len(tests))}
         work = ()
@@ -119,7 +151,7 @@ def run_suite(req: dict, workdir: str, uid: int | None, active: dict, hooks: dic
         spec = {"code": code, "work": work, "start": i, "uid": uid,
                 "devnull": hooks["devnull"],
                 "limits": limits, "cpu_seconds": cpu_seconds, "workdir": workdir,
-                "imported": imported, "active": active}
+                "imported": imported, "active": active, "quiet": silent}
         i, timed_out, alive = _run_worker(spec, hooks, deadline, output, outcomes,
                                           enter_pidns, leave_pidns)
         if not alive:
@@ -286,7 +318,7 @@ def _run_worker(spec: dict, hooks: dict, deadline: float, output: _Output,
         pidfd: int | None = os.pidfd_open(pid)
     except (AttributeError, OSError):  # kernel < 5.3: poll instead
         pidfd = None
-    reader = _Verdicts(spec["work"], spec["start"], outcomes)
+    reader = _Verdicts(spec["work"], spec["start"], outcomes, spec["quiet"])
     waited = ([] if roomy and pidfd is not None else [rfd]) + [out_r, 0] + (
         [pidfd] if pidfd is not None else [])
     status_word, alive = None, True
@@ -331,13 +363,14 @@ def _run_worker(spec: dict, hooks: dict, deadline: float, output: _Output,
 class _Verdicts:
     """Parses W's pipe: ``HELLO <token>`` once, then one message per test, in order."""
 
-    def __init__(self, work: tuple, start: int, outcomes: dict) -> None:
+    def __init__(self, work: tuple, start: int, outcomes: dict, quiet: bool = False) -> None:
         self.work, self.outcomes, self.data = work, outcomes, b""
         self.token: bytes | None = None
         self.next = self._skip(start)
         self.finished = False  # W said it stops, or ran every test
         self.broken = False
-        self.loaded = False  # W said the module of test ``next`` is loaded
+        self.quiet = quiet  # loading prints nothing: no boundary comes, all is the test's
+        self.loaded = quiet  # W said the module of test ``next`` is loaded
         self.last = -1  # the test of the last verdict
 
     def position(self) -> tuple[int, bool]:
@@ -404,7 +437,7 @@ class _Verdicts:
             self.outcomes[self.next] = [parts[3].decode(),
                                         rest[:size].decode("utf-8", "replace")]
             self.data = rest[size:]
-            self.last, self.loaded = self.next, False
+            self.last, self.loaded = self.next, self.quiet
             self.next = self._skip(self.next + 1)
             if parts[4] == b"1" or self.next >= len(self.work):
                 self.finished = True
