@@ -19,9 +19,10 @@ How output is told apart per test: fds 1 and 2 (and a spare, fd 4) are the write
 pipe only the server reads. At each boundary (the module loaded, the test done) the judge
 flushes, waits until the server has read everything in that pipe, and only then sends the
 boundary over the channel; a module whose top level cannot print (the server checks its
-bytecode: ``quiet`` in ``_sandbox_suite.py``) needs no boundary after loading. The server reads the channel before it reads output, so bytes it
-reads belong to the part after the last boundary it has seen: which part printed what is
-the runner's account, never something parsed out of the printed text. fds 1 and 2 are
+bytecode: ``quiet`` in ``_sandbox_suite.py``) needs no boundary after loading. The server
+reads the channel before it reads output, so bytes it reads belong to the part after the
+last boundary it has seen: which part printed what is the runner's account, never
+something parsed out of the printed text. fds 1 and 2 are
 restored from fd 4 after every test; if fd 4 itself is no longer the pipe, W counts as
 dirty and a fresh W (with a fresh pipe) runs the next test.
 
