@@ -7,6 +7,7 @@ Everything here is plain Python (no Qt). Functions that may take long take the
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 from collections.abc import Callable
@@ -371,9 +372,10 @@ def export_report(path: str | Path, benchmark: Benchmark, ranking_a: Any, rankin
     per-test outcomes the oracle's cache holds; saved ``slices`` (name -> (filter, query
     ids)) get their own table; ``annotations`` (flags, audit top suspects) become the
     report's last sections."""
-    from execretrieval.report.drilldown import cached_outcomes
+    from execretrieval.report.drilldown import cached_outcomes, cached_results
     from execretrieval.report.environment import environment_fingerprint
     from execretrieval.report.evaluation import EvaluationReport, report_settings
+    from execretrieval.report.failures import rank1_failures
     from execretrieval.report.writers import write_report
 
     labels = [r.model for r in (ranking_a, ranking_b) if r is not None]
@@ -390,14 +392,16 @@ def export_report(path: str | Path, benchmark: Benchmark, ranking_a: Any, rankin
             benchmark, models, environment=environment_fingerprint(oracle), seed=ev_a.seed,
             command=command,
             settings=report_settings(ev_a.ks, ev_a.n_boot, 10, exclude, ev_a.ties))
+        rankings = dict(zip(labels, [r for r in (ranking_a, ranking_b) if r is not None],
+                            strict=True))
+        report = dataclasses.replace(report, failures=rank1_failures(
+            benchmark, rankings, oracle, exclude=exclude))
     if annotations:
-        import dataclasses
-
         report = dataclasses.replace(report, annotations=annotations)
     if progress:
         progress(1, 1)
     return write_report(report, path, benchmark, outcomes=cached_outcomes(oracle), flags=flags,
-                        slices=slices)
+                        slices=slices, results=cached_results(oracle))
 
 
 def report_annotations(benchmark: Benchmark, flags: Any, audit: Any) -> dict[str, Any]:

@@ -76,6 +76,7 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.audit_view, "Audit")
         self._docks_before_metrics: list[QDockWidget] = []
         self.unified_action: QAction
+        self.output_action: QAction
         self.undo_flag_action: QAction
         self.setCentralWidget(self.tabs)
 

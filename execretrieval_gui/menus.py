@@ -73,6 +73,11 @@ def build_menus(w: MainWindow, state: InspectorState) -> None:
     _action(w, v, "&Metrics", lambda: w.show_tab(1), "Ctrl+2")
     _action(w, v, "Au&dit", lambda: w.show_tab(2), "Ctrl+3",
             "Suites ranked by how suspect they are (mutation analysis)")
+    w.output_action = _action(w, v, "Show test &output", w.tests.set_output_shown,
+                              "Ctrl+Shift+O", "What the selected test printed (stdout and "
+                                              "stderr), below the tests")
+    w.output_action.setCheckable(True)
+    w.tests.output_button.toggled.connect(w.output_action.setChecked)
     v.addSeparator()
     for dock in (w.query_dock, w.tests_dock, w.flags_dock):
         v.addAction(dock.toggleViewAction())

@@ -70,6 +70,15 @@ class OutcomeModel(QAbstractTableModel):
         outcomes = _outcome_list(self.result if result is None else result)
         return outcomes[row] if 0 <= row < len(outcomes) else None
 
+    def printed(self, row: int) -> tuple[str, str] | None:
+        """(what the row's test printed, what loading the code printed) in the run shown
+        (the scratch run while one is compared); None while there is no outcome yet."""
+        result = self.compare if self.compare is not None else self.result
+        out = self.outcome(row, result)
+        if out is None:
+            return None
+        return getattr(out, "output", "") or "", getattr(result, "setup_output", "") or ""
+
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.tests)
 
@@ -117,7 +126,10 @@ class OutcomeModel(QAbstractTableModel):
             return QBrush(STATUS_BG.get(status or "", PENDING_BG))
         if role == Qt.ItemDataRole.ToolTipRole:
             detail = getattr(out, "detail", "") or ""
-            return f"{self.tests[row]}\n{detail}".strip()
+            lines = len((getattr(out, "output", "") or "").splitlines())
+            printed = f"\nprinted {lines} line{'s' * (lines != 1)} (Ctrl+Shift+O shows it)" \
+                if lines else ""
+            return f"{self.tests[row]}\n{detail}".strip() + printed
         if role == Qt.ItemDataRole.FontRole and col == 1:
             from PySide6.QtGui import QFont
 

@@ -134,12 +134,32 @@ class TestsPanel(QWidget):
         self.detail.setObjectName("testDetail")
         self.detail.setWordWrap(True)
         self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # what the selected test printed, on demand (the View menu's Ctrl+Shift+O too)
+        self.output_button = QPushButton("Output")
+        self.output_button.setObjectName("outputToggle")
+        self.output_button.setCheckable(True)
+        self.output_button.setToolTip("Show what the selected test printed (Ctrl+Shift+O)")
+        self.output_view = QPlainTextEdit()
+        self.output_view.setObjectName("testOutput")
+        self.output_view.setReadOnly(True)
+        self.output_view.setFont(_mono())
+        self.output_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.output_view.setVisible(False)
+        self.outcome_split = QSplitter(Qt.Orientation.Vertical)
+        self.outcome_split.addWidget(self.outcome_table)
+        self.outcome_split.addWidget(self.output_view)
+        self.outcome_split.setStretchFactor(0, 3)
+        self.outcome_split.setStretchFactor(1, 2)
+        self.outcome_split.setChildrenCollapsible(False)
+        detail_row = QHBoxLayout()
+        detail_row.addWidget(self.detail, 1)
+        detail_row.addWidget(self.output_button, 0, Qt.AlignmentFlag.AlignTop)
         outcome_page = QWidget()
         op = QVBoxLayout(outcome_page)
         op.setContentsMargins(0, 0, 0, 0)
         op.setSpacing(2)
-        op.addWidget(self.outcome_table, 1)
-        op.addWidget(self.detail)
+        op.addWidget(self.outcome_split, 1)
+        op.addLayout(detail_row)
 
         self.matrix_table = QTableView()
         self.matrix_table.setObjectName("matrixTable")
@@ -214,6 +234,8 @@ class TestsPanel(QWidget):
         self.cancel_button.clicked.connect(self.cancel_requested)
         self.scratch_run.clicked.connect(self._on_scratch_run_clicked)
         self.scratch_reset.clicked.connect(self._on_scratch_reset_clicked)
+        self.output_button.toggled.connect(self._on_output_button_toggled)
+        self._detail_row = -1
 
     # content --------------------------------------------------------------------------
     def show_candidate(self, label: str, code: str, tests: tuple[str, ...], result: object) -> None:
@@ -267,6 +289,8 @@ class TestsPanel(QWidget):
         if not (0 <= row < len(outcomes)):
             row = next((i for i, o in enumerate(outcomes)
                         if o is not None and o.status != "pass"), -1)
+        self._detail_row = row
+        self._show_output()
         if row < 0 or outcomes[row] is None:
             known = [o for o in outcomes if o is not None]
             passes = "The scratch run passes every test." if scratch else "All tests pass."
@@ -277,6 +301,35 @@ class TestsPanel(QWidget):
         self.detail.setText(f"{'scratch run: ' if scratch else ''}t{row + 1} {out.status}: "
                             f"{detail[-1] if detail else ''}"[:300])
         self.detail.setToolTip(out.detail or "")
+
+    def set_output_shown(self, shown: bool) -> None:
+        """Show or hide the pane with what the selected test printed."""
+        self.output_button.setChecked(shown)
+
+    def _show_output(self) -> None:
+        """The output pane: what the test of the detail line printed (the selected test,
+        else the first that did not pass), under what loading the code printed."""
+        if not self.output_view.isVisible() and not self.output_button.isChecked():
+            return
+        row = self._detail_row
+        printed = self.outcomes.printed(row) if row >= 0 else None
+        if printed is None:
+            self.output_view.setPlainText("")
+            self.output_view.setPlaceholderText(
+                "Select a test that has run to see what it printed." if row < 0 or
+                self.outcomes.result is None else "This test has not run yet.")
+            return
+        own, setup = printed
+        scratch = "scratch run, " if self.outcomes.compare is not None else ""
+        parts = []
+        if setup:
+            parts.append(f"── loading the code printed ──\n{setup.rstrip()}")
+        if own:
+            parts.append(f"── {scratch}test {row + 1} printed ──\n{own.rstrip()}")
+        elif setup:
+            parts.append(f"── {scratch}test {row + 1}: this test printed nothing ──")
+        self.output_view.setPlaceholderText(f"Test {row + 1}: this test printed nothing.")
+        self.output_view.setPlainText("\n\n".join(parts))
 
     def current_test_index(self) -> int:
         """The row of the selected test in the outcomes table (-1: none)."""
@@ -313,6 +366,12 @@ class TestsPanel(QWidget):
     # slots ----------------------------------------------------------------------------
     def _on_outcome_current_changed(self, current: object, _previous: object) -> None:
         self._show_detail(current.row() if current.isValid() else -1)  # type: ignore[attr-defined]
+
+    def _on_output_button_toggled(self, shown: bool) -> None:
+        self.output_view.setVisible(shown)
+        self.output_button.setText("Hide output" if shown else "Output")
+        if shown:
+            self._show_output()
 
     def _on_matrix_current_changed(self, current: object, _previous: object) -> None:
         if current.isValid():  # type: ignore[attr-defined]

@@ -12,9 +12,9 @@ import pytest
 from execretrieval import MemoryCache, ResultCache, SuiteResult, TestOutcome
 from execretrieval.oracle.cache import cache_key, default_cache_path
 
-RESULT = SuiteResult(outcomes=(TestOutcome("assert f(1) == 2", "pass"),
+RESULT = SuiteResult(outcomes=(TestOutcome("assert f(1) == 2", "pass", "", "one\n"),
                                TestOutcome("assert f(2) == 3", "fail", "AssertionError")),
-                     output="hello", duration=0.25)
+                     setup_output="hello", duration=0.25)
 
 
 def test_default_path_honours_env(tmp_path, monkeypatch):
@@ -36,7 +36,41 @@ def test_round_trip_marks_cached(tmp_path, make):
     cache.put("k", RESULT)
     got = cache.get("k")
     assert got is not None and got.cached
-    assert got.outcomes == RESULT.outcomes and got.output == "hello"
+    assert got.outcomes == RESULT.outcomes and got.setup_output == "hello"
+    assert got.outcomes[0].output == "one\n" and got.output == "helloone\n"
+
+
+def test_file_of_the_previous_format_is_migrated(tmp_path):
+    """A cache file written before per-test output (no user_version, one suite-wide
+    "output") is brought to the new format on open: its rows, keyed with the old runner
+    version and so unreachable, are dropped; new results keep each test's output."""
+    path = tmp_path / "r.sqlite"
+    old = sqlite3.connect(path)
+    old.execute("CREATE TABLE results (key TEXT PRIMARY KEY, value TEXT NOT NULL, "
+                "created REAL NOT NULL)")
+    old.execute("INSERT INTO results VALUES ('old', "
+                "'{\"outcomes\": [{\"test\": \"t\", \"status\": \"pass\", "
+                "\"detail\": \"\"}], \"output\": \"all\"}', 0)")
+    old.commit()
+    old.close()
+    cache = ResultCache(path)
+    assert len(cache) == 0 and cache.get("old") is None
+    cache.put("k", RESULT)
+    cache.close()
+    raw = sqlite3.connect(path)
+    assert raw.execute("PRAGMA user_version").fetchone()[0] == 2
+    raw.close()
+    again = ResultCache(path)  # opening a current file keeps its rows
+    got = again.get("k")
+    assert got is not None and got.outcomes[0].output == "one\n"
+    again.close()
+
+
+def test_results_of_the_previous_format_still_read():
+    """from_dict takes a stored result of the old shape: its output becomes the setup part."""
+    old = {"outcomes": [{"test": "t", "status": "fail", "detail": "d"}], "output": "all"}
+    got = SuiteResult.from_dict(old)
+    assert got.setup_output == "all" and got.outcomes[0].output == "" and got.output == "all"
 
 
 def test_persists_across_instances(tmp_path):

@@ -24,9 +24,32 @@ def test_all_pass_exits_0_with_json(tmp_path, capsys):
     code, tests = write(tmp_path, tests=["assert double(2) == 4", "assert double(0) == 0"])
     assert main(["run-tests", "--code", code, "--tests", tests, "--json", "--no-cache"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out == {"passed": True, "tests": [
-        {"test": "assert double(2) == 4", "status": "pass", "detail": ""},
-        {"test": "assert double(0) == 0", "status": "pass", "detail": ""}]}
+    assert out == {"passed": True, "setup_output": "", "tests": [
+        {"test": "assert double(2) == 4", "status": "pass", "detail": "", "output": ""},
+        {"test": "assert double(0) == 0", "status": "pass", "detail": "", "output": ""}]}
+
+
+def test_output_option_shows_what_each_test_printed(tmp_path, capsys):
+    code, tests = write(tmp_path, code="print('loading')\n" + CODE,
+                        tests=["print('two is', double(2))\nassert double(2) == 4",
+                               "assert double(0) == 0",
+                               "import sys\nprint('bad', file=sys.stderr)\nassert double(1) == 3"])
+    assert main(["run-tests", "--code", code, "--tests", tests, "--output", "--no-cache"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    text = "\n".join(lines)
+    assert "--- loading the code printed ---" in text and "| loading" in text
+    first = lines.index(next(ln for ln in lines if ln.lstrip().startswith("1  PASS")))
+    assert lines[first + 1].strip() == "--- test 1 printed ---"
+    assert lines[first + 2].strip() == "| two is 4"
+    assert "(test 2 printed nothing)" in text
+    third = text.index("3  FAIL")
+    assert text.index("returned 2, expected 3") > third and text.index("| bad") > third
+    assert main(["run-tests", "--code", code, "--tests", tests, "--no-cache"]) == 1
+    assert "| two is" not in capsys.readouterr().out  # only on demand
+    assert main(["run-tests", "--code", code, "--tests", tests, "--json", "--no-cache"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["setup_output"] == "loading\n"
+    assert [t["output"] for t in out["tests"]] == ["two is 4\n", "", "bad\n"]
 
 
 def test_any_failure_exits_1_and_shows_each_status(tmp_path, capsys):

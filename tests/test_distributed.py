@@ -51,6 +51,23 @@ def test_results_match_a_local_run(cluster, tiny_dir: Path) -> None:
     assert seen[0] == (0, len(jobs)) and seen[-1] == (len(jobs), len(jobs))
 
 
+def test_each_tests_output_comes_back_from_the_workers(cluster, tmp_path: Path) -> None:
+    """Per-test output and the setup part travel back from a worker and into the client's
+    cache (a real SQLite file) as a local run gives them."""
+    job = ("print('loading')\ndef f(x):\n    return x\n",
+           ("print('one')\nassert f(1) == 1", "assert f(2) == 2", "print('three')"))
+    cache = ResultCache(tmp_path / "r.sqlite")
+    with DaskOracle(cluster, cache=cache) as remote, Oracle(cache=None) as local:
+        far, = remote.run_many([job])
+        near, = local.run_many([job])
+        again = remote.cached(*job)
+    assert far.setup_output == near.setup_output == "loading\n"
+    assert [o.output for o in far.outcomes] == [o.output for o in near.outcomes] \
+        == ["one\n", "", "three\n"]
+    assert again is not None and again.outcomes == far.outcomes
+    cache.close()
+
+
 def test_same_cache_and_only_misses_are_shipped(cluster, tiny_dir: Path,
                                                 tmp_path: Path) -> None:
     jobs = _jobs(tiny_dir)

@@ -165,9 +165,9 @@ def test_thread_safe_concurrent_runs(oracle):
 
 
 def test_suite_result_round_trip():
-    result = SuiteResult(outcomes=(TestOutcome("assert f()", "fail", "boom"),
+    result = SuiteResult(outcomes=(TestOutcome("assert f()", "fail", "boom", "printed\n"),
                                    TestOutcome("g()", "error", "ValueError: x")),
-                         output="out", duration=0.5)
+                         setup_output="out", duration=0.5)
     again = SuiteResult.from_dict(result.to_dict())
     assert again == result
     assert SuiteResult.from_dict(result.to_dict(), cached=True).cached
@@ -233,8 +233,13 @@ def test_printing_any_amount_passes_and_is_truncated():
                              "print('still printing')\nassert add(1, 1) == 2",
                              "import sys\nsys.stderr.write('e' * (5 << 20))"])
     assert result.statuses == ("pass", "pass", "pass"), result.outcomes
-    assert result.output.startswith("x" * 200)
-    assert result.output.endswith("[output truncated]")
+    first, second, third = (o.output for o in result.outcomes)
+    # 200 characters shared by the setup part (empty) and three tests: the short one in
+    # full, the two that print megabytes keep their heads, each cut with a marker
+    assert second == "still printing\n"
+    assert first.startswith("x" * 50) and first.endswith("\n[output truncated]")
+    assert third.startswith("e" * 50) and third.endswith("\n[output truncated]")
+    assert len(result.output) <= 200 + 2 * len("\n[output truncated]")
 
 
 def test_endless_printing_is_a_timeout_not_an_error():
@@ -285,7 +290,7 @@ def test_one_pool_serves_several_hash_seeds():
     pool = ForkServerPool(1)
     try:
         outputs = [pool.run_suite("x = 1", ["print(hash('abc'))"], 5.0, Limits(hash_seed=s))
-                   ["output"].split()[0] for s in (1, 2, 1)]
+                   ["outcomes"][0][2].split()[0] for s in (1, 2, 1)]
     finally:
         pool.close()
     assert outputs[0] == outputs[2] == str(_reference_hash(1))

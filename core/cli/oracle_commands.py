@@ -1,7 +1,7 @@
 """CLI command of the execution oracle: ``run-tests`` (``validate`` lives in ``_cli_validate``).
 
 ``execretrieval run-tests --code FILE.py --tests TESTS.json [--timeout S] [--no-cache]
-[--json]`` exits 0 when every test passes, 1 when any does not, 2 on bad input.
+[--output] [--json]`` exits 0 when every test passes, 1 when any does not, 2 on bad input.
 """
 
 from __future__ import annotations
@@ -40,7 +40,11 @@ def _register_run_tests(subparsers: Any) -> None:
     add_oracle_options(parser,
                        timeout_help="time limit for the whole suite, in seconds (default 5)",
                        cache_help="do not read or write the result cache", dask=False)
-    parser.add_argument("--json", action="store_true", help="print the outcome as JSON")
+    parser.add_argument("--output", action="store_true",
+                        help="print what each test printed (stdout and stderr) under it, and "
+                             "what loading the code printed above the tests")
+    parser.add_argument("--json", action="store_true",
+                        help="print the outcome as JSON (always with each test's output)")
     parser.set_defaults(handler=_run_tests)
 
 
@@ -89,17 +93,28 @@ def _run_tests(args: argparse.Namespace) -> int:
     with make_oracle(args, workers=1) as oracle:
         result = oracle.run(code, tests)
     if args.json:
-        print(json.dumps({"passed": result.passed,
-                          "tests": [{"test": o.test, "status": o.status, "detail": o.detail}
+        print(json.dumps({"passed": result.passed, "setup_output": result.setup_output,
+                          "tests": [{"test": o.test, "status": o.status, "detail": o.detail,
+                                     "output": o.output}
                                     for o in result.outcomes]}, indent=2))
     else:
-        _print_table(result)
+        _print_table(result, output=args.output)
     return 0 if result.passed else 1
 
 
-def _print_table(result: Any) -> None:
-    """One row per test: number, status, the test's first line, and the detail below it."""
+def _print_output(text: str, label: str) -> None:
+    """``text`` indented under a rule naming what printed it."""
+    print(f"{'':>14}--- {label} ---")
+    for line in text.rstrip("\n").splitlines():
+        print(f"{'':>14}| {line}")
+
+
+def _print_table(result: Any, *, output: bool = False) -> None:
+    """One row per test: number, status, the test's first line, the detail below it, and
+    with ``output`` what the test printed (or that it printed nothing)."""
     rows = result.outcomes
+    if output and result.setup_output:
+        _print_output(result.setup_output, "loading the code printed")
     for i, outcome in enumerate(rows, 1):
         first = outcome.test.strip().splitlines()[0] if outcome.test.strip() else "(empty)"
         if len(first) > 70:
@@ -108,6 +123,11 @@ def _print_table(result: Any) -> None:
         if outcome.detail and outcome.status != "pass":
             for line in outcome.detail.splitlines()[:5]:
                 print(f"{'':>14}{line}")
+        if output:
+            if outcome.output:
+                _print_output(outcome.output, f"test {i} printed")
+            else:
+                print(f"{'':>14}(test {i} printed nothing)")
     counts = {s: sum(o.status == s for o in rows) for s in STATUSES}
     summary = ", ".join(f"{n} {s}" for s, n in counts.items() if n)
     verdict = "PASSED" if result.passed else "NOT PASSED"

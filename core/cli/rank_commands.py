@@ -206,7 +206,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     from ..ranking.ranking import resolve_keep
     from ..ranking.registry import rank, rank_retriever
     from ..ranking.trec import RunFileRetriever
-    from ..report.drilldown import cached_outcomes
+    from ..report.drilldown import cached_outcomes, cached_results
     from ..report.evaluation import evaluate_models
     from ..report.writers import FORMATS, write_report
     from .progress import TerminalProgress
@@ -254,7 +254,8 @@ def _evaluate(args: argparse.Namespace) -> int:
         if args.flags or args.audit is not None:
             report = _with_annotations(report, benchmark, args)
         # the HTML drill-down's tests matrix reads the outcomes just measured from the cache
-        write_report(report, args.out, benchmark, outcomes=cached_outcomes(oracle))
+        write_report(report, args.out, benchmark, outcomes=cached_outcomes(oracle),
+                     results=cached_results(oracle))
     for name, ev in report.models.items():
         ci = ev.metrics.get("exec@1")
         if ci is not None:

@@ -15,6 +15,17 @@ modules). If anything changed, W reports the test and exits, and the server fork
 W for the next test, so no test sees another test's patches while honest suites cost one
 fork.
 
+How output is told apart per test: fds 1 and 2 (and a spare, fd 4) are the write end of a
+pipe only the server reads. At each boundary (the module loaded, the test done) the judge
+flushes, waits until the server has read everything in that pipe, and only then sends the
+boundary over the channel; a module whose top level cannot print (the server checks its
+bytecode: ``quiet`` in ``_sandbox_suite.py``) needs no boundary after loading. The server
+reads the channel before it reads output, so bytes it reads belong to the part after the
+last boundary it has seen: which part printed what is the runner's account, never
+something parsed out of the printed text. fds 1 and 2 are
+restored from fd 4 after every test; if fd 4 itself is no longer the pipe, W counts as
+dirty and a fresh W (with a fresh pipe) runs the next test.
+
 How a verdict is made unforgeable: the audit hook "channel" is defined in bare globals and
 referenced by nothing but the interpreter's hook list. Before any candidate code runs the
 judge frame raises ``erxr.arm``: the hook makes a random token, writes ``HELLO <token>`` to
@@ -35,12 +46,14 @@ import _signal
 import builtins
 import collections
 import ctypes
+import fcntl
 import functools
 import operator
 import os
 import resource
 import signal
 import sys
+import time
 import types
 
 TYPE_CHECKING = False  # (not typing.TYPE_CHECKING: the server does not import typing)
@@ -72,7 +85,7 @@ _WATCHED = ("builtins", "sys", "pytest")
 # Standard-library modules S imports before forking W when the code or tests import them
 # by name: W then finds them loaded (a first import in W would make W stop after that
 # test). Pure, well-known modules only; nothing that reaches ctypes.
-_PRELOADABLE = frozenset({
+PRELOADABLE = frozenset({
     "abc", "array", "base64", "binascii", "bisect", "calendar", "cmath", "collections",
     "collections.abc", "contextlib", "copy", "copyreg", "csv", "dataclasses", "datetime",
     "decimal", "difflib", "enum", "fractions", "functools", "hashlib", "heapq", "inspect",
@@ -197,7 +210,7 @@ def _preload(names: list[str]) -> None:
     import importlib
 
     for name in names:
-        if name in _PRELOADABLE and name not in sys.modules:
+        if name in PRELOADABLE and name not in sys.modules:
             try:
                 importlib.import_module(name)
             except ImportError:
@@ -282,7 +295,8 @@ def worker(spec: dict, hooks: dict, wfd: int, in_pidns: bool) -> None:
     os.dup2(spec["out_w"], 1)  # fd 1 was the server's protocol pipe: never let W near it
     os.dup2(spec["out_w"], 2)
     os.dup2(wfd, 3)
-    os.closerange(4, 1 << 16)
+    os.dup2(1, 4)  # the output pipe, kept to restore fds 1 and 2 and to see it drained
+    os.closerange(5, 1 << 16)
     os.chdir(spec["workdir"])
     uid = spec["uid"]
     if uid is not None:
@@ -300,11 +314,11 @@ def worker(spec: dict, hooks: dict, wfd: int, in_pidns: bool) -> None:
     _set_limits(spec["limits"], spec["cpu_seconds"], uid, len(work) - start)
     _install_hooks(hooks)
     _judge(spec["code"], work, start, hooks, _WATCHED + tuple(spec["imported"]),
-           spec["cpu_seconds"])
+           spec["cpu_seconds"], spec["quiet"])
 
 
 def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: ignore[no-untyped-def]
-           cpu_seconds: int) -> None:
+           cpu_seconds: int, quiet: bool) -> None:
     """The judge frame. Every name used after candidate code runs is bound locally first."""
     exit_, audit, exec_, AssertionError_ = os._exit, sys.audit, exec, AssertionError
     BaseException_, sys_, ModuleType, builtins_ = BaseException, sys, types.ModuleType, builtins
@@ -314,7 +328,11 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
     getrusage, setrlimit = resource.getrusage, resource.setrlimit
     RUSAGE_SELF, RLIMIT_CPU, range_, int_ = resource.RUSAGE_SELF, resource.RLIMIT_CPU, range, int
     cpu_hard = resource.getrlimit(RLIMIT_CPU)[1]
-    del hooks  # a dict: nothing mutable stays in this frame for candidates to find
+    fstat, dup2, ioctl, sleep, from_bytes = os.fstat, os.dup2, fcntl.ioctl, time.sleep, \
+        int.from_bytes
+    pipe = fstat(4)
+    pipe_id, FIONREAD, zero4 = (pipe.st_dev, pipe.st_ino), 0x541B, b"\0\0\0\0"
+    del hooks, pipe  # a dict: nothing mutable stays in this frame for candidates to find
     audit("erxr.arm", 3)  # from this very frame: the only one that may vote later
     baseline = fingerprint(watched)
     last = len(work) - 1
@@ -334,9 +352,20 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
         put(namespace, "__builtins__", builtins_)
         put(namespace, "pytest", pytest_shim)
         put(modules, "__candidate__", module)
-        status, detail = b"pass", ""
+        status, detail, piped = b"pass", "", True
         try:
             exec_(code, namespace)
+            if not quiet:  # (a quiet load prints nothing: all the test prints is its own)
+                flush(sys_)
+                try:  # what loading printed is read before the test's part begins
+                    spins = 0
+                    while piped and from_bytes(ioctl(4, FIONREAD, zero4), "little"):
+                        spins += 1
+                        piped = spins < 10000  # ~2 s: something keeps writing; stop after
+                        sleep(0.0002)
+                except BaseException_:
+                    piped = False
+                audit("erxr.setup", i)
             exec_(test, namespace)
             flush(sys_)
         except AssertionError_ as exc:
@@ -358,6 +387,19 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
                 dirty = not same(baseline, fingerprint(watched))
             except BaseException_:
                 dirty = True
+            try:  # the test's output is read before its verdict; fds 1, 2 as they were
+                st = fstat(4)
+                piped, spins = piped and (st.st_dev, st.st_ino) == pipe_id, 0
+                while piped and from_bytes(ioctl(4, FIONREAD, zero4), "little"):
+                    spins += 1
+                    piped = spins < 10000
+                    sleep(0.0002)
+                if piped:
+                    dup2(4, 1)
+                    dup2(4, 2)
+            except BaseException_:
+                piped = False
+            dirty = dirty or not piped
         # exits when W is no longer clean (dirty, or an audit event said so)
         audit("erxr.verdict", i, status, detail.encode("utf-8", "replace"), dirty)
     exit_(0)

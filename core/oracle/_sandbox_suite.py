@@ -10,13 +10,18 @@ and from how W ended. When W reports that it is no longer clean, or dies, or is 
 tampering, the server forks a fresh W (in a fresh namespace) for the next test. When W
 ends, the kernel kills everything else in its namespace; the server is a child subreaper
 and reaps what was left. Output (stdout and stderr of W and whatever it started) goes
-through a pipe: the head is kept, the rest read and dropped, so printing any amount is
-never an error.
+through a fresh pipe per W: the head of each test's part is kept, the rest read and
+dropped, so printing any amount is never an error. Which test printed what comes from the
+boundaries W sends over its channel once the server has read the pipe empty (see
+``_sandbox_runner.py``), never from the printed text; what W or its leftovers print after
+W's last verdict belongs to W's last test.
 """
 
 from __future__ import annotations
 
 import ast
+import fcntl
+import opcode
 import os
 import select
 import signal
@@ -26,13 +31,44 @@ TYPE_CHECKING = False  # (not typing.TYPE_CHECKING: the server does not import t
 
 if TYPE_CHECKING or __package__:  # in the engine (tools, tests); the server: bare
     from ._sandbox_hooks import compile_test
-    from ._sandbox_runner import kill_descendants, kill_uid, static_imports, worker
+    from ._sandbox_runner import PRELOADABLE, kill_descendants, kill_uid, static_imports, worker
 else:
     from _sandbox_hooks import compile_test
-    from _sandbox_runner import kill_descendants, kill_uid, static_imports, worker
+    from _sandbox_runner import PRELOADABLE, kill_descendants, kill_uid, static_imports, worker
 
 _MAGIC = b"ERXR1"
 _MAX_MESSAGE = 8192
+_TRUNCATED = "\n[output truncated]"
+# What the top level of a candidate may do and still be sure to print nothing: define
+# functions, bind constants and build containers of them, read names and attributes,
+# subscript and combine them (annotations such as ``List[int]``), and import preloaded
+# standard-library modules. No call, no class body, no other import.
+_QUIET_OPS = frozenset(opcode.opmap[name] for name in (
+    "CACHE", "RESUME", "NOP", "EXTENDED_ARG", "LOAD_CONST", "LOAD_NAME", "STORE_NAME",
+    "POP_TOP", "MAKE_FUNCTION", "RETURN_VALUE", "BUILD_TUPLE", "BUILD_LIST", "BUILD_SET",
+    "BUILD_MAP", "BUILD_CONST_KEY_MAP", "LIST_EXTEND", "SET_UPDATE", "DICT_UPDATE",
+    "BINARY_SUBSCR", "LOAD_ATTR", "BINARY_OP", "IMPORT_NAME", "IMPORT_FROM")
+    if name in opcode.opmap)
+_IMPORT_NAME = opcode.opmap["IMPORT_NAME"]
+_EXTENDED_ARG = opcode.opmap["EXTENDED_ARG"]
+
+
+def quiet(code) -> bool:  # type: ignore[no-untyped-def]
+    """Whether loading ``code`` (a module's code object) surely prints nothing, so a suite
+    needs no boundary between loading and the test: then everything a test's process prints
+    is the test's own. A wrong "no" only costs that boundary; a wrong "yes" would only move
+    output from a test's load to the same test's own part, never to another test."""
+    raw, arg = code.co_code, 0
+    for at in range(0, len(raw), 2):
+        op, arg = raw[at], (arg << 8) | raw[at + 1]
+        if op not in _QUIET_OPS:
+            return False
+        if op == _IMPORT_NAME and code.co_names[arg] not in PRELOADABLE \
+                and code.co_names[arg] != "__future__":
+            return False
+        if op != _EXTENDED_ARG:
+            arg = 0
+    return True
 
 
 _COMPILED: dict[str, tuple] = {}  # test text -> (code object, imported names)
@@ -59,12 +95,13 @@ def _compile_test(test: str, eq, chain, salt: str,  # type: ignore[no-untyped-de
 
 def prepare(req: dict, eq, chain, salt: str,  # type: ignore[no-untyped-def]
             explain=None) -> tuple:
-    """(code object or error text, per test: code object or None, errors, imported names)."""
+    """(code object or error text, per test: code object or None, errors, imported names,
+    whether loading the code is :func:`quiet`)."""
     tests = req["tests"]
     try:
         code = compile(req["code"], "<candidate>", "exec")
     except (SyntaxError, ValueError, OverflowError, RecursionError) as exc:
-        return describe(exc), (), {}, []
+        return describe(exc), (), {}, [], False
     names = set(static_imports([ast.parse(req["code"])]) if "import" in req["code"] else [])
     errors: dict[int, str] = {}
     work: list = []
@@ -76,7 +113,7 @@ def prepare(req: dict, eq, chain, salt: str,  # type: ignore[no-untyped-def]
         except (SyntaxError, ValueError, OverflowError, RecursionError) as exc:
             work.append(None)
             errors[i] = describe(exc)
-    return code, tuple(work), errors, sorted(names)
+    return code, tuple(work), errors, sorted(names), quiet(code)
 
 
 def describe(exc: BaseException) -> str:
@@ -91,8 +128,8 @@ def run_suite(req: dict, workdir: str, uid: int | None, active: dict, hooks: dic
     started = time.monotonic()
     tests, timeout = req["tests"], float(req["timeout"])
     outcomes: dict[int, list] = {}
-    code, work, errors, imported = prepare(req, hooks["eq"], hooks["chain"], hooks["salt"],
-                                           hooks["explain"])
+    code, work, errors, imported, silent = prepare(req, hooks["eq"], hooks["chain"],
+                                                   hooks["salt"], hooks["explain"])
     if isinstance(code, str):
         outcomes = {i: ["error", code] for i in range(len(tests))}
         work = ()
@@ -100,58 +137,134 @@ def run_suite(req: dict, workdir: str, uid: int | None, active: dict, hooks: dic
         outcomes[i] = ["error", text]
     limits = req["limits"]
     cpu_seconds = int(limits.get("cpu_seconds") or 0) or max(1, int(timeout + 1.999))
-    output = _Output(4 * int(req["output_chars"]) + 4)
-    out_r, out_w = os.pipe()
-    os.set_blocking(out_r, False)
+    first = next((n for n, w in enumerate(work) if w is not None), 0)
+    output = _Output(len(tests), int(req["output_chars"]), first)
     deadline = started + timeout
     alive, i = True, 0
-    try:
-        while i < len(work):
-            if work[i] is None:
-                i += 1
-                continue
-            if time.monotonic() >= deadline:
-                _timeout_rest(outcomes, i, work, timeout, reached=False)
-                break
-            spec = {"code": code, "work": work, "start": i, "out_w": out_w, "uid": uid,
-                    "devnull": hooks["devnull"],
-                    "limits": limits, "cpu_seconds": cpu_seconds, "workdir": workdir,
-                    "imported": imported, "active": active}
-            i, timed_out, alive = _run_worker(spec, hooks, deadline, out_r, output, outcomes,
-                                              enter_pidns, leave_pidns)
-            if not alive:
-                return None
-            if timed_out:
-                _timeout_rest(outcomes, i, work, timeout, reached=True)
-                break
-    finally:
-        output.drain(out_r)
-        os.close(out_r)
-        os.close(out_w)
-    text = output.data.decode("utf-8", "replace")
-    if len(text) > req["output_chars"]:
-        text = text[: req["output_chars"]] + "\n[output truncated]"
+    while i < len(work):
+        if work[i] is None:
+            i += 1
+            continue
+        if time.monotonic() >= deadline:
+            _timeout_rest(outcomes, i, work, timeout, reached=False)
+            break
+        spec = {"code": code, "work": work, "start": i, "uid": uid,
+                "devnull": hooks["devnull"],
+                "limits": limits, "cpu_seconds": cpu_seconds, "workdir": workdir,
+                "imported": imported, "active": active, "quiet": silent}
+        i, timed_out, alive = _run_worker(spec, hooks, deadline, output, outcomes,
+                                          enter_pidns, leave_pidns)
+        if not alive:
+            return None
+        if timed_out:
+            _timeout_rest(outcomes, i, work, timeout, reached=True)
+            break
+    setup, printed = output.texts()
     result = [outcomes.get(n, ["timeout", "the sandbox runner stopped before this test"])
-              for n in range(len(tests))]
-    return {"outcomes": result, "output": text, "duration": time.monotonic() - started}
+              + [printed[n]] for n in range(len(tests))]
+    return {"outcomes": result, "setup_output": setup, "duration": time.monotonic() - started}
+
+
+def _unread(fd: int) -> int:
+    """Bytes waiting in a pipe (FIONREAD)."""
+    return int.from_bytes(fcntl.ioctl(fd, 0x541B, b"\0\0\0\0"), "little")
 
 
 class _Output:
-    """W's stdout and stderr: the head is kept, the rest read and dropped."""
+    """What W printed, per test: the head of each part is kept, the rest read and dropped.
 
-    def __init__(self, cap: int) -> None:
-        self.data, self.cap = b"", cap
+    The setup part is what loading the candidate printed in the suite's first test. Every
+    test loads it afresh; while a later load prints the same bytes they are only counted,
+    and a load that prints something else keeps its text in that test's part, ahead of what
+    the test printed. ``output_chars`` bounds the text returned: the parts share it, a part
+    that needs less leaving the rest to the others, and a cut part ends in a marker. Bytes
+    kept meanwhile are at most about four per character of the budget.
+    """
 
-    def drain(self, fd: int) -> None:
-        while True:
+    def __init__(self, tests: int, chars: int, first: int) -> None:
+        self.tests, self.chars, self.first = tests, max(0, chars), first
+        self.cap = 4 * (self.chars // (tests + 1)) + 4  # bytes kept per part
+        self.setup = bytearray()
+        self.kept: dict[int, bytearray] = {}
+        self.echo: dict[int, int] = {}  # test -> bytes of its load that repeated the setup
+        self.settled: set[int] = set()  # tests whose load is no longer compared
+        self.cut: set[int] = set()  # parts that lost bytes (-1: the setup part)
+
+    def take(self, fd: int, reader: _Verdicts, rfd: int) -> bool:
+        """Read what ``fd`` holds now into the part W is in; False at end of file. The
+        channel is read first: every boundary sent before these bytes was sent once the
+        pipe was empty, so it is already in the channel, and none after them can be."""
+        waiting = _unread(fd)
+        if not waiting:
+            return False
+        if not reader.broken:
+            reader.feed(rfd)
+        test, own = reader.position()
+        while waiting > 0:
             try:
-                chunk = os.read(fd, 1 << 16)
+                chunk = os.read(fd, min(waiting, 1 << 20))
             except BlockingIOError:
-                return
+                break
             if not chunk:
-                return
-            if len(self.data) < self.cap:
-                self.data += chunk[: self.cap - len(self.data)]
+                break
+            waiting -= len(chunk)
+            self.add(test, own, chunk)
+        return True
+
+    def add(self, test: int, own: bool, data: bytes) -> None:
+        if test == self.first and not own:
+            self._keep(self.setup, -1, data)
+            return
+        if test not in self.settled:
+            if not own:  # a later load: only counted while it repeats the setup part
+                at = self.echo.get(test, 0)
+                ahead = bytes(self.setup[at:at + len(data)])
+                if data == ahead or (-1 in self.cut and len(ahead) < len(data)
+                                     and data.startswith(ahead)):  # past a cut setup
+                    self.echo[test] = at + len(data)
+                    return
+            self._settle(test, differs=not own)
+        self._keep(self.kept.setdefault(test, bytearray()), test, data)
+
+    def _settle(self, test: int, *, differs: bool) -> None:
+        """The test's load is over (or printed something else): keep what it printed
+        unless that was the setup part exactly."""
+        self.settled.add(test)
+        at = self.echo.pop(test, 0)
+        if at and (differs or at < len(self.setup)):
+            self._keep(self.kept.setdefault(test, bytearray()), test, bytes(self.setup[:at]))
+
+    def _keep(self, buf: bytearray, part: int, data: bytes) -> None:
+        room = self.cap - len(buf)
+        if len(data) > room:
+            self.cut.add(part)
+            data = data[:max(room, 0)]
+        buf += data
+
+    def texts(self) -> tuple[str, list[str]]:
+        """(setup part, each test's part), within ``output_chars`` characters."""
+        for test in list(self.echo):
+            self._settle(test, differs=False)
+        if not self.kept and not self.setup:
+            return "", [""] * self.tests
+        everything = [(bytes(self.setup), -1 in self.cut)] + [
+            (bytes(self.kept.get(i, b"")), i in self.cut) for i in range(self.tests)]
+        decoded = [(raw.decode("utf-8", "replace"), cut) for raw, cut in everything]
+        allotted = _fair_shares([len(text) for text, _ in decoded], self.chars)
+        out = [text[:n] + _TRUNCATED if cut or len(text) > n else text
+               for (text, cut), n in zip(decoded, allotted, strict=True)]
+        return out[0], out[1:]
+
+
+def _fair_shares(needs: list[int], budget: int) -> list[int]:
+    """Split ``budget`` so no part gets more than it needs and the rest share equally."""
+    shares = [0] * len(needs)
+    left = len(needs)
+    for i in sorted(range(len(needs)), key=needs.__getitem__):
+        shares[i] = min(needs[i], budget // left)
+        budget -= shares[i]
+        left -= 1
+    return shares
 
 
 def _timeout_rest(outcomes: dict, start: int, work: tuple, timeout: float, *,
@@ -166,12 +279,15 @@ def _timeout_rest(outcomes: dict, start: int, work: tuple, timeout: float, *,
         outcomes[i] = ["timeout", detail]
 
 
-def _run_worker(spec: dict, hooks: dict, deadline: float, out_r: int, output: _Output,
+def _run_worker(spec: dict, hooks: dict, deadline: float, output: _Output,
                 outcomes: dict, enter_pidns, leave_pidns
                 ) -> tuple[int, bool, bool]:  # type: ignore[no-untyped-def]
     """Fork W for tests ``spec["start"]``...; (next test, time ran out, host still there)."""
     in_pidns = bool(spec["active"]["pid_namespace"]) and enter_pidns()
     rfd, wfd = os.pipe()
+    out_r, out_w = os.pipe()  # fresh per W: whatever an earlier W left cannot write here
+    os.set_blocking(out_r, False)
+    spec["out_w"] = out_w
     # Verdicts are read when W ends, not as they come (no wake-up per test), as long as
     # the pipe can hold them all: 1 MiB, ~450 tests with the longest details.
     try:
@@ -191,6 +307,7 @@ def _run_worker(spec: dict, hooks: dict, deadline: float, out_r: int, output: _O
     if in_pidns:
         leave_pidns()
     os.close(wfd)
+    os.close(out_w)
     if not in_pidns:  # without a namespace, cleanup goes by process group
         try:
             os.setpgid(pid, pid)
@@ -201,7 +318,7 @@ def _run_worker(spec: dict, hooks: dict, deadline: float, out_r: int, output: _O
         pidfd: int | None = os.pidfd_open(pid)
     except (AttributeError, OSError):  # kernel < 5.3: poll instead
         pidfd = None
-    reader = _Verdicts(spec["work"], spec["start"], outcomes)
+    reader = _Verdicts(spec["work"], spec["start"], outcomes, spec["quiet"])
     waited = ([] if roomy and pidfd is not None else [rfd]) + [out_r, 0] + (
         [pidfd] if pidfd is not None else [])
     status_word, alive = None, True
@@ -211,8 +328,8 @@ def _run_worker(spec: dict, hooks: dict, deadline: float, out_r: int, output: _O
             break
         ready, _, _ = select.select(waited, [], [],
                                     left if pidfd is not None else min(left, 0.01))
-        if out_r in ready:
-            output.drain(out_r)
+        if out_r in ready and not output.take(out_r, reader, rfd):
+            waited.remove(out_r)  # end of file: W and all it started are gone
         if rfd in ready and reader.feed(rfd):
             waited.remove(rfd)
         if 0 in ready and not os.read(0, 1):  # host closed our stdin: give up at once
@@ -221,13 +338,16 @@ def _run_worker(spec: dict, hooks: dict, deadline: float, out_r: int, output: _O
         if pidfd is None or pidfd in ready:
             done, word = os.waitpid(pid, 0 if pidfd is not None else os.WNOHANG)
             status_word = word if done else None
-    if not reader.broken:
-        reader.feed(rfd)
-    os.close(rfd)
     if pidfd is not None:
         os.close(pidfd)
     _cleanup(pid, in_pidns, spec["uid"], reaped=status_word is not None)
-    output.drain(out_r)
+    if not reader.broken:
+        reader.feed(rfd)
+    for _ in range(64):  # what is left; a writer that escaped cleanup gets EPIPE after
+        if not output.take(out_r, reader, rfd):
+            break
+    os.close(out_r)
+    os.close(rfd)
     if not alive:
         return reader.next, False, False
     if reader.broken:  # tampering: the current test is an error, the rest start afresh
@@ -243,12 +363,22 @@ def _run_worker(spec: dict, hooks: dict, deadline: float, out_r: int, output: _O
 class _Verdicts:
     """Parses W's pipe: ``HELLO <token>`` once, then one message per test, in order."""
 
-    def __init__(self, work: tuple, start: int, outcomes: dict) -> None:
+    def __init__(self, work: tuple, start: int, outcomes: dict, quiet: bool = False) -> None:
         self.work, self.outcomes, self.data = work, outcomes, b""
         self.token: bytes | None = None
         self.next = self._skip(start)
         self.finished = False  # W said it stops, or ran every test
         self.broken = False
+        self.quiet = quiet  # loading prints nothing: no boundary comes, all is the test's
+        self.loaded = quiet  # W said the module of test ``next`` is loaded
+        self.last = -1  # the test of the last verdict
+
+    def position(self) -> tuple[int, bool]:
+        """(the test W is in, whether its module is loaded); after W's last verdict, that
+        verdict's test: what is printed then comes from what the test left running."""
+        if self.finished and self.last >= 0:
+            return self.last, True
+        return self.next, self.loaded
 
     def _skip(self, i: int) -> int:
         while i < len(self.work) and self.work[i] is None:
@@ -290,6 +420,10 @@ class _Verdicts:
                 self._tampered()
                 return
             parts = head.split(b" ")
+            if (parts == [_MAGIC, self.token, str(self.next).encode(), b"setup", b"0", b"0"]
+                    and not self.finished and not self.loaded):
+                self.loaded, self.data = True, rest
+                continue
             if (self.finished or len(parts) != 6 or parts[0] != _MAGIC
                     or parts[1] != self.token or parts[2] != str(self.next).encode()
                     or parts[3] not in (b"pass", b"fail", b"error", b"timeout")
@@ -303,6 +437,7 @@ class _Verdicts:
             self.outcomes[self.next] = [parts[3].decode(),
                                         rest[:size].decode("utf-8", "replace")]
             self.data = rest[size:]
+            self.last, self.loaded = self.next, self.quiet
             self.next = self._skip(self.next + 1)
             if parts[4] == b"1" or self.next >= len(self.work):
                 self.finished = True

@@ -32,9 +32,13 @@ from .results import SuiteResult
 
 __all__ = ["Cache", "MemoryCache", "ResultCache", "cache_key", "default_cache_path"]
 
-RUNNER_VERSION = "4"  # bump when the sandbox would judge the same suite differently
+RUNNER_VERSION = "5"  # bump when the sandbox would judge the same suite differently
 _SCHEMA = "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, value TEXT NOT NULL, " \
           "created REAL NOT NULL)"
+# PRAGMA user_version of the file. 2: values carry each test's output and the setup part
+# (runner 5). Rows of a file before that were keyed with an older runner version, so no
+# key can reach them again: opening such a file drops them and stamps the version.
+_FORMAT = 2
 
 
 def default_cache_path() -> Path:
@@ -82,6 +86,21 @@ class MemoryCache:
         """Nothing to release; here for symmetry with :class:`ResultCache`."""
 
 
+def _migrate(conn: sqlite3.Connection) -> None:
+    """Bring an older file to :data:`_FORMAT` (a newer one is left as it is)."""
+    if int(conn.execute("PRAGMA user_version").fetchone()[0]) >= _FORMAT:
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if int(conn.execute("PRAGMA user_version").fetchone()[0]) < _FORMAT:
+            conn.execute("DELETE FROM results")
+            conn.execute(f"PRAGMA user_version = {_FORMAT}")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
 class ResultCache:
     """Suite results in an SQLite file (default :func:`default_cache_path`)."""
 
@@ -117,6 +136,7 @@ class ResultCache:
             if check is None or check[0] != "ok":
                 raise sqlite3.DatabaseError(f"integrity check failed: {check}")
             conn.execute(_SCHEMA)
+            _migrate(conn)
             return conn
         except BaseException:
             conn.close()

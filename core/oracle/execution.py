@@ -104,9 +104,9 @@ class Oracle:
             raise OracleError("this Oracle is closed")
         raw = self._runner.run_suite(code, tests, timeout, self.limits, cancel)
         result = SuiteResult(
-            outcomes=tuple(TestOutcome(t, s, d)
-                           for t, (s, d) in zip(tests, raw["outcomes"], strict=True)),
-            output=raw.get("output", ""), duration=float(raw.get("duration", 0.0)))
+            outcomes=tuple(TestOutcome(t, o[0], o[1], o[2] if len(o) > 2 else "")
+                           for t, o in zip(tests, raw["outcomes"], strict=True)),
+            setup_output=raw.get("setup_output", ""), duration=float(raw.get("duration", 0.0)))
         with self._lock:
             self.executed += 1
         if self.cache is not None and key is not None:

@@ -16,23 +16,35 @@ STATUSES = ("pass", "fail", "timeout", "error")
 
 @dataclass(frozen=True)
 class TestOutcome:
-    """The outcome of one test: ``status`` is one of :data:`STATUSES`."""
+    """The outcome of one test: ``status`` is one of :data:`STATUSES`; ``output`` is what the
+    test printed (stdout and stderr, in the order written; truncated), told apart by the
+    runner at the test's boundaries, never by parsing what was printed. What loading the
+    candidate's module printed is the suite's ``setup_output`` instead, unless this test's
+    load printed something else."""
 
     __test__ = False  # not a pytest test class
 
     test: str
     status: str
     detail: str = ""
+    output: str = ""
 
 
 @dataclass(frozen=True)
 class SuiteResult:
-    """The outcomes of one suite, its captured (truncated) output, and whether it was cached."""
+    """The outcomes of one suite, what loading the candidate printed (``setup_output``),
+    and whether it was cached. Each test's own output is on its outcome; :attr:`output`
+    joins them all."""
 
     outcomes: tuple[TestOutcome, ...]
-    output: str = ""
+    setup_output: str = ""
     cached: bool = False
     duration: float = 0.0
+
+    @property
+    def output(self) -> str:
+        """All captured output: the setup part, then each test's, in test order."""
+        return self.setup_output + "".join(o.output for o in self.outcomes)
 
     @property
     def passed(self) -> bool:
@@ -58,16 +70,20 @@ class SuiteResult:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict; :meth:`from_dict` reverses it."""
-        return {"outcomes": [asdict(o) for o in self.outcomes], "output": self.output,
-                "cached": self.cached, "duration": self.duration}
+        return {"outcomes": [asdict(o) for o in self.outcomes],
+                "setup_output": self.setup_output, "cached": self.cached,
+                "duration": self.duration}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any], *, cached: bool | None = None) -> SuiteResult:
         """Rebuild a result from :meth:`to_dict` output; ``cached`` overrides the stored flag."""
-        outcomes = tuple(TestOutcome(str(o["test"]), str(o["status"]), str(o.get("detail", "")))
+        outcomes = tuple(TestOutcome(str(o["test"]), str(o["status"]), str(o.get("detail", "")),
+                                     str(o.get("output", "")))
                          for o in d["outcomes"])
         if any(o.status not in STATUSES for o in outcomes):
             raise ValueError("unknown status in a stored suite result")
-        return cls(outcomes=outcomes, output=str(d.get("output", "")),
+        # "output" is the whole-suite text of results stored before per-test output
+        setup = d.get("setup_output", d.get("output", ""))
+        return cls(outcomes=outcomes, setup_output=str(setup),
                    cached=bool(d.get("cached", False)) if cached is None else cached,
                    duration=float(d.get("duration", 0.0)))

@@ -29,9 +29,11 @@ verdict channel in ``_sandbox_runner.py``, the plain-data equality in ``_sandbox
   Without PID namespaces: the process group, and descendants the subreaper inherits, are
   killed (plus ``kill(-1)`` as the sandbox uid).
 * **Limits**: RLIMIT_AS (memory), RLIMIT_CPU (a backstop behind the wall-clock timeout),
-  RLIMIT_FSIZE, RLIMIT_NPROC, RLIMIT_CORE = 0. stdout and stderr go through a pipe: the
-  server keeps the head and drops the rest, so output never counts against a limit;
-  stdin is ``/dev/null``.
+  RLIMIT_FSIZE, RLIMIT_NPROC, RLIMIT_CORE = 0. stdout and stderr go through a pipe (a
+  fresh one per worker): the server keeps the head of each test's part and drops the rest,
+  so output never counts against a limit; which test printed what comes from boundaries
+  the worker sends on its channel after the server has read the pipe empty, never from
+  the printed text; stdin is ``/dev/null``.
 * **Result channel**: a worker announces a random token before candidate code runs and
   only the judge's own frame can make the audit hook that holds it deliver a verdict.
   Anything else written to the channel makes the test an ``error`` ("Tampered").

@@ -3,9 +3,10 @@
 Each section (no script: the browser's own ``<details>`` folds it) holds the ranked
 candidates of every model with their scores, roles and pass/fail, the canonical against the
 best-ranked paired mutant as a line diff, the top-k × tests matrix when per-test outcomes are
-at hand (``outcomes``: a lookup such as the oracle cache's, never an execution), and the
-query's flags. The summary line says what a reader scans for: the canonical's rank under
-each model and whether a mutant outranks it.
+at hand (``outcomes``: a lookup such as the oracle cache's, never an execution), the failing
+tests of the listed candidates explained (``results``: the same kind of lookup, giving whole
+suite results), and the query's flags. The summary line says what a reader scans for: the
+canonical's rank under each model and whether a mutant outranks it.
 """
 
 from __future__ import annotations
@@ -18,14 +19,18 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..measure.ties import rank_range
+from .failures import failing_tests, role_of
 
 if TYPE_CHECKING:
     from ..benchmark.dataset import Benchmark, Query
 
-__all__ = ["DRILL_CSS", "Outcomes", "cached_outcomes", "drilldown_html", "slices_html"]
+__all__ = ["DRILL_CSS", "Outcomes", "Results", "cached_outcomes", "cached_results",
+           "drilldown_html", "failures_html", "slices_html"]
 
 # (code, tests) -> per-test statuses ('pass' | 'fail' | 'error' | 'timeout'), or None
 Outcomes = Callable[[str, Sequence[str]], Sequence[str] | None]
+# (code, tests) -> the suite's result (outcomes with their explanations), or None
+Results = Callable[[str, Sequence[str]], Any]
 
 _SYMBOL = {"pass": "✓", "fail": "✗", "error": "!", "timeout": "⏱"}
 DRILL_CSS = """
@@ -34,6 +39,8 @@ details.q summary{cursor:pointer}details.q[open]{background:#fcfcfc}
 .pass{background:#dff0e0}.fail{background:#f8dede}.other{color:#777}
 pre.diff{line-height:1.3}.del{background:#dbe9f7}.ins{background:#fde7c8}
 td.m{text-align:center;padding:1px 4px}
+ul.why{margin:.2em 0 .6em;padding-left:1.2em}ul.why li{margin:.15em 0}
+ul.why code{white-space:pre-wrap}.why .st{font-weight:bold;color:#a33}
 """
 
 
@@ -47,6 +54,66 @@ def cached_outcomes(oracle: Any) -> Outcomes:
             return None
         return None if result is None else [o.status for o in result.outcomes]
     return lookup
+
+
+def cached_results(oracle: Any) -> Results:
+    """The whole suite result an oracle's cache holds (None: not cached); never executes."""
+    def lookup(code: str, tests: Sequence[str]) -> Any:
+        try:
+            return oracle.cached(code, tests)
+        except Exception:  # noqa: BLE001 - a report must not fail for want of detail
+            return None
+    return lookup
+
+
+def failures_html(bench: Benchmark, evs: Sequence[Any], qi: int, depth: int,
+                  results: Results) -> str:
+    """The failing tests, explained, of each model's rank-1 candidate and of the first
+    model's listed candidates that belong to the query (its canonical and own mutants):
+    test number (1-based), the test and what went wrong. Candidates of other queries fail
+    for defining another function and are left out unless ranked first."""
+    query = bench.queries[qi]
+    tests = tuple(query.test_suite)
+    picked: dict[int, list[str]] = {}
+    for ev in evs:
+        top = ev.ranking.top(qi, 1)
+        if len(top):
+            best, worst = rank_range(ev.ranking, qi, top)
+            picked.setdefault(int(top[0]), []).append(
+                f"rank {_rank_label(int(best[0]), int(worst[0]))} under {escape(ev.model)}")
+    if evs:
+        top = evs[0].ranking.top(qi, depth)
+        best, worst = rank_range(evs[0].ranking, qi, top)
+        for r, j in enumerate(top):
+            snippet = bench.corpus[int(j)]
+            if r and snippet.query_id == query.query_id:
+                picked.setdefault(int(j), []).append(
+                    f"rank {_rank_label(int(best[r]), int(worst[r]))} under "
+                    f"{escape(evs[0].model)}")
+    items, unknown = [], 0
+    for j, where in picked.items():
+        snippet = bench.corpus[j]
+        result = results(snippet.code, tests)
+        if result is None:
+            unknown += 1
+            continue
+        failing = failing_tests(result)
+        if not failing:
+            continue
+        kind = role_of(query.query_id, snippet) + (
+            f", {snippet.bug_type}" if snippet.bug_type else "")
+        lines = "".join(
+            f"<li>test {t['number']} <code>{escape(t['test'])}</code> — <span class=\"st\">"
+            f"{escape(t['status'])}</span>: {escape(t['explanation'] or t['status'])}</li>"
+            for t in failing)
+        items.append(f"<li><code>{escape(snippet.corpus_id)}</code> ({escape(kind)}; "
+                     f"{', '.join(where)}) fails {len(failing)} of {len(tests)}:"
+                     f"<ul class=\"why\">{lines}</ul></li>")
+    if not items and not unknown:
+        return "<p class=\"other\">Failing tests: none among the candidates listed.</p>"
+    note = f" ({unknown} not run, so not explained)" if unknown else ""
+    return (f"<p>Failing tests explained{note}:</p>"
+            f"<ul class=\"why\">{''.join(items)}</ul>")
 
 
 def _role(query: Query, snippet: Any) -> str:
@@ -121,9 +188,11 @@ def _matrix(bench: Benchmark, ev: Any, qi: int, depth: int, outcomes: Outcomes) 
 
 def drilldown_html(bench: Benchmark, evaluations: Mapping[str, Any], depth: int = 10,
                    outcomes: Outcomes | None = None,
-                   flags: Mapping[str, Sequence[str]] | None = None) -> str:
+                   flags: Mapping[str, Sequence[str]] | None = None,
+                   results: Results | None = None) -> str:
     """One ``<details>`` per query measured (excluded queries left out), in benchmark
-    order: ranked candidates per model, the diff, the tests matrix and the flags."""
+    order: ranked candidates per model, the diff, the tests matrix, the failing tests
+    explained (with ``results``, see :func:`failures_html`) and the flags."""
     evs = [ev for ev in evaluations.values() if getattr(ev, "ranking", None) is not None]
     if not evs:
         return ""
@@ -162,6 +231,8 @@ def drilldown_html(bench: Benchmark, evaluations: Mapping[str, Any], depth: int 
             parts.append(_diff(canon, closest))
         if outcomes is not None:
             parts.append(_matrix(bench, evs[0], qi, depth, outcomes))
+        if results is not None:
+            parts.append(failures_html(bench, evs, qi, depth, results))
         if noted:
             parts.append("<p>Flags:</p><ul>" + "".join(f"<li>{escape(n)}</li>" for n in noted)
                          + "</ul>")

@@ -22,6 +22,7 @@ from ..ranking.blindspots import blind_spots
 from ..ranking.ranking import Ranking, resolve_keep
 from ..ranking.registry import rank
 from .environment import environment_fingerprint
+from .failures import rank1_failures
 from .frames import report_frames
 from .pool_scaling import PoolPoint
 
@@ -46,6 +47,9 @@ class EvaluationReport:
     #: (see :func:`execretrieval.report.annotations.report_annotations`)
     annotations: Mapping[str, Any] = field(default_factory=dict)
     pool_scaling: tuple[PoolPoint, ...] = ()
+    #: per model, the failing tests of each query's rank-1 candidate with the oracle's
+    #: explanation (see :mod:`execretrieval.report.failures`)
+    failures: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
     def create(cls, benchmark: Benchmark, models: Mapping[str, ModelEvaluation], *,
@@ -98,6 +102,7 @@ class EvaluationReport:
             **({"annotations": dict(self.annotations)} if self.annotations else {}),
             **({"pool_scaling": [p.to_dict() for p in self.pool_scaling]}
                if self.pool_scaling else {}),
+            "failures": {name: list(entries) for name, entries in self.failures.items()},
         })
 
     def pool_note(self) -> str:
@@ -190,11 +195,14 @@ def evaluate_models(
         for name, ranking, passes in zip(names, rankings, matrices, strict=True)
     }
     env = dict(environment) if environment is not None else environment_fingerprint(oracle)
-    return EvaluationReport.create(benchmark, evaluations, environment=env, seed=seed,
-                                   command=command, compare_metric=compare_metric,
-                                   settings=report_settings(ks, n_boot, depth, exclude, ties,
-                                                            keep=min(r.keep for r in rankings)
-                                                            if rankings else kept))
+    report = EvaluationReport.create(benchmark, evaluations, environment=env, seed=seed,
+                                     command=command, compare_metric=compare_metric,
+                                     settings=report_settings(ks, n_boot, depth, exclude, ties,
+                                                              keep=min(r.keep for r in rankings)
+                                                              if rankings else kept))
+    failures = rank1_failures(benchmark, dict(zip(names, rankings, strict=True)), oracle,
+                              exclude=exclude)
+    return dataclasses.replace(report, failures=failures)
 
 
 TIE_NOTES = {

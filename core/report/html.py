@@ -17,7 +17,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from .annotations import annotations_html
-from .drilldown import DRILL_CSS, Outcomes, drilldown_html, slices_html
+from .drilldown import DRILL_CSS, Outcomes, Results, drilldown_html, slices_html
 from .tables import blind_table, tie_table
 
 if TYPE_CHECKING:
@@ -182,7 +182,8 @@ def _pool_scaling_html(points: list[dict[str, Any]]) -> list[str]:
 def report_html(report: EvaluationReport, benchmark: Benchmark | None = None,
                 outcomes: Outcomes | None = None,
                 flags: Mapping[str, Sequence[str]] | None = None,
-                slices: Mapping[str, tuple[str, Sequence[str]]] | None = None) -> str:
+                slices: Mapping[str, tuple[str, Sequence[str]]] | None = None,
+                results: Results | None = None) -> str:
     """One HTML page: summary, metric tables with intervals, ties, charts, environment;
     the saved ``slices`` (name -> (filter, query ids)) measured; with the ``benchmark``,
     a collapsible section per query (see :mod:`.drilldown`)."""
@@ -276,7 +277,8 @@ def report_html(report: EvaluationReport, benchmark: Benchmark | None = None,
         out.append(slices_html(report.models, slices))
     if benchmark is not None:
         depth = int(report.settings.get("execution_depth", 10) or 10)
-        out.append(drilldown_html(benchmark, report.models, depth, outcomes, flags))
+        out.append(drilldown_html(benchmark, report.models, depth, outcomes, flags,
+                                  results=results))
     out += annotations_html(report.annotations)
     out += ["<h2>Environment</h2>",
             f"<pre>{escape(json.dumps(data['environment'], indent=2))}</pre>",

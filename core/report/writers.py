@@ -15,8 +15,9 @@ import pandas as pd
 
 from ..fileio import atomic_write_text
 from .annotations import annotations_markdown
-from .drilldown import Outcomes
+from .drilldown import Outcomes, Results
 from .evaluation import EvaluationReport
+from .failures import failures_markdown
 from .frames import evaluation_frame, per_query_frame
 from .html import report_html
 from .tables import blind_table, fmt_cell, tie_table
@@ -145,6 +146,7 @@ def report_markdown(report: EvaluationReport) -> str:
                          f"[{fmt_cell(c['ci_low'])}, {fmt_cell(c['ci_high'])}] |")
     lines += _pool_scaling_markdown(data.get("pool_scaling") or [])
     lines += annotations_markdown(report.annotations)
+    lines += failures_markdown(data["failures"])
     lines += ["", "## Environment", "", "```json",
               json.dumps(data["environment"], indent=2), "```", ""]
     return "\n".join(lines)
@@ -171,13 +173,17 @@ def _pool_scaling_markdown(points: list[dict[str, Any]]) -> list[str]:
 def write_report(report: EvaluationReport, path: str | Path,
                  benchmark: Benchmark | None = None, *, outcomes: Outcomes | None = None,
                  flags: Mapping[str, Sequence[str]] | None = None,
-                 slices: Mapping[str, tuple[str, Sequence[str]]] | None = None) -> Path:
+                 slices: Mapping[str, tuple[str, Sequence[str]]] | None = None,
+                 results: Results | None = None) -> Path:
     """Write the report in the format named by the extension (.json/.csv/.md/.html).
 
     ``benchmark`` adds per-query details (function, domain, rank-1 candidate) to CSV and a
     collapsible section per query to HTML, with each top-k candidate's per-test
     ``outcomes`` (a lookup, e.g. the oracle cache) and each query's ``flags`` if given;
-    saved ``slices`` (name -> (filter, query ids)) get a table of their means in HTML.
+    saved ``slices`` (name -> (filter, query ids)) get a table of their means in HTML; with
+    ``results`` (a lookup of whole suite results, e.g. :func:`.drilldown.cached_results`)
+    each query's section also explains the failing tests of the candidates it lists. The
+    JSON and Markdown reports list the rank-1 candidates' failures from the report itself.
     Raises ValueError for any other extension; the write is atomic.
     """
     path = Path(path)
@@ -189,7 +195,7 @@ def write_report(report: EvaluationReport, path: str | Path,
     elif suffix == ".md":
         text = report_markdown(report)
     elif suffix == ".html":
-        text = report_html(report, benchmark, outcomes, flags, slices)
+        text = report_html(report, benchmark, outcomes, flags, slices, results=results)
     else:
         raise ValueError(f"{path}: unknown report format {suffix or '(none)'}; "
                          f"use one of {', '.join(FORMATS)}")
