@@ -5,12 +5,16 @@ to the cut, under every tie policy."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from execretrieval import Benchmark, Query, Snippet
+from execretrieval.cli import entry as cli
 from execretrieval.measure.metrics import evaluate
 from execretrieval.measure.ties import needed_depth
 from execretrieval.ranking.bm25 import BM25, tokenize
@@ -152,3 +156,15 @@ def test_blocked_bm25_equals_one_block() -> None:
         np.testing.assert_array_equal(np.vstack(list(index.blocks(queries, rows=block))),
                                       whole)
     assert whole[3].tolist() == [0.0] * len(docs)
+
+
+def test_evaluate_refuses_to_keep_fewer_than_it_measures(
+        tiny_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "r.json"
+    assert cli.main(["evaluate", str(tiny_dir), "--model", "bm25", "--keep", "3",
+                     "--out", str(out)]) == 2
+    assert "keep 3 is below the deepest cut measured (10)" in capsys.readouterr().err
+    assert not out.exists()
+    assert cli.main(["evaluate", str(tiny_dir), "--model", "bm25", "--keep", "10",
+                     "--bootstrap", "20", "--out", str(out)]) == 0
+    assert json.loads(out.read_text())["settings"]["kept_per_query"] == 10
