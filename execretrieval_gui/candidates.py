@@ -122,7 +122,9 @@ class CandidatesPanel(QWidget):
 
     def _show_b_list(self, shown: bool) -> None:
         """Two lists side by side share the width: each drops the score difference and
-        the score (both in the row's tooltip) and shortens roles and badges."""
+        the score (both in the row's tooltip), folds role and bug type into one short
+        "What" column (canonical, a short bug type, another query's id) and shows the test
+        count alone (its colour and count say pass or fail)."""
         if self.model.compact == shown and self.split.widget(1).isVisibleTo(self) == shown:
             return
         self.split.widget(1).setVisible(shown)
@@ -132,6 +134,7 @@ class CandidatesPanel(QWidget):
             model.compact = shown
             table.setColumnHidden(CandidatesModel.DELTA, shown)
             table.setColumnHidden(CandidatesModel.SCORE, shown)
+            table.setColumnHidden(CandidatesModel.BUG, shown)
             model.layoutChanged.emit()
             fitter.schedule()
 

@@ -220,6 +220,12 @@ def role_of(query: Query, snippet: Snippet) -> str:
     return "canonical" if snippet.is_canonical else "own distractor"
 
 
+# bug types as the A|B view's half-width lists name them (the full name is in the tooltip)
+SHORT_BUG = {"off_by_one": "off-by-1", "off_by_one_boundary": "off-by-1 bd",
+             "wrong_operator": "wrong op", "wrong_comparison": "wrong cmp",
+             "swap_arguments": "swap args", "remove_edge_case_check": "no edge"}
+
+
 class CandidatesModel(ListTableModel):
     """The top-k ranked snippets of one query, then its own snippets ranked below the cut.
 
@@ -257,9 +263,9 @@ class CandidatesModel(ListTableModel):
 
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if (section == self.BUG and self.compact and orientation == Qt.Orientation.Horizontal
+        if (section == self.ROLE and self.compact and orientation == Qt.Orientation.Horizontal
                 and role == Qt.ItemDataRole.DisplayRole):
-            return "Bug"
+            return "What"
         if section == self.B_RANK and orientation == Qt.Orientation.Horizontal:
             if role == Qt.ItemDataRole.DisplayRole:
                 return f"{self.other}#" if self.compact else f"{self.other} rank"
@@ -293,7 +299,9 @@ class CandidatesModel(ListTableModel):
             return row.outcome
         if role == Qt.ItemDataRole.DisplayRole:
             if col == self.RANK:
-                return f"≡ {row.rank_label}" if row.tied else str(row.rank)
+                if not row.tied:
+                    return str(row.rank)
+                return f"≡{row.rank_label}" if self.compact else f"≡ {row.rank_label}"
             if col == self.SCORE:
                 return f"{row.score:.4f}"
             if col == self.DELTA:
@@ -301,9 +309,12 @@ class CandidatesModel(ListTableModel):
                     return "—"
                 return "= tie" if row.delta == 0 else f"{row.delta:+.4f}"
             if col == self.ROLE:
-                if self.compact:
-                    return {"canonical": "canon.", "own distractor": "own"}.get(
-                        row.role, row.snippet.query_id)
+                if self.compact:   # role and bug type in one short cell (the A|B view)
+                    if row.role == "own distractor":
+                        bug = row.snippet.bug_type or ""
+                        return SHORT_BUG.get(bug, bug) + (" ⊘" if row.blind else "")
+                    return {"canonical": "canonical"}.get(row.role, row.snippet.query_id
+                                                          or row.role)
                 return {"own distractor": "own mutant", "other query":
                         f"other {row.snippet.query_id}"}.get(row.role, row.role)
             if col == self.BUG:
@@ -368,6 +379,6 @@ class CandidatesModel(ListTableModel):
             return ("…" if compact else "running…") if row.pending else "?"
         outcomes = row.outcome.outcomes
         passed = sum(1 for o in outcomes if o.status == "pass")
-        word = ("✓" if compact else "PASS") if row.outcome.passed else \
-            ("✗" if compact else "FAIL")
-        return f"{word} {passed}/{len(outcomes)}"
+        if compact:   # half width: the count alone says it (all passed or not), in colour
+            return f"{passed}/{len(outcomes)}"
+        return f"{'PASS' if row.outcome.passed else 'FAIL'} {passed}/{len(outcomes)}"

@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt
 from execretrieval import load_benchmark
 from execretrieval.ranking.registry import rank
 from execretrieval.ranking.trec import to_run
-from execretrieval_gui.models import CandidatesModel
+from execretrieval_gui.models import SHORT_BUG, CandidatesModel
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:shiboken6.*")
 
@@ -194,3 +194,33 @@ def test_a_b_lists_side_by_side_select_together(qtbot, make_window, tiny_dir: Pa
                     timeout=60000)
     window.state.set_model("", "b")                               # no B: one list again
     assert not panel.table_b.isVisibleTo(window)
+
+
+def test_the_half_width_lists_fold_role_and_bug_type(qtbot, make_window,
+                                                      tiny_dir: Path) -> None:
+    """Side by side each list has half the width: one short "What" column (canonical, a
+    short bug type, another query's id), the bare test count, and the full list back
+    when model B goes."""
+    window = open_and_wait(qtbot, make_window(), tiny_dir, model="bm25",
+                           query="lowest_set_bit")
+    _wait_for_b(qtbot, window, lambda: window.state.set_model("minilm", "b"))
+    panel = window.candidates
+    for table, model in ((panel.table, panel.model), (panel.table_b, panel.model_b)):
+        assert table.isColumnHidden(CandidatesModel.BUG)
+        assert model.headerData(CandidatesModel.ROLE, Qt.Orientation.Horizontal) == "What"
+        for r, row in enumerate(model.rows):
+            what = model.index(r, CandidatesModel.ROLE).data()
+            if row.role == "own distractor":
+                assert what.removesuffix(" ⊘") == SHORT_BUG[row.snippet.bug_type]
+            elif row.role == "canonical":
+                assert what == "canonical"
+            else:
+                assert what == row.snippet.query_id
+            badge = model.index(r, CandidatesModel.BADGE).data()
+            if row.outcome is not None:
+                passed = sum(o.status == "pass" for o in row.outcome.outcomes)
+                assert badge == f"{passed}/{len(row.outcome.outcomes)}"
+    window.picker.model_b_box.setCurrentIndex(0)                    # (none)
+    window.picker.model_b_box.activated.emit(0)
+    assert not panel.table.isColumnHidden(CandidatesModel.BUG)
+    assert panel.model.index(0, CandidatesModel.BADGE).data().split(" ")[0] in ("PASS", "FAIL")
