@@ -34,6 +34,8 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 from scipy import sparse
 
+from .ranking import stack_blocks
+
 __all__ = ["BM25", "bm25_scores", "tokenize"]
 
 _WORD = re.compile(r"[A-Za-z0-9]+")
@@ -130,12 +132,8 @@ class BM25:
     def scores(self, queries: Sequence[Sequence[str]], *,
                block_rows: int = 64) -> np.ndarray:
         """Score matrix (queries x documents), float64; row i scores ``queries[i]``."""
-        out = np.zeros((len(queries), self._weights_t.shape[1]), dtype=np.float64)
-        start = 0
-        for block in self.blocks(queries, rows=block_rows):
-            out[start:start + len(block)] = block
-            start += len(block)
-        return out
+        return stack_blocks(self.blocks(queries, rows=block_rows), len(queries),
+                            self._weights_t.shape[1])
 
     def blocks(self, queries: Sequence[Sequence[str]], *, rows: int = 64
                ) -> Iterator[np.ndarray]:

@@ -99,8 +99,9 @@ class EmbeddingSet:
 
     def scores_for(self, benchmark: Benchmark) -> np.ndarray:
         """Score matrix (queries x corpus) of the benchmark, rows matched by id."""
-        blocks = list(self.score_blocks(benchmark, rows=max(1, len(benchmark.queries))))
-        return np.vstack(blocks) if blocks else np.zeros((0, len(benchmark.corpus)))
+        return ranking.stack_blocks(
+            self.score_blocks(benchmark, rows=max(1, len(benchmark.queries))),
+            len(benchmark.queries), len(benchmark.corpus))
 
     def score_blocks(self, benchmark: Benchmark, *, rows: int) -> Iterator[np.ndarray]:
         """The score matrix ``rows`` queries at a time (float64; the vectors are float32,

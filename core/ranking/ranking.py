@@ -52,6 +52,7 @@ __all__ = [
     "dense_extra_installed",
     "own_groups",
     "resolve_keep",
+    "stack_blocks",
 ]
 
 RUN_SUFFIXES = (".trec", ".run", ".txt")
@@ -162,11 +163,8 @@ class Ranking:
         if matrix.ndim != 2:
             raise RetrieverError(f"{model}: expected a 2-D score matrix, got {matrix.ndim}-D")
         q, n = matrix.shape
-        builder = RankingBuilder(q, n, keep=max(1, n) if keep is None else keep, own=own)
-        step = block_rows(n)
-        for start in range(0, q, step):
-            builder.add(matrix[start:start + step])
-        return builder.finish(model, source=source)
+        return build_ranking(model, blocks_of(matrix, block_rows(n)), q, n,
+                             keep=max(1, n) if keep is None else keep, own=own, source=source)
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -287,7 +285,8 @@ class RankingBuilder:
     """
 
     def __init__(self, n_queries: int, n_corpus: int, *, keep: int = DEFAULT_KEEP,
-                 own: OwnGroups | None = None) -> None:
+                 own: OwnGroups | None = None, label: str = "scores") -> None:
+        self.label = label   # the model, in every error message
         if keep < 1:
             raise ValueError(f"keep must be at least 1, got {keep}")
         self.n_queries, self.n_corpus, self.keep = int(n_queries), int(n_corpus), int(keep)
@@ -307,10 +306,11 @@ class RankingBuilder:
         """Take the scores of the next ``len(block)`` queries (rows x whole corpus)."""
         scores = np.asarray(block)
         if scores.ndim != 2 or scores.shape[1] != self.n_corpus:
-            raise RetrieverError(f"a score block has shape {scores.shape}, expected "
-                                 f"(rows x {self.n_corpus})")
+            raise RetrieverError(f"{self.label}: score block has shape {scores.shape}, "
+                                 f"expected (rows x {self.n_corpus})")
         if self.done + scores.shape[0] > self.n_queries:
-            raise RetrieverError(f"more score rows than the {self.n_queries} queries")
+            raise RetrieverError(f"{self.label}: score matrix has more rows than the "
+                                 f"{self.n_queries} queries")
         keys = np.asarray(scores, dtype=np.float64)
         if np.isnan(keys).any():
             keys = np.where(np.isnan(keys), -np.inf, keys)
@@ -353,8 +353,8 @@ class RankingBuilder:
     def finish(self, model: str, *, source: str = "") -> Ranking:
         """The ranking, once every query's scores were added."""
         if self.done != self.n_queries:
-            raise RetrieverError(f"{model}: scores for {self.done} of {self.n_queries} "
-                                 "queries")
+            raise RetrieverError(f"{model}: score matrix has {self.done} rows, expected "
+                                 f"{self.n_queries} (one per query)")
         width = max((len(o) for o in self._order), default=0)
         order = np.full((self.n_queries, width), -1, dtype=np.int32)
         keys = np.full((self.n_queries, width), -np.inf)
@@ -377,7 +377,7 @@ def build_ranking(model: str, blocks: Iterable[np.ndarray], n_queries: int, n_co
                   *, keep: int = DEFAULT_KEEP, own: OwnGroups | None = None,
                   source: str = "") -> Ranking:
     """A ranking from an iterable of score blocks (consecutive queries, whole corpus)."""
-    builder = RankingBuilder(n_queries, n_corpus, keep=keep, own=own)
+    builder = RankingBuilder(n_queries, n_corpus, keep=keep, own=own, label=model)
     for block in blocks:
         builder.add(block)
     return builder.finish(model, source=source)
@@ -411,6 +411,19 @@ def blocks_of(matrix: np.ndarray, rows: int) -> Iterator[np.ndarray]:
     """A whole score matrix as consecutive row blocks."""
     for start in range(0, matrix.shape[0], max(1, rows)):
         yield matrix[start:start + rows]
+
+
+def stack_blocks(blocks: Iterable[np.ndarray], n_queries: int, n_corpus: int) -> np.ndarray:
+    """Score blocks back into the whole (queries x corpus) float64 matrix, written block by
+    block into one array (the ``score()`` of a retriever that streams)."""
+    out = np.zeros((n_queries, n_corpus), dtype=np.float64)
+    start = 0
+    for block in blocks:
+        out[start:start + len(block)] = block
+        start += len(block)
+    if start != n_queries:
+        raise RetrieverError(f"score blocks hold {start} rows, expected {n_queries}")
+    return out
 
 
 def dense_extra_installed() -> bool:

@@ -37,11 +37,12 @@ from .ranking import (
     DEFAULT_KEEP,
     RUN_SUFFIXES,
     Ranking,
-    RankingBuilder,
     Retriever,
     block_rows,
     blocks_of,
+    build_ranking,
     own_groups,
+    stack_blocks,
 )
 from .tfidf import TfidfIndex
 
@@ -66,9 +67,9 @@ class _LexicalRetriever:
     def score(self, benchmark: Benchmark, *, progress: Progress | None = None,
               should_stop: ShouldStop | None = None) -> np.ndarray:
         """The whole score matrix (queries x corpus), float64."""
-        return np.vstack(list(self.score_blocks(benchmark, rows=len(benchmark.queries) or 1,
-                                                progress=progress, should_stop=should_stop))
-                         or [np.zeros((0, len(benchmark.corpus)))])
+        return stack_blocks(self.score_blocks(benchmark, rows=len(benchmark.queries) or 1,
+                                              progress=progress, should_stop=should_stop),
+                            len(benchmark.queries), len(benchmark.corpus))
 
     def score_blocks(self, benchmark: Benchmark, *, rows: int,
                      progress: Progress | None = None,
@@ -80,18 +81,16 @@ class _LexicalRetriever:
         documents = [tokenize(s.code) for s in benchmark.corpus]
         index = BM25(documents) if self.name == "bm25" else TfidfIndex(documents)
         queries = [tokenize(q.query) for q in benchmark.queries]
-        return _reporting(index.blocks(queries, rows=rows), len(queries), progress,
-                          should_stop)
+        return _reporting(index.blocks(queries, rows=rows), len(queries), progress)
 
 
-def _reporting(blocks: Iterator[np.ndarray], total: int, progress: Progress | None,
-               should_stop: ShouldStop | None) -> Iterator[np.ndarray]:
-    """``blocks`` with progress after each and a cancel check before each."""
+def _reporting(blocks: Iterator[np.ndarray], total: int, progress: Progress | None
+               ) -> Iterator[np.ndarray]:
+    """``blocks`` with progress (queries scored) after each."""
     done = 0
     if progress:
         progress(0, total)
     for block in blocks:
-        _check_stop(should_stop)
         yield block
         done += len(block)
         if progress:
@@ -182,12 +181,13 @@ def score_blocks(retriever: Retriever, benchmark: Benchmark, *, rows: int,
                  progress: Progress | None = None,
                  should_stop: ShouldStop | None = None) -> Iterator[np.ndarray]:
     """A retriever's scores ``rows`` queries at a time: its own ``score_blocks`` if it has
-    one, else its whole ``score`` matrix cut into blocks (a registered third-party model)."""
-    blocks = getattr(retriever, "score_blocks", None)
-    if blocks is not None:
-        return iter(blocks(benchmark, rows=rows, progress=progress, should_stop=should_stop))
-    return blocks_of(retriever.score(benchmark, progress=progress, should_stop=should_stop),
-                     rows)
+    one, else its whole ``score`` matrix cut into blocks (a registered third-party model);
+    ``should_stop()`` is asked before each block."""
+    own = getattr(retriever, "score_blocks", None)
+    blocks = iter(own(benchmark, rows=rows, progress=progress, should_stop=should_stop)) \
+        if own is not None else \
+        blocks_of(retriever.score(benchmark, progress=progress, should_stop=should_stop), rows)
+    return _stoppable(blocks, should_stop)
 
 
 def rank(
@@ -217,20 +217,16 @@ def rank_retriever(benchmark: Benchmark, retriever: Retriever, *, label: str,
                    progress: Progress | None = None,
                    should_stop: ShouldStop | None = None) -> Ranking:
     """:func:`rank` with a retriever object (e.g. a run file of any extension)."""
-    n_queries, n_corpus = len(benchmark.queries), len(benchmark.corpus)
-    builder = RankingBuilder(n_queries, n_corpus, keep=keep, own=own_groups(benchmark))
-    for block in score_blocks(retriever, benchmark, rows=block_rows(n_corpus),
-                              progress=progress, should_stop=should_stop):
+    n_corpus = len(benchmark.corpus)
+    blocks = score_blocks(retriever, benchmark, rows=block_rows(n_corpus), progress=progress,
+                          should_stop=should_stop)
+    return build_ranking(label, blocks, len(benchmark.queries), n_corpus, keep=keep,
+                         own=own_groups(benchmark), source=source)
+
+
+def _stoppable(blocks: Iterator[np.ndarray], should_stop: ShouldStop | None
+               ) -> Iterator[np.ndarray]:
+    """``blocks`` with a cancel check before each."""
+    for block in blocks:
         _check_stop(should_stop)
-        block = np.asarray(block)
-        if block.ndim != 2 or block.shape[1] != n_corpus:
-            raise RetrieverError(f"{label}: score block has shape {block.shape}, expected "
-                                 f"(rows x {n_corpus})")
-        if builder.done + block.shape[0] > n_queries:
-            raise RetrieverError(f"{label}: score matrix has more rows than the "
-                                 f"{n_queries} queries")
-        builder.add(block)
-    if builder.done != n_queries:
-        raise RetrieverError(f"{label}: score matrix has {builder.done} rows, expected "
-                             f"{n_queries} (one per query)")
-    return builder.finish(label, source=source)
+        yield block

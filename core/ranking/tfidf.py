@@ -18,6 +18,7 @@ import numpy as np
 from scipy import sparse
 
 from .bm25 import _Vocabulary, count_matrix, tokenize
+from .ranking import stack_blocks
 
 __all__ = ["TfidfIndex", "tfidf_scores"]
 
@@ -48,8 +49,8 @@ class TfidfIndex:
 
     def scores(self, queries: Sequence[Sequence[str]]) -> np.ndarray:
         """Cosine matrix (queries x documents), float64."""
-        blocks = list(self.blocks(queries, rows=max(1, len(queries))))
-        return np.vstack(blocks) if blocks else np.zeros((0, self._docs.shape[0]))
+        return stack_blocks(self.blocks(queries, rows=max(1, len(queries))), len(queries),
+                            self._docs.shape[0])
 
     def blocks(self, queries: Sequence[Sequence[str]], *, rows: int = 64
                ) -> Iterator[np.ndarray]:

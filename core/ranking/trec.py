@@ -24,11 +24,11 @@ import numpy as np
 
 from ..errors import InputFormatError, ModelNotFoundError
 from ..fileio import atomic_write_text, read_utf8
+from .ranking import Ranking, stack_blocks
 
 if TYPE_CHECKING:
     from ..benchmark.dataset import Benchmark
     from ..hooks import Progress, ShouldStop
-    from .ranking import Ranking
 
 __all__ = [
     "RunFileRetriever",
@@ -97,10 +97,8 @@ def from_run(path: str | Path, benchmark: Benchmark) -> np.ndarray:
     Raises InputFormatError naming file and line for a malformed line, an unknown query or
     snippet id, a non-numeric score, or a (query, snippet) pair listed twice.
     """
-    listed = read_run(path, benchmark)
-    return next(run_blocks(listed, len(benchmark.queries), len(benchmark.corpus),
-                           rows=max(1, len(benchmark.queries))),
-                np.zeros((0, len(benchmark.corpus))))
+    q, n = len(benchmark.queries), len(benchmark.corpus)
+    return stack_blocks(run_blocks(read_run(path, benchmark), q, n, rows=max(1, q)), q, n)
 
 
 def run_blocks(listed: dict[int, dict[int, float]], n_queries: int, n_corpus: int, *,
@@ -190,9 +188,9 @@ class RunFileRetriever:
     def score(self, benchmark: Benchmark, *, progress: Progress | None = None,
               should_stop: ShouldStop | None = None) -> np.ndarray:
         """The whole score matrix (queries x corpus; unlisted pairs -inf)."""
-        blocks = list(self.score_blocks(benchmark, rows=max(1, len(benchmark.queries)),
-                                        progress=progress))
-        return np.vstack(blocks) if blocks else np.zeros((0, len(benchmark.corpus)))
+        q, n = len(benchmark.queries), len(benchmark.corpus)
+        return stack_blocks(self.score_blocks(benchmark, rows=max(1, q), progress=progress),
+                            q, n)
 
     def score_blocks(self, benchmark: Benchmark, *, rows: int,
                      progress: Progress | None = None,
