@@ -50,7 +50,6 @@ __all__ = [
     "query_status",
     "oracle_containment",
     "rank",
-    "rank_ranges",
     "resolve",
     "served_presets",
 ]
@@ -297,24 +296,12 @@ def canonical_tie(benchmark: Benchmark, ranking: Any, query_id: str) -> Canonica
     if canon is None:
         return CanonicalTie()
     qi, cj = benchmark.query_index(query_id), benchmark.corpus_index(canon.corpus_id)
-    (best,), (worst,) = rank_ranges(ranking, qi, [cj])
     own = [benchmark.corpus_index(s.corpus_id) for s in benchmark.distractors_for(query_id)]
     found = ranking.lookup(np.full(len(own) + 1, qi), [cj, *own])
-    score = float(found.key[0])
+    best, worst, score = int(found.best[0]), int(found.worst[0]), float(found.key[0])
     mutants = int((found.key[1:] == score).sum())
     tied = max(0, worst - best)   # every snippet scoring the same, the canonical aside
     return CanonicalTie(best, worst, score, mutants, tied - mutants)
-
-
-def rank_ranges(ranking: Any, query_index: int, corpus_indices: list[int]
-                ) -> tuple[list[int], list[int]]:
-    """Best and worst 1-based rank of each snippet over the orders of its tied scores."""
-    from execretrieval.measure.ties import rank_range
-
-    if not corpus_indices:
-        return [], []
-    best, worst = rank_range(ranking, query_index, corpus_indices)
-    return [int(b) for b in best], [int(w) for w in worst]
 
 
 def cpu_count() -> int:

@@ -96,28 +96,25 @@ def ranked_rows(bench: Benchmark, ranking: Any, query_id: str, depth: int,
     top = [int(j) for j in ranking.top(qi, depth)]
     own = [bench.corpus_index(s.corpus_id) for s in bench.snippets_for(query_id)]
     at = ranking.lookup(np.full(len(top) + len(own), qi), top + own)
-    own_rank = {j: int(at.rank[len(top) + n]) for n, j in enumerate(own)
-                if at.found[len(top) + n]}
-    below = sorted((j for j, r in own_rank.items() if r > len(top)), key=own_rank.__getitem__)
-    shown = top + below
-    found = ranking.lookup(np.full(len(shown), qi), shown)
-    canon_at = ranking.lookup([qi], [bench.corpus_index(canon.corpus_id)]) \
-        if canon is not None else None
-    canon_score = float(canon_at.key[0]) if canon_at is not None else float("nan")
-    best, worst = engine.rank_ranges(ranking, qi, shown)
+    # one lookup answers for all: the top, then the own snippets (the canonical among them)
+    where = {j: n for n, j in enumerate(top + own) if at.found[n]}
+    below = sorted((j for j in own if j in where and at.rank[where[j]] > len(top)),
+                   key=lambda j: int(at.rank[where[j]]))
+    cj = bench.corpus_index(canon.corpus_id) if canon is not None else -1
+    canon_score = float(at.key[where[cj]]) if cj in where else float("nan")
     blind = blind or {}
     rows = []
-    for n, j in enumerate(shown):
+    for j in top + below:
+        n = where[j]
         snippet = bench.corpus[j]
-        score = float(found.key[n])
-        rank = int(found.rank[n])
+        score, rank = float(at.key[n]), int(at.rank[n])
         rows.append(CandidateRow(rank, j, snippet, score, score - canon_score,
                                  role_of(query, snippet), known(snippet),
-                                 below_cut=rank > len(top), rank_best=best[n],
-                                 rank_worst=worst[n],
+                                 below_cut=rank > len(top), rank_best=int(at.best[n]),
+                                 rank_worst=int(at.worst[n]),
                                  blind=blind.get(snippet.corpus_id, "")
                                  if snippet.query_id == query_id else ""))
-    canon_rank = int(canon_at.rank[0]) if canon_at is not None else 0
+    canon_rank = int(at.rank[where[cj]]) if cj in where else 0
     return rows, canon_rank
 
 

@@ -105,12 +105,9 @@ def sorted_good(benchmark: Benchmark, ranking: Ranking, passes: np.ndarray,
     """(Q x width) bool in rank order: does each candidate pass? ``passes`` (aligned with
     ``ranking.order``) where it reaches; past its depth a retrieved snippet passes iff it
     is one of the query's correct ids; past the corpus nothing passes."""
-    shown = min(width, ranking.width)
-    order = ranking.order[:, :shown].astype(np.int64)
-    listed = ranking.listed[:, :shown]
-    out = np.zeros((ranking.shape[0], max(width, 1)), dtype=bool)
-    out[:, :shown] = pairs(benchmark).relevant(order) & listed
-    d = min(passes.shape[1], shown)
+    top = ranking.order_to(max(width, 1))
+    out = pairs(benchmark).relevant(top) & (top >= 0)
+    d = min(passes.shape[1], ranking.width, out.shape[1])
     out[:, :d] = np.asarray(passes[:, :d], dtype=bool)
     return out
 
@@ -126,12 +123,8 @@ def rank1_paired_miss_share(benchmark: Benchmark, ranking: Ranking, passes: np.n
     width = int(needed_depth(ranking, 1).max()) if q else 1
     view = sorted_view(ranking, width)
     good = sorted_good(benchmark, ranking, passes, view.width)
-    cols = min(view.width, ranking.width)
-    order = ranking.order[:, :cols].astype(np.int64)
-    own = np.zeros(good.shape, dtype=bool)
-    listed = ranking.listed[:, :cols]
-    own[:, :order.shape[1]] = ((p.owner[order] == np.arange(q)[:, None])
-                               & p.is_distractor[order] & listed)
+    top = ranking.order_to(view.width)
+    own = (p.owner[top] == np.arange(q)[:, None]) & p.is_distractor[top] & (top >= 0)
     miss = view.group_mean(~good)[:, 0]
     own_miss = view.group_mean(own & ~good)[:, 0]
     keep = query_mask(benchmark, exclude)

@@ -57,7 +57,6 @@ __all__ = [
     "execution_matrix",
     "metric_names",
     "ndcg_at_k",
-    "ranked_columns",
     "relevance_matrix",
     "tie_aware_columns",
 ]
@@ -101,7 +100,7 @@ def execution_matrices(benchmark: Benchmark, rankings: Sequence[Ranking], oracle
         d = max(1, min(int(depth), ranking.shape[1]))
         need = needed_depth(ranking, d)
         d = max(d, int(need.max()) if need.size else d)
-        top = ranked_columns(ranking, d)
+        top = ranking.order_to(d)
         listed = top >= 0
         slots = np.full(top.shape, -1, dtype=np.int64)
         for q in range(top.shape[0]):
@@ -133,19 +132,10 @@ def execp_at_k(passes: np.ndarray, k: int) -> np.ndarray:
     return np.asarray(passes[:, :k], dtype=np.float64).sum(axis=1) / k
 
 
-def ranked_columns(ranking: Ranking, depth: int) -> np.ndarray:
-    """(Q x depth) int64: the corpus index at each of the first ``depth`` positions, -1
-    where nothing retrieved is stored (past a short row)."""
-    top = np.full((ranking.shape[0], max(0, int(depth))), -1, dtype=np.int64)
-    shown = min(top.shape[1], ranking.width)
-    top[:, :shown] = ranking.order[:, :shown]
-    return top
-
-
 def relevance_matrix(benchmark: Benchmark, ranking: Ranking, depth: int) -> np.ndarray:
     """(Q x depth) bool: is the candidate at each rank retrieved and in the query's
     correct_corpus_ids?"""
-    top = ranked_columns(ranking, depth)
+    top = ranking.order_to(depth)
     return analysis.pairs(benchmark).relevant(top) & (top >= 0)
 
 
@@ -221,14 +211,6 @@ class ModelEvaluation:
         }
 
 
-def _sorted_relevance(benchmark: Benchmark, ranking: Ranking, width: int) -> np.ndarray:
-    """(Q x width) bool in rank order: retrieved and a correct id (False past the corpus)."""
-    out = np.zeros((ranking.shape[0], width), dtype=bool)
-    shown = min(width, ranking.shape[1])
-    out[:, :shown] = relevance_matrix(benchmark, ranking, shown)
-    return out
-
-
 def tie_aware_columns(benchmark: Benchmark, ranking: Ranking, passes: np.ndarray,
                       ks: Sequence[int]) -> dict[str, np.ndarray]:
     """Per-query exec@k, execp@k and ndcg@k (Q,), each the exact expectation over every
@@ -241,7 +223,7 @@ def tie_aware_columns(benchmark: Benchmark, ranking: Ranking, passes: np.ndarray
     width = max(kmax, int(needed_depth(ranking, kmax).max()) if ranking.shape[0] else kmax)
     view = sorted_view(ranking, width)
     good = analysis.sorted_good(benchmark, ranking, passes, view.width)
-    rel = _sorted_relevance(benchmark, ranking, view.width)
+    rel = relevance_matrix(benchmark, ranking, view.width)
     n_relevant = np.array([len(q.correct_corpus_ids) for q in benchmark.queries])
     discounts = 1.0 / np.log2(np.arange(2, kmax + 2, dtype=np.float64))
     ideal_cum = np.concatenate([[0.0], np.cumsum(discounts)])
@@ -263,7 +245,7 @@ def _ranked_good(benchmark: Benchmark, ranking: Ranking, passes: np.ndarray
     """(good, relevant), (Q x width) bool in the ranking's stored order, and own_good
     (Q x G, aligned with ``ranking.own_index``): ``passes`` where executed, elsewhere a
     correct id is presumed passing."""
-    relevant = _sorted_relevance(benchmark, ranking, ranking.width)
+    relevant = relevance_matrix(benchmark, ranking, ranking.width)
     good = relevant.copy()
     d = min(passes.shape[1], ranking.width)
     good[:, :d] = np.asarray(passes[:, :d], dtype=bool)

@@ -62,14 +62,6 @@ def sort_keys(scores: np.ndarray) -> np.ndarray:
     return np.where(np.isnan(matrix), -np.inf, matrix)
 
 
-def _padded_keys(ranking: Ranking, width: int) -> np.ndarray:
-    """(Q x width) sort keys in rank order, -inf past what the ranking stores."""
-    keys = np.full((ranking.shape[0], max(0, int(width))), -np.inf)
-    shown = min(keys.shape[1], ranking.width)
-    keys[:, :shown] = ranking.keys[:, :shown]
-    return keys
-
-
 def needed_depth(ranking: Ranking, depth: int) -> np.ndarray:
     """(Q,) int: how many leading candidates of each query must be executed so that every
     snippet that can land in the top ``depth`` under some order of ties is known.
@@ -83,7 +75,7 @@ def needed_depth(ranking: Ranking, depth: int) -> np.ndarray:
     if d == 0 or q == 0:
         return np.full(q, d, dtype=np.int64)
     ranking.check_depth(d, "the execution depth")
-    keys = _padded_keys(ranking, max(d, ranking.width))
+    keys = ranking.keys_to(max(d, ranking.width))
     cut = keys[:, d - 1]
     end = (keys >= cut[:, None]).sum(axis=1)   # rows are sorted best first
     end = np.where(cut == -np.inf, d, end)
@@ -126,7 +118,7 @@ def sorted_view(ranking: Ranking, width: int) -> SortedView:
     """The tie structure of the first ``width`` positions (padded with -inf past the end)."""
     q = ranking.shape[0]
     width = max(1, int(width))
-    keys = _padded_keys(ranking, width)
+    keys = ranking.keys_to(width)
     idx = np.broadcast_to(np.arange(width), (q, width))
     new = np.ones((q, width), dtype=bool)
     new[:, 1:] = keys[:, 1:] != keys[:, :-1]
@@ -184,9 +176,7 @@ def rank_range(ranking: Ranking, query_index: int, corpus_indices: np.ndarray | 
     ranking does not keep (below its depth and none of the query's own)."""
     js = np.asarray(corpus_indices, dtype=np.int64)
     found = ranking.lookup(np.full(js.shape, query_index), js)
-    best = np.where(found.found, found.above + 1, 0)
-    worst = np.where(found.found, found.at_least, 0)
-    return best.astype(np.int64), worst.astype(np.int64)
+    return found.best.astype(np.int64), found.worst.astype(np.int64)
 
 
 def ties_across_cut(ranking: Ranking, k: int) -> np.ndarray:
@@ -195,7 +185,7 @@ def ties_across_cut(ranking: Ranking, k: int) -> np.ndarray:
     q, n = ranking.shape
     if k >= n or k < 1:
         return np.zeros(q, dtype=bool)
-    pair = _padded_keys(ranking, k + 1)[:, k - 1:k + 1]
+    pair = ranking.keys_to(k + 1)[:, k - 1:k + 1]
     return (pair[:, 0] == pair[:, 1]) & (pair[:, 0] > -np.inf)
 
 

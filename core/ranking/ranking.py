@@ -131,6 +131,16 @@ class Lookup(NamedTuple):
     rank: np.ndarray
     found: np.ndarray
 
+    @property
+    def best(self) -> np.ndarray:
+        """The best rank each snippet can take over the orders of its ties (0: not kept)."""
+        return np.where(self.found, self.above + 1, 0)
+
+    @property
+    def worst(self) -> np.ndarray:
+        """The worst rank each snippet can take over the orders of its ties (0: not kept)."""
+        return np.where(self.found, self.at_least, 0)
+
 
 @dataclass(frozen=True, eq=False)
 class Ranking:
@@ -192,6 +202,16 @@ class Ranking:
     def lengths(self) -> np.ndarray:
         """(Q,) how many retrieved snippets each row stores."""
         return np.asarray(self.listed.sum(axis=1), dtype=np.int64)
+
+    def order_to(self, width: int) -> np.ndarray:
+        """(Q x width) int64: the corpus index at each of the first ``width`` positions, -1
+        where nothing retrieved is stored."""
+        return _padded(self.order, width, -1, np.int64)
+
+    def keys_to(self, width: int) -> np.ndarray:
+        """(Q x width) float64: the score at each of the first ``width`` positions, -inf
+        where nothing retrieved is stored."""
+        return _padded(self.keys, width, -np.inf, np.float64)
 
     def check_depth(self, depth: int, what: str = "the deepest cut") -> None:
         """Raise ValueError if ``depth`` positions are not all known (a truncated ranking
@@ -276,6 +296,13 @@ class Ranking:
         if not self.truncated:   # every retrieved snippet is stored: the rest is -inf
             out[np.isnan(out)] = -np.inf
         return out
+
+
+def _padded(array: np.ndarray, width: int, fill: float, dtype: type) -> np.ndarray:
+    out: np.ndarray = np.full((array.shape[0], max(0, int(width))), fill, dtype=dtype)
+    shown = min(out.shape[1], array.shape[1])
+    out[:, :shown] = array[:, :shown]
+    return out
 
 
 class RankingBuilder:

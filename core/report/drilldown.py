@@ -78,18 +78,15 @@ def failures_html(bench: Benchmark, evs: Sequence[Any], qi: int, depth: int,
     for ev in evs:
         top = ev.ranking.top(qi, 1)
         if len(top):
-            best, worst = rank_range(ev.ranking, qi, top)
             picked.setdefault(int(top[0]), []).append(
-                f"rank {_rank_label(int(best[0]), int(worst[0]))} under {escape(ev.model)}")
+                f"rank {_rank_labels(ev.ranking, qi, top)[0]} under {escape(ev.model)}")
     if evs:
         top = evs[0].ranking.top(qi, depth)
-        best, worst = rank_range(evs[0].ranking, qi, top)
-        for r, j in enumerate(top):
-            snippet = bench.corpus[int(j)]
-            if r and snippet.query_id == query.query_id:
+        for r, (j, label) in enumerate(zip(top, _rank_labels(evs[0].ranking, qi, top),
+                                           strict=True)):
+            if r and bench.corpus[int(j)].query_id == query.query_id:
                 picked.setdefault(int(j), []).append(
-                    f"rank {_rank_label(int(best[r]), int(worst[r]))} under "
-                    f"{escape(evs[0].model)}")
+                    f"rank {label} under {escape(evs[0].model)}")
     items, unknown = [], 0
     for j, where in picked.items():
         snippet = bench.corpus[j]
@@ -117,31 +114,34 @@ def failures_html(bench: Benchmark, evs: Sequence[Any], qi: int, depth: int,
 
 
 def _role(query: Query, snippet: Any) -> str:
-    if snippet.role == "background":
+    """:func:`role_of`, with where a background snippet comes from and which query another
+    query's snippet belongs to."""
+    role = role_of(query.query_id, snippet)
+    if role == "background":
         return f"background ({escape(str(snippet.extra.get('source', '')))})"
-    if snippet.query_id != query.query_id:
+    if role == "other query":
         return f"other query ({escape(snippet.query_id)})"
-    return "canonical" if snippet.role == "canonical" else "own mutant"
+    return role
 
 
-def _rank_label(best: int, worst: int) -> str:
-    """"3", or "≡ 10-13" for a snippet tied with others (any of those ranks, equally
-    likely: the table lists tied candidates in corpus order)."""
-    if worst > best:
-        return f'<span title="tied: any rank from {best} to {worst}">≡ {best}-{worst}</span>'
-    return str(best) if best else "?"
+def _rank_labels(ranking: Any, qi: int, corpus_indices: Any) -> list[str]:
+    """Each snippet's rank: "3", or "≡ 10-13" for one tied with others (any of those ranks,
+    equally likely: the table lists tied candidates in corpus order); "?" if not kept."""
+    best, worst = rank_range(ranking, qi, corpus_indices)
+    return [f'<span title="tied: any rank from {b} to {w}">≡ {b}-{w}</span>' if w > b
+            else (str(b) if b else "?") for b, w in zip(best, worst, strict=True)]
 
 
 def _candidates(bench: Benchmark, ev: Any, qi: int, depth: int) -> str:
     query = bench.queries[qi]
     rows = []
     top = ev.ranking.top(qi, depth)
-    best, worst = rank_range(ev.ranking, qi, top)
+    labels = _rank_labels(ev.ranking, qi, top)
     for r, j in enumerate(top):
         snippet = bench.corpus[int(j)]
         passed = ev.passes is not None and r < ev.passes.shape[1] and bool(ev.passes[qi, r])
         verdict = ("PASS" if passed else "FAIL") if ev.passes is not None else "–"
-        rows.append(f"<tr><td>{_rank_label(int(best[r]), int(worst[r]))}</td>"
+        rows.append(f"<tr><td>{labels[r]}</td>"
                     f"<td><code>{escape(snippet.corpus_id)}</code></td>"
                     f"<td>{_role(query, snippet)}</td><td>{escape(snippet.bug_type or '')}</td>"
                     f"<td>{float(ev.ranking.keys[qi, r]):.4f}</td>"

@@ -121,12 +121,10 @@ def _details(evaluation: ModelEvaluation, benchmark: Benchmark,
                                   if listed else None)
         c = int(canon[qi])
         own = [c, *(benchmark.corpus_index(s.corpus_id) for s in benchmark.distractors_for(qid))]
-        own_keys = ranking.lookup(np.full(len(own), qi), own).key if c >= 0 \
-            else np.array([-np.inf])
-        if own_keys[0] > -np.inf:
-            best, worst = rank_range(ranking, qi, [c])
-            tied_with = int((own_keys[1:] == own_keys[0]).sum())
-            cells: list[Any] = [int(best[0]), int(worst[0]), tied_with]
+        at = ranking.lookup(np.full(len(own), qi), own)
+        if c >= 0 and at.key[0] > -np.inf:
+            tied_with = int((at.key[1:] == at.key[0]).sum())
+            cells: list[Any] = [int(at.best[0]), int(at.worst[0]), tied_with]
         else:
             cells = [None, None, None]
         for column, value in zip(("canonical_rank", "canonical_rank_worst",

@@ -21,13 +21,7 @@ import numpy as np
 from ..benchmark.pool import BACKGROUND, Pool, pool_subset, with_pool
 from ..errors import CancelledError
 from ..measure.analysis import query_mask
-from ..measure.metrics import (
-    DEFAULT_KS,
-    ModelEvaluation,
-    evaluate,
-    execution_matrices,
-    ranked_columns,
-)
+from ..measure.metrics import DEFAULT_KS, ModelEvaluation, evaluate, execution_matrices
 from ..measure.ties import needed_depth, sorted_view
 from ..ranking.ranking import Ranking, resolve_keep
 from ..ranking.registry import model_label, rank
@@ -102,7 +96,7 @@ def pool_point(benchmark: Benchmark, evaluation: ModelEvaluation, pool_size: int
     # its tie group's background share (a group straddling the cut is stored whole)
     width = max(k, int(needed_depth(ranking, k).max()) if ranking.shape[0] else k)
     view = sorted_view(ranking, width)
-    top = ranked_columns(ranking, view.width)
+    top = ranking.order_to(view.width)
     share_at = view.group_mean(background[top] & (top >= 0))
     rank1 = share_at[:, 0][keep]
     share = share_at[:, :k].sum(axis=1)[keep] / float(k)
