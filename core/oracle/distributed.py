@@ -39,7 +39,7 @@ from typing import Any
 
 from ..errors import CancelledError, OracleError
 from .cache import Cache
-from .execution import Oracle
+from .execution import Oracle, check_suite
 from .results import SuiteResult
 from .sandbox import Limits
 
@@ -200,7 +200,7 @@ class DaskOracle:
                  progress: Callable[[int, int], None] | None = None,
                  should_stop: Callable[[], bool] | None = None) -> list[SuiteResult]:
         """Run many suites, cached ones locally and the rest on the workers, in job order."""
-        checked = [(code, _tests(code, tests)) for code, tests in jobs]
+        checked = [(code, check_suite(code, tests)) for code, tests in jobs]
         total = len(checked)
         results: list[SuiteResult | None] = [None] * total
         misses: dict[str, list[int]] = {}
@@ -290,11 +290,3 @@ class DaskOracle:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _tests(code: str, tests: Sequence[str]) -> list[str]:
-    if not isinstance(code, str):
-        raise TypeError(f"code must be a str, not {type(code).__name__}")
-    if isinstance(tests, str) or not all(isinstance(t, str) for t in tests):
-        raise TypeError("tests must be a sequence of str")
-    return list(tests)

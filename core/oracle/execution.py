@@ -32,7 +32,7 @@ from .cache import Cache, ResultCache, cache_key
 from .results import SuiteResult, TestOutcome
 from .sandbox import ForkServerPool, Limits
 
-__all__ = ["Oracle", "SuiteRunner"]
+__all__ = ["Oracle", "SuiteRunner", "check_suite"]
 
 class SuiteRunner(Protocol):
     """The seam between the Oracle and whatever executes suites."""
@@ -83,12 +83,12 @@ class Oracle:
 
     def cached(self, code: str, tests: Sequence[str]) -> SuiteResult | None:
         """The cached result of this suite, or None; never executes anything."""
-        tests = _check_suite(code, tests)
+        tests = check_suite(code, tests)
         return None if self.cache is None else self.cache.get(self.key(code, tests))
 
     def run(self, code: str, tests: Sequence[str], *, timeout: float | None = None) -> SuiteResult:
         """Run one suite (or answer from the cache). Raises OracleError if the sandbox fails."""
-        return self._run(code, _check_suite(code, tests), timeout, None)
+        return self._run(code, check_suite(code, tests), timeout, None)
 
     def _run(self, code: str, tests: list[str], timeout: float | None,
              cancel: threading.Event | None) -> SuiteResult:
@@ -124,7 +124,7 @@ class Oracle:
         once ``should_stop()`` is true the running suites are killed and CancelledError is
         raised.
         """
-        checked = [(code, _check_suite(code, tests)) for code, tests in jobs]
+        checked = [(code, check_suite(code, tests)) for code, tests in jobs]
         total = len(checked)
         results: list[SuiteResult | None] = [None] * total
         cancel = threading.Event()
@@ -195,7 +195,9 @@ def _report_done(finished: queue.SimpleQueue[int], index: int, _future: Future[A
     finished.put(index)
 
 
-def _check_suite(code: str, tests: Sequence[str]) -> list[str]:
+def check_suite(code: str, tests: Sequence[str]) -> list[str]:
+    """A suite's tests as a list, or TypeError if ``code`` is not a str or ``tests`` is not
+    a sequence of str (shared by every oracle's ``run_many``)."""
     if not isinstance(code, str):
         raise TypeError(f"code must be a str, not {type(code).__name__}")
     if isinstance(tests, str) or not all(isinstance(t, str) for t in tests):
