@@ -7,25 +7,13 @@ import json
 from pathlib import Path
 
 import pytest
+from _audit_cases import CLAMP, STRONG, WEAK
 
 from execretrieval import Benchmark, MemoryCache, Oracle, Query, Snippet, generate_mutants
 from execretrieval.audit import read_audit, run_audit
 from execretrieval.cli import main as cli
 from execretrieval.errors import CancelledError
 
-CLAMP = ("def clamp(x, lo, hi):\n"
-         "    if x < lo:\n"
-         "        return lo\n"
-         "    if x > hi:\n"
-         "        return hi\n"
-         "    return x\n")
-# weak: never tests the boundaries nor the lower guard; test 3 repeats test 1
-WEAK = ("assert clamp(5, 0, 10) == 5", "assert clamp(50, 0, 10) == 10",
-        "assert clamp(6, 0, 10) == 6")
-STRONG = ("assert clamp(5, 0, 10) == 5", "assert clamp(50, 0, 10) == 10",
-          "assert clamp(-5, 0, 10) == 0", "assert clamp(0, 0, 10) == 0",
-          "assert clamp(10, 0, 10) == 10", "assert clamp(0, 1, 10) == 1",
-          "assert clamp(11, 0, 10) == 10")
 DOUBLE = "def double(xs):\n    return [x * 2 for x in xs]\n"
 
 

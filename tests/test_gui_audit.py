@@ -7,21 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from _audit_cases import CLAMP, STRONG, WEAK
 from _gui_fixtures import make_window, no_leftover_work, open_and_wait, settings_file  # noqa: F401
 from PySide6.QtCore import Qt
 
 from execretrieval import Benchmark, MemoryCache, Oracle, Query, Snippet, write_benchmark
 from execretrieval.audit import run_audit
 from execretrieval_gui.audit_models import AuditQueueModel, KillMatrixModel, SurvivorsModel
-
-CLAMP = ("def clamp(x, lo, hi):\n    if x < lo:\n        return lo\n"
-         "    if x > hi:\n        return hi\n    return x\n")
-WEAK = ("assert clamp(5, 0, 10) == 5", "assert clamp(50, 0, 10) == 10",
-        "assert clamp(6, 0, 10) == 6")
-STRONG = ("assert clamp(5, 0, 10) == 5", "assert clamp(50, 0, 10) == 10",
-          "assert clamp(-5, 0, 10) == 0", "assert clamp(0, 0, 10) == 0",
-          "assert clamp(10, 0, 10) == 10", "assert clamp(0, 1, 10) == 1",
-          "assert clamp(11, 0, 10) == 10")
 
 
 def _bench() -> Benchmark:

@@ -18,6 +18,7 @@ import subprocess
 import sys
 import sysconfig
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -331,8 +332,8 @@ def _pid_ns(pid: str) -> str | None:
         return None
 
 
-def _suite_processes() -> list[int]:
-    allowed, candidates = {_pid_ns("self")}, []
+def _processes() -> Iterator[tuple[str, str, bytes]]:
+    """(pid, /proc status text, cmdline) of every process still readable."""
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -341,6 +342,12 @@ def _suite_processes() -> list[int]:
             cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
         except OSError:
             continue
+        yield entry, status, cmdline
+
+
+def _suite_processes() -> list[int]:
+    allowed, candidates = {_pid_ns("self")}, []
+    for entry, status, cmdline in _processes():
         if f"Uid:\t{os.getuid()}\t" not in status or b"_sandbox_child.py" not in cmdline:
             continue
         state = next((ln for ln in status.splitlines() if ln.startswith("State:")), "")
@@ -355,14 +362,7 @@ def _suite_processes() -> list[int]:
 
 def _children_with(marker: str) -> list[int]:
     me, found = str(os.getpid()), []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            status = Path(f"/proc/{entry}/status").read_text()
-            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
-        except OSError:
-            continue
+    for entry, status, cmdline in _processes():
         ppid = next(ln for ln in status.splitlines() if ln.startswith("PPid:")).split()[1]
         if ppid == me and marker.encode() in cmdline:
             found.append(int(entry))
