@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from .charts import BarChart
 from .columns import ColumnFitter
-from .metric_models import DiscordantModel, MetricsModel, SliceMetricsModel
+from .metric_models import DiscordantModel, MetricsModel, SliceMetricsModel, discordant_rows
 from .models import OBJECT_ROLE
 
 if TYPE_CHECKING:
@@ -67,6 +67,22 @@ def _span(ev: Any) -> str:
         return ""
     return (f"; edit span vs. score margin: Spearman ρ = <b>{rho:+.2f}</b>"
             + (f" (mean span {mean:.1f} characters)" if mean is not None else ""))
+
+
+def _higher(model: str, rows: list[Any]) -> str:
+    """"bm25 higher on 71 queries: 1 decided, 70 by a rank-1 tie (0.20–0.33 vs 0)"."""
+    decided = sum(r.decided for r in rows)
+    tied = [r for r in rows if not r.decided]
+    text = (f"{model} higher on {len(rows)} quer{'y' if len(rows) == 1 else 'ies'}: "
+            f"<b>{decided}</b> decided (1 vs 0)")
+    if tied:
+        own = [max(r.a_value, r.b_value) for r in tied]
+        other = [min(r.a_value, r.b_value) for r in tied]
+        span = f"{min(own):.2f}" if min(own) == max(own) else f"{min(own):.2f}–{max(own):.2f}"
+        vs = f"{max(other):.2f}" if min(other) == max(other) else \
+            f"{min(other):.2f}–{max(other):.2f}"
+        text += f", <b>{len(tied)}</b> only by a rank-1 tie ({span} vs {vs})"
+    return text
 
 
 class MetricsView(QWidget):
@@ -117,8 +133,10 @@ class MetricsView(QWidget):
         self.discordant_table.verticalHeader().hide()
         self.discordant_table.verticalHeader().setDefaultSectionSize(22)
         self.discordant_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.discordant_table.horizontalHeader().setStretchLastSection(True)
-        self.discordant_table.horizontalHeader().resizeSection(1, 170)
+        dh = self.discordant_table.horizontalHeader()
+        dh.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        dh.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)   # the function name
+        self.discordant_table.setToolTip("Hover a column's header for what it means")
         self.show_discordant = QPushButton("Show these in the browser")
         self.show_discordant.setEnabled(False)
         self.slice_table = QTableView()
@@ -232,24 +250,25 @@ class MetricsView(QWidget):
         self.comparison = comparison
         if comparison is None:
             self.compare_label.setText("Choose a second model under Compare.")
-            self.discordant.set_rows([])
+            self.discordant.set_comparison([], "A", "B", "exec@1")
             self.show_discordant.setEnabled(False)
             return
         c = comparison
+        rows = discordant_rows(c, ev_a, ev_b, names) if ev_a is not None and ev_b is not None \
+            else []
         self.compare_label.setText(
             f"{c.a}: {c.a_mean:.3f} · {c.b}: {c.b_mean:.3f} · difference "
-            f"<b>{c.diff:+.3f}</b> [{c.ci_low:+.3f}, {c.ci_high:+.3f}]<br>"
-            f"{c.a} higher: <b>{c.a_only}</b> queries · {c.b} higher: <b>{c.b_only}</b> · "
-            f"{_TESTS.get(c.test, c.test)} p = <b>{c.p_value:.3g}</b>")
-        a_scores = ev_a.per_query.get(c.metric) if ev_a is not None else None
-        b_scores = ev_b.per_query.get(c.metric) if ev_b is not None else None
-        index = {q: i for i, q in enumerate(ev_a.query_ids)} if ev_a is not None else {}
-        rows = []
-        for qid in c.discordant_queries:
-            won = c.a if (a_scores is not None and b_scores is not None
-                          and a_scores[index[qid]] > b_scores[index[qid]]) else c.b
-            rows.append((qid, names.get(qid, ""), won))
-        self.discordant.set_rows(rows)
+            f"<b>{c.diff:+.3f}</b> [{c.ci_low:+.3f}, {c.ci_high:+.3f}] · "
+            f"{_TESTS.get(c.test, c.test)} p = <b>{c.p_value:.3g}</b><br>"
+            + "<br>".join(_higher(model, [r for r in rows if r.higher == model])
+                          for model in (c.a, c.b)))
+        self.compare_label.setToolTip(
+            f"Queries where one model's {c.metric} is higher than the other's. Decided: one "
+            "model's rank 1 passes and the other's fails (1 vs 0). By a tie: a figure "
+            "between 0 and 1 is the expectation over the orders of a tie at rank 1 that "
+            "mixes right and wrong candidates (1 of 3 tied right: 0.33) — it counts towards "
+            "the difference but no ordering of the file decides it.")
+        self.discordant.set_comparison(rows, c.a, c.b, c.metric)
         self.show_discordant.setEnabled(bool(rows))
 
     def bind(self, state: InspectorState, reporter: Reporter) -> None:

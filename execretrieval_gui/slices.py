@@ -39,7 +39,7 @@ class SliceRow:
     model: str
     n_queries: int
     means: Mapping[str, float]   # metric -> mean over the slice's queries (nan: none)
-    deceived: float              # share of the slice's queries whose canonical is outranked
+    deceived: float              # this model's deception rate over the slice (nan: none)
 
 
 class Slices(QObject):
@@ -88,8 +88,6 @@ def slice_metrics(slices: Mapping[str, QueryFilter], bench: Benchmark,
     for name, criteria in slices.items():
         members[name] = (criteria.describe(), matching(criteria, bench, status, status_b,
                                                        flagged))
-    deceived = {q.query_id: bool(status.deceived[i]) for i, q in enumerate(bench.queries)} \
-        if status is not None else {}
     rows = []
     for name, (description, ids) in members.items():
         for ev in evaluations:
@@ -100,11 +98,22 @@ def slice_metrics(slices: Mapping[str, QueryFilter], bench: Benchmark,
             means = {m: (float(np.mean(np.asarray(ev.per_query[m])[picked]))
                          if picked.size else math.nan)
                      for m in SLICE_METRICS if m in ev.per_query}
-            shown = [q for q in ids if q in index]
-            share = (sum(deceived.get(q, False) for q in shown) / len(shown)
-                     if shown and deceived else math.nan)
-            rows.append(SliceRow(name, description, ev.model, len(shown), means, share))
+            rows.append(SliceRow(name, description, ev.model, int(picked.size), means,
+                                 _deceived(ev, picked)))
     return rows
+
+
+def _deceived(ev: Any, picked: np.ndarray) -> float:
+    """The evaluation's own deception figure over the ``picked`` rows: the mean of its
+    per-query "deceived" column (the expectation over tie orders, as its deception rate),
+    skipping queries that cannot be deceived (NaN) — so "All queries" is the model's
+    deception rate, and each model's row is its own."""
+    column = (getattr(ev, "per_query_extra", None) or {}).get("deceived")
+    if column is None or not picked.size:
+        return math.nan
+    values = np.asarray(column, dtype=np.float64)[picked]
+    values = values[~np.isnan(values)]
+    return float(values.mean()) if values.size else math.nan
 
 
 def query_list_csv(bench: Benchmark, query_ids: Sequence[str], status: QueryStatus | None,

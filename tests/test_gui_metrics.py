@@ -48,7 +48,7 @@ def test_metrics_with_comparison_and_clickable_discordant(qtbot, compared) -> No
     assert window.metrics.domain_chart.labels and window.metrics.density_chart.labels
     # clicking a discordant query opens it in the browser
     index = window.metrics.discordant.index(1, 0)
-    qid = window.metrics.discordant.rows[1][0]
+    qid = window.metrics.discordant.rows[1].query_id
     with qtbot.waitSignal(window.state.query_ready, timeout=60000):
         window.metrics.discordant_table.clicked.emit(index)
     assert window.state.query_id == qid and window.tabs.currentIndex() == 0

@@ -18,7 +18,7 @@ from execretrieval.oracle.results import SuiteResult, TestOutcome
 from execretrieval.ranking.registry import rank
 from execretrieval_gui.engine import query_status
 from execretrieval_gui.filters import QueryFilter, QueryFilterProxy
-from execretrieval_gui.metric_models import DiscordantModel, MetricsModel
+from execretrieval_gui.metric_models import Discordant, DiscordantModel, MetricsModel
 from execretrieval_gui.models import CandidateRow, CandidatesModel, QueryTableModel, role_of
 from execretrieval_gui.suite_models import FlagsModel, MatrixModel, OutcomeModel
 from execretrieval_gui.workers import Task, TaskSlot, emit_partial
@@ -112,8 +112,12 @@ def test_metrics_models(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
     qtmodeltester.check(metrics)
     assert metrics.index(0, 1).data() == "0.250  [0.100, 0.400]"
     discordant = DiscordantModel()
-    discordant.set_rows([("q_0001", "lowest_set_bit", "bm25")])
+    discordant.set_comparison([Discordant("q_0001", "lowest_set_bit", "bm25", 0.0, 1.0),
+                               Discordant("q_0002", "clamp", "bm25", 0.0, 0.25)],
+                              "minilm", "bm25", "exec@1")
     qtmodeltester.check(discordant)
+    assert [discordant.index(r, 3).data() for r in range(2)] == ["decided", "tie"]
+    assert discordant.headerData(4, Qt.Orientation.Horizontal) == "minilm"
 
 
 def test_many_emits_do_not_crash(qtbot) -> None:  # type: ignore[no-untyped-def]
