@@ -132,6 +132,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         window.show_tab(TABS.index(args.tab))
     if args.tab == "audit":
         window.state.query_ready.connect(_audit_once(window))
+    if args.query and not args.screenshot:
+        # a --query that is not there: say so and exit 2, as a picture of another would
+        window.state.strict_query = True
+        window.state.query_not_found.connect(lambda text: _exit_rejected(window, text))
     window.open(args.benchmark, model=args.model, query=args.query)
     # Ctrl+C / SIGTERM close the window properly (settings saved, work cancelled, sandbox
     # servers stopped); the timer lets Python run its signal handlers inside Qt's loop
@@ -143,9 +147,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     code = app.exec()
     if settings_dir is not None:
         settings_dir.cleanup()
-    if args.screenshot:
+    if args.screenshot or getattr(window, "screenshot_status", None) == 2:
         return int(getattr(window, "screenshot_status", 1))
     return code
+
+
+def _exit_rejected(window, text: str) -> None:  # type: ignore[no-untyped-def]
+    """A start-up argument that names nothing: the message on stderr, exit status 2."""
+    from PySide6.QtWidgets import QApplication
+
+    if getattr(window, "screenshot_status", None) == 2:
+        return
+    print(f"execretrieval-gui: error: {text}", file=sys.stderr)
+    window.screenshot_status = 2
+    window.close()
+    QApplication.exit(2)
 
 
 def _audit_once(window):  # type: ignore[no-untyped-def]
@@ -213,6 +229,9 @@ def _arrange_screenshot(window, target: Path, query: str | None,  # type: ignore
         QApplication.quit()
 
     window.state.argument_rejected.connect(on_argument_rejected)   # before failed: it wins
+    if query:
+        window.state.strict_query = True   # no picture of another query
+        window.state.query_not_found.connect(on_argument_rejected)
     if tab == "audit":
         window.audit_state.result_changed.connect(
             lambda result: result is not None and QTimer.singleShot(300, lambda: save(True)))

@@ -9,10 +9,14 @@ makes it fast; the result is kept per benchmark fingerprint while the window is 
 from __future__ import annotations
 
 import difflib
+import json
+import os
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
+from execretrieval import atomic_write_text
 from execretrieval.audit import DEFAULT_SEEDS, AuditResult, QueryAudit, Survivor, run_audit
 from execretrieval.benchmark.annotations import Flag
 
@@ -21,7 +25,7 @@ from .workers import TaskSlot
 if TYPE_CHECKING:
     from .state import InspectorState
 
-__all__ = ["AuditState", "weak_suite_note"]
+__all__ = ["AuditState", "reviewed_path", "weak_suite_note"]
 
 
 def weak_suite_note(audit: QueryAudit, survivor: Survivor) -> str:
@@ -31,6 +35,15 @@ def weak_suite_note(audit: QueryAudit, survivor: Survivor) -> str:
                                 lineterm="", n=0)
     lines += [d for d in list(diff)[2:] if not d.startswith("@@")]
     return "\n".join(lines)
+
+
+def reviewed_path(store_path: Any) -> Path | None:
+    """Where the audit's reviewed suites are kept: beside the annotation store's file
+    (``annotations.sqlite.reviewed.json``); None for an in-memory store."""
+    if store_path is None or str(store_path) == ":memory:":
+        return None
+    path = Path(store_path)
+    return path.with_name(path.name + ".reviewed.json")
 
 
 class AuditState(QObject):
@@ -61,13 +74,68 @@ class AuditState(QObject):
     def _on_inspector_benchmark_loaded(self, bench: Any) -> None:
         self.slot.cancel()
         self.selected = None
-        self.reviewed = set()
+        self.reviewed = self._read_reviewed()
         self.result = self._results.get(bench.fingerprint)
         self.result_changed.emit(self.result)
         self.reviewed_changed.emit(self.reviewed_ids())
 
     def _on_inspector_flags_changed(self, _view: Any) -> None:
         self.reviewed_changed.emit(self.reviewed_ids())
+
+    # the reviewed suites on disk ------------------------------------------------------
+    def _where(self) -> tuple[Path | None, str]:
+        """The reviewed file and the benchmark's name (its key in the file)."""
+        store = self.inspector.store
+        bench = self.inspector.base_benchmark or self.inspector.benchmark
+        path = reviewed_path(store.path) if store is not None else None
+        return path, (bench.name if bench is not None else "")
+
+    def _read_all(self, path: Path) -> dict[str, dict[str, str]]:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            benchmarks = data["benchmarks"]
+            if not isinstance(benchmarks, dict):
+                raise ValueError("'benchmarks' is not an object")
+            return {str(k): {str(q): str(h) for q, h in v.items()}
+                    for k, v in benchmarks.items() if isinstance(v, dict)}
+        except FileNotFoundError:
+            return {}
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            aside = path.with_name(path.name + ".damaged")
+            try:
+                os.replace(path, aside)
+            except OSError:
+                aside = path
+            self.message.emit(f"Cannot read the reviewed suites in {path} ({exc}); kept as "
+                              f"{aside.name}, starting with none reviewed")
+            return {}
+
+    def _read_reviewed(self) -> set[str]:
+        """The suites reviewed in an earlier session whose query has not changed since
+        (a review of an edited query or suite no longer holds)."""
+        path, name = self._where()
+        store = self.inspector.store
+        if path is None or store is None or not name:
+            return set()
+        seen = self._read_all(path).get(name, {})
+        # '' for a query the benchmark no longer has
+        return {qid for qid, digest in seen.items() if digest and
+                store.content_hash(qid) == digest}
+
+    def _write_reviewed(self) -> None:
+        """Save the reviewed suites (atomically: a crash leaves the old file or the new)."""
+        path, name = self._where()
+        store = self.inspector.store
+        if path is None or store is None or not name:
+            return
+        everything = self._read_all(path) if path.exists() else {}
+        hashes = {qid: store.content_hash(qid) for qid in sorted(self.reviewed)}
+        everything[name] = {qid: h for qid, h in hashes.items() if h}
+        try:
+            atomic_write_text(path, json.dumps({"version": 1, "benchmarks": everything},
+                                               indent=1, sort_keys=True) + "\n")
+        except OSError as exc:
+            self.message.emit(f"Cannot save the reviewed suites to {path}: {exc}")
 
     def reviewed_ids(self) -> frozenset[str]:
         """Queries looked at in the Audit view, or flagged."""
@@ -117,7 +185,9 @@ class AuditState(QObject):
         if audit is None or audit is self.selected:
             return
         self.selected = audit
-        self.reviewed.add(query_id)
+        if query_id not in self.reviewed:
+            self.reviewed.add(query_id)
+            self._write_reviewed()
         self.selected_changed.emit(audit)
         self.reviewed_changed.emit(self.reviewed_ids())
 

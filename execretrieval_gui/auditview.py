@@ -3,8 +3,9 @@
 Left, the queue (most suspect first, with reasons; reviewed ones ticked). Right, for the
 selected suite: its reasons, the surviving mutants with the selected one's diff against the
 canonical (the evidence of a weak suite), and the test x mutant kill matrix. "Flag suite as
-too weak" flags the query with the surviving mutant in the note; "Next unreviewed" (Ctrl+N)
-moves to the next suspect suite not yet looked at; a double click opens the query in the
+too weak" flags the query with the surviving mutant in the note; "Next unreviewed" (Ctrl+N,
+from anywhere in the window: the View menu's action) moves to the next suspect suite not
+yet looked at; a double click opens the query in the
 Inspect tab.
 """
 
@@ -14,7 +15,6 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -144,8 +144,6 @@ class AuditView(QWidget):
         layout.addLayout(top)
         layout.addWidget(self.splitter, 1)
 
-        self.next_shortcut = QShortcut(QKeySequence("Ctrl+N"), self)   # N steps the diff
-        self.next_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self._set_enabled(False)
 
     def _set_enabled(self, has_result: bool) -> None:
@@ -159,7 +157,6 @@ class AuditView(QWidget):
         self.run_button.clicked.connect(lambda: state.run(self.seeds_box.value()))
         self.cancel_button.clicked.connect(state.cancel)
         self.next_button.clicked.connect(state.next_unreviewed)
-        self.next_shortcut.activated.connect(state.next_unreviewed)
         self.flag_button.clicked.connect(self._on_flag_clicked)
         self.queue_table.selectionModel().currentRowChanged.connect(self._on_queue_row_changed)
         self.queue_table.doubleClicked.connect(

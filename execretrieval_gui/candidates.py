@@ -73,8 +73,8 @@ class CandidatesPanel(QWidget):
             self.split.addWidget(pane)
         self._show_b_list(False)
 
-        # a long query (HumanEval's run to a dozen lines) scrolls in at most five lines
-        # instead of pushing the candidates out of view
+        # the query header is as tall as its text (a long HumanEval query whole), up to
+        # two fifths of the panel; past that it scrolls, the candidates keep the rest
         self.title_area = QScrollArea()
         self.title_area.setObjectName("queryTitleArea")
         self.title_area.setWidget(self.title)
@@ -83,11 +83,11 @@ class CandidatesPanel(QWidget):
         self.title_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         title_font = QFont(self.title.font())
         title_font.setPointSize(10)   # the style sheet's size for #queryTitle
-        line = QFontMetrics(title_font).lineSpacing()
-        self.title_area.setMinimumHeight(3 * line + 6)   # whole lines, never half of one
-        self.title_area.setMaximumHeight(5 * line + 6)
+        self._title_line = QFontMetrics(title_font).lineSpacing()
+        self.title_area.setFixedHeight(2 * self._title_line + 6)
         self.title_area.setSizePolicy(QSizePolicy.Policy.Preferred,
-                                      QSizePolicy.Policy.Maximum)
+                                      QSizePolicy.Policy.Fixed)
+        self.title_area.viewport().installEventFilter(self)
         top = QHBoxLayout()
         top.addWidget(self.title_area, 1)
         top.addWidget(self.depth_box, 0, Qt.AlignmentFlag.AlignTop)
@@ -154,6 +154,7 @@ class CandidatesPanel(QWidget):
                    canonical_rank: int = 0, view: QueryView | None = None) -> None:
         if query is None:
             self.title.setText("No query selected")
+            self.fit_title()
             return
         where = ""
         if canonical_rank:
@@ -174,7 +175,8 @@ class CandidatesPanel(QWidget):
         self.title.setText(
             f"<b>{query.function_name}</b> <span style='color:#666'>({query.query_id} · "
             f"{query.domain}{' · ' + model_label if model_label else ''})</span>{where}<br>"
-            f"{_escape(query.query)}")
+            f"<span style='white-space:pre-wrap'>{_escape(query.query)}</span>")
+        self.fit_title()
 
     def show_b_ranks(self, ranks: list[int | None] | None, model_b: str = "") -> None:
         """Give each listed candidate its rank under model B; None hides the column."""
@@ -216,7 +218,30 @@ class CandidatesPanel(QWidget):
         if row is not None:
             self.candidate_selected.emit(row.snippet.corpus_id)
 
+    def fit_title(self) -> None:
+        """The header as tall as its wrapped text at the width it has, between two lines
+        and two fifths of the panel (whole lines: never half of one), scrolling beyond."""
+        area = self.title_area
+        width = area.viewport().width() or area.width()
+        needed = self.title.heightForWidth(max(width, 50))
+        if needed <= 0:
+            needed = self.title.sizeHint().height()
+        line = self._title_line
+        cap = max(2 * line, (int(0.4 * self.height()) // line) * line)
+        height = min(max(needed, 2 * line), cap) + 6
+        if area.height() != height:
+            area.setFixedHeight(height)
+
+    def resizeEvent(self, event: Any) -> None:  # Qt override
+        super().resizeEvent(event)
+        if hasattr(self, "title_area"):
+            self.fit_title()
+
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        area = getattr(self, "title_area", None)   # table viewports report before it exists
+        if area is not None and watched is area.viewport() \
+                and event.type() == QEvent.Type.Resize:
+            self.fit_title()
         self.fitter.viewport_event(watched, event)
         self.fitter_b.viewport_event(watched, event)
         return super().eventFilter(watched, event)

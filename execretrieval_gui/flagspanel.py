@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QEvent, QObject, Signal
+from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -23,6 +24,7 @@ from PySide6.QtWidgets import (
 from execretrieval.benchmark.annotations import CATEGORIES, Flag
 
 from .models import OBJECT_ROLE
+from .state_flags import categories_for
 from .suite_models import FlagsModel
 
 if TYPE_CHECKING:
@@ -50,8 +52,7 @@ class FlagsPanel(QWidget):
         for box in (self.target_box, self.category_box):   # a long label must not widen the dock
             box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             box.setMinimumContentsLength(12)
-        for key, label in CATEGORIES.items():
-            self.category_box.addItem(label, key)
+        self._fill_categories("query")
         self.note = QLineEdit()
         self.note.setObjectName("flagNote")
         self.note.setPlaceholderText("Note (what you saw)")
@@ -110,7 +111,52 @@ class FlagsPanel(QWidget):
         self.annotator.editingFinished.connect(
             lambda: self.annotator_edited.emit(self.annotator.text()))
         self.table.selectionModel().currentRowChanged.connect(self._on_table_row_changed)
+        self.target_box.currentIndexChanged.connect(self._on_target_changed)
+        # Ctrl+Z in a field with nothing of its own to undo puts the removed flag back
+        self._flag_undo = False
+        for field in (self.note, self.annotator):
+            field.installEventFilter(self)
         self.setEnabled(False)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        """A line edit claims Ctrl+Z before the window's shortcut sees it (Qt's shortcut
+        override); when the field has no edit to undo and a removed flag can be put back,
+        it lets the window have it."""
+        if (event.type() == QEvent.Type.ShortcutOverride and self._flag_undo
+                and isinstance(watched, QLineEdit) and not watched.isUndoAvailable()
+                and isinstance(event, QKeyEvent)
+                and event.matches(QKeySequence.StandardKey.Undo)):
+            event.ignore()
+            return True
+        return super().eventFilter(watched, event)
+
+    def _on_state_undo_changed(self, available: bool) -> None:
+        """A flag was removed (or put back): that is now the last thing done, so the
+        fields' own edits before it are no longer what Ctrl+Z undoes first."""
+        self._flag_undo = available
+        if available:
+            for field in (self.note, self.annotator):
+                field.setText(field.text())   # same text, empty undo history
+
+    def _target_kind(self) -> str:
+        return str(self.target_box.currentData() or "query").partition(":")[0]
+
+    def _fill_categories(self, target: str) -> None:
+        """Offer only the categories a flag on ``target`` can have (a distractor's edit
+        is no verdict on the suite); the chosen one stays when it still applies."""
+        keep = self.category_box.currentData()
+        allowed = categories_for(target)
+        if [self.category_box.itemData(i) for i in range(self.category_box.count())] == allowed:
+            return
+        self.category_box.blockSignals(True)
+        self.category_box.clear()
+        for key in allowed:
+            self.category_box.addItem(CATEGORIES[key], key)
+        self.category_box.setCurrentIndex(max(0, self.category_box.findData(keep)))
+        self.category_box.blockSignals(False)
+
+    def _on_target_changed(self, _index: int = -1) -> None:
+        self._fill_categories(self._target_kind())
 
     def set_targets(self, query_id: str | None, n_tests: int, corpus_ids: list[str],
                     selected_corpus_id: str | None = None) -> None:
@@ -188,6 +234,7 @@ class FlagsPanel(QWidget):
         state.candidate_changed.connect(self._on_state_candidate_changed)
         state.flags_changed.connect(self._on_state_flags_changed)
         state.flag_saved.connect(self.confirm_saved)
+        state.undo_changed.connect(self._on_state_undo_changed)
         self.flag_requested.connect(state.add_flag)
         self.remove_requested.connect(state.remove_flag)
         self.status_requested.connect(state.set_flag_status)

@@ -44,7 +44,7 @@ from .reporting import Reporter
 from .slices import query_list_csv
 from .state import InspectorState
 from .testspanel import TestsPanel
-from .workers import wait_for_all
+from .workers import TaskSlot, wait_for_all
 
 __all__ = ["MainWindow"]
 
@@ -169,7 +169,7 @@ class MainWindow(QMainWindow):
         state.message.connect(self._on_state_message)
         state.failed.connect(self._on_failed)
         state.rerun_offered.connect(self._on_rerun_offered)
-        for slot in state.slots() + reporter.slots():
+        for slot in self._work_slots():
             slot.busy_changed.connect(self._on_work_changed)
 
     # settings -------------------------------------------------------------------------
@@ -349,8 +349,12 @@ class MainWindow(QMainWindow):
     def _on_rankings_changed(self, a: str, b: str) -> None:
         self.model_label.setText(f"model {a} vs {b}" if b else f"model {a}")
 
+    def _work_slots(self) -> list[TaskSlot]:
+        """Every kind of background work the status bar reports (the audit's too)."""
+        return self.state.slots() + self.reporter.slots() + [self.audit_state.slot]
+
     def _on_work_changed(self, _busy: bool) -> None:
-        running = [s.name for s in self.state.slots() + self.reporter.slots() if s.busy]
+        running = [s.name for s in self._work_slots() if s.busy]
         self.oracle_label.setText("busy: " + ", ".join(running) if running else "oracle idle")
 
     def _on_failed(self, title: str, text: str) -> None:
@@ -377,6 +381,15 @@ class MainWindow(QMainWindow):
     # actions (the menus call these) ---------------------------------------------------
     def show_tab(self, index: int) -> None:
         self.tabs.setCurrentIndex(index)
+
+    def next_unreviewed(self) -> None:
+        """Ctrl+N from anywhere: the Audit tab, on its next suspect suite not yet reviewed."""
+        self.show_tab(2)
+        if self.audit_state.result is None:
+            self.statusBar().showMessage("Run the audit first: its queue is what Ctrl+N "
+                                         "steps through", 8000)
+            return
+        self.audit_state.next_unreviewed()
 
     def search_queries(self) -> None:
         self.query_dock.show()

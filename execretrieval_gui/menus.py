@@ -73,6 +73,8 @@ def build_menus(w: MainWindow, state: InspectorState) -> None:
     _action(w, v, "&Metrics", lambda: w.show_tab(1), "Ctrl+2")
     _action(w, v, "Au&dit", lambda: w.show_tab(2), "Ctrl+3",
             "Suites ranked by how suspect they are (mutation analysis)")
+    _action(w, v, "Next unre&viewed suite", w.next_unreviewed, "Ctrl+N",
+            "The Audit tab's next suspect suite not yet looked at")
     w.output_action = _action(w, v, "Show test &output", w.tests.set_output_shown,
                               "Ctrl+Shift+O", "What the selected test printed (stdout and "
                                               "stderr), below the tests")

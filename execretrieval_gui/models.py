@@ -240,8 +240,9 @@ class CandidatesModel(ListTableModel):
         super().__init__(parent)
         self.rows: list[CandidateRow] = []
         self.n_tests = 0
-        # each row's 1-based rank under model B (None: B's run leaves it out); None: no B
-        self.b_ranks: list[int | None] | None = None
+        # each row's 1-based rank under model B, or its (best, worst) ranks over B's tied
+        # scores (None: B's run leaves it out); None: no B
+        self.b_ranks: list[int | tuple[int, int] | None] | None = None
         self.b_model = ""
         self.other = "B"   # what the other-rank column is called ("A" in the A|B view's B list)
         self.compact = False   # half a panel wide (the A|B view): short roles and badges
@@ -251,7 +252,21 @@ class CandidatesModel(ListTableModel):
         self.b_ranks = None
         super().set_rows(rows)
 
-    def set_b_ranks(self, ranks: list[int | None] | None, model: str = "") -> None:
+    def b_rank_label(self, row: int) -> str:
+        """The row's rank under the other model as that model's list shows it: "12", or
+        "≡11-14" for a tie of ranks 11 to 14; "—" where it leaves the snippet out."""
+        if self.b_ranks is None:
+            return ""
+        value = self.b_ranks[row]
+        if value is None:
+            return "—"
+        best, worst = value if isinstance(value, tuple) else (value, value)
+        if worst > best:
+            return f"≡{best}-{worst}" if self.compact else f"≡ {best}-{worst}"
+        return str(best)
+
+    def set_b_ranks(self, ranks: list[int | tuple[int, int] | None] | None,
+                    model: str = "") -> None:
         """Show the listed rows' ranks under model B (``None``: no model B)."""
         if ranks is not None and len(ranks) != len(self.rows):
             raise ValueError(f"{len(ranks)} B ranks for {len(self.rows)} candidates")
@@ -325,10 +340,7 @@ class CandidatesModel(ListTableModel):
             if col == self.BADGE:
                 return self._badge(row, self.compact)
             if col == self.B_RANK:
-                if self.b_ranks is None:
-                    return ""
-                b_rank = self.b_ranks[index.row()]
-                return "—" if b_rank is None else str(b_rank)
+                return self.b_rank_label(index.row())
         if role == Qt.ItemDataRole.BackgroundRole:
             if col == self.RANK and row.tied:   # even below the cut: the tie may straddle it
                 return QBrush(TIE_BG)
@@ -369,7 +381,9 @@ class CandidatesModel(ListTableModel):
                 tip += (f"\nmodel {self.other} ({self.b_model}): " + (
                     "not retrieved, or ranked below the candidates it keeps per query"
                     if self.b_ranks[index.row()] is None
-                    else f"rank {self.b_ranks[index.row()]}"))
+                    else f"rank {self.b_rank_label(index.row()).lstrip('≡ ')}"
+                    + (" (tied scores: any of these ranks)"
+                       if "≡" in self.b_rank_label(index.row()) else "")))
             return tip
         return None
 

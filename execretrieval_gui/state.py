@@ -48,13 +48,14 @@ class InspectorState(FlagsMixin, QObject):
     model_shown = Signal(str, str)          # which ("a" | "b"), model name or path held
     model_rejected = Signal(str, str)       # which ("a" | "b"), model that failed to load
     argument_rejected = Signal(str)         # a start-up argument that could not be used
+    query_not_found = Signal(str)           # the query asked for at opening is not there
     busy_changed = Signal(bool, int, int)   # loading or ranking: busy, done, total
     ranking_ready = Signal(str)             # model A name
     rankings_changed = Signal(str, str)     # model A's label, model B's ("" for none)
     status_changed = Signal(object, object)  # QueryStatus of A, of B (or None)
     # the selected query and candidate
     query_changed = Signal(object)          # QueryView
-    b_ranks_changed = Signal(object, str)   # list[int | None] per listed row, or None; B label
+    b_ranks_changed = Signal(object, str)   # (best, worst) B rank per listed row, or None; B label
     b_rows_changed = Signal(object, object, str)  # B's rows (None: no B), their A ranks, B label
     candidate_changed = Signal(object)      # CandidateView
     pending_changed = Signal(object)        # set of corpus ids whose badges are computing
@@ -103,6 +104,9 @@ class InspectorState(FlagsMixin, QObject):
         self.depth = 10
         self.results: dict[tuple[str, str], Any] = {}   # (corpus_id, query_id) -> SuiteResult
         self.pending_query: str | None = None
+        # a query asked for by name that is not there: open the first one (False), or only
+        # say so through query_not_found (True: the command line's --query exits 2)
+        self.strict_query = False
         self._shown_ranking: Any = None
         self._oracle: Any = None
         self._live_oracle: Any = None
@@ -318,7 +322,13 @@ class InspectorState(FlagsMixin, QObject):
         query = bench.find_query(target) if (bench and target) else None
         if query is None and bench is not None and bench.queries:
             if target:
-                self.message.emit(f"No query named {target!r}; showing the first one")
+                text = (f"No query named {target!r} in {bench.name}: give a function name "
+                        f"or query id (for example {bench.queries[0].function_name} or "
+                        f"{bench.queries[0].query_id})")
+                self.query_not_found.emit(text)
+                if self.strict_query:
+                    return
+                self.message.emit(f"{text}; showing the first one")
             query = bench.queries[0]
         if query is not None:
             self.select_query(query.query_id, force=True)
@@ -338,7 +348,7 @@ class InspectorState(FlagsMixin, QObject):
         a, b = self.model_labels()
         return f"{a} vs {b}" if b else a
 
-    def b_ranks(self) -> list[int | None] | None:
+    def b_ranks(self) -> list[tuple[int, int] | None] | None:
         """Each listed candidate's rank under model B; None without B."""
         bench, rb, qid = self.benchmark, self.ranking_b, self.query_id
         if rb is None or bench is None or qid is None:

@@ -13,12 +13,35 @@ from pathlib import Path
 from typing import Any
 
 from execretrieval import Benchmark
-from execretrieval.benchmark.annotations import AnnotationStore, Flag
+from execretrieval.benchmark.annotations import CATEGORIES, AnnotationStore, Flag
 from execretrieval.benchmark.flags import default_annotator
 
 from .state_types import FlagsView
 
-__all__ = ["FlagsMixin"]
+__all__ = ["CATEGORY_TARGETS", "FlagsMixin", "categories_for"]
+
+#: category -> what it can be said of: a distractor's edit or correctness is about a
+#: candidate, never about the suite; a test can be too strict or too weak, and so can the suite
+CATEGORY_TARGETS: dict[str, tuple[str, ...]] = {
+    "test_stricter": ("query", "test"),
+    "test_too_weak": ("query", "test", "candidate"),
+    "ambiguous_query": ("query", "test"),
+    "not_single_edit": ("candidate",),
+    "distractor_correct": ("candidate",),
+    "other": ("query", "test", "candidate"),
+}
+
+
+def categories_for(target: str) -> list[str]:
+    """The categories a flag on ``target`` ("query", "test", "candidate") can have."""
+    return [c for c in CATEGORIES if target in CATEGORY_TARGETS.get(c, ("query", "test",
+                                                                        "candidate"))]
+
+
+def _same(a: Flag, b: Flag) -> bool:
+    """Do two flags say the same thing about the same thing?"""
+    return (a.query_id, a.target, a.test_index, a.corpus_id, a.category, a.note.strip()) == \
+        (b.query_id, b.target, b.test_index, b.corpus_id, b.category, b.note.strip())
 
 
 class FlagsMixin:
@@ -63,6 +86,22 @@ class FlagsMixin:
     def add_flag(self, flag: Flag) -> None:
         if self.store is None:
             self.failed.emit("Cannot save the flag", "No annotation store is open.")
+            return
+        if flag.category not in categories_for(flag.target):
+            self.failed.emit("Cannot save the flag", (
+                f"“{flag.category_label}” is said of "
+                f"{' or '.join(CATEGORY_TARGETS[flag.category])}s, not of "
+                f"{flag.describe_target()}: choose a candidate, or another category."))
+            return
+        try:
+            same = next((f for f in self.store.flags(flag.query_id)
+                         if f.status == "open" and _same(f, flag)), None)
+        except Exception as exc:  # noqa: BLE001
+            self.failed.emit("Cannot save the flag", str(exc))
+            return
+        if same is not None:
+            self.message.emit(f"Already flagged: {same.category_label} on "
+                              f"{same.describe_target()} (an open flag says the same)")
             return
         try:
             saved = self.store.add(flag)   # returns once it is on disk

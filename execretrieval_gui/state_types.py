@@ -119,10 +119,12 @@ def ranked_rows(bench: Benchmark, ranking: Any, query_id: str, depth: int,
 
 
 def other_ranks(bench: Benchmark, other: Any, query_id: str,
-                rows: list[CandidateRow]) -> list[int | None]:
-    """Each row's rank under another model's ranking; None where that model leaves the
+                rows: list[CandidateRow]) -> list[tuple[int, int] | None]:
+    """Each row's (best, worst) rank under another model's ranking — a range when that
+    model ties it with others, as its own list shows it; None where that model leaves the
     snippet out (a TREC run's -inf score) or ranks it below the depth it keeps."""
     qi = bench.query_index(query_id)
     found = other.lookup(np.full(len(rows), qi), [r.corpus_index for r in rows])
-    return [int(rank) if ok and math.isfinite(key) else None
-            for rank, ok, key in zip(found.rank, found.found, found.key, strict=True)]
+    return [(int(best), max(int(best), int(worst))) if ok and math.isfinite(key) else None
+            for best, worst, ok, key in zip(found.best, found.worst, found.found, found.key,
+                                            strict=True)]

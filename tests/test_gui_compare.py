@@ -30,9 +30,20 @@ def _b_column(window) -> list[str]:  # type: ignore[no-untyped-def]
     return [model.index(r, CandidatesModel.B_RANK).data() for r in range(model.rowCount())]
 
 
+def _tie_label(ranking, qi: int, j: int, compact: bool) -> str:  # type: ignore[no-untyped-def]
+    """The rank as the other model's own list shows it: "≡11-14" for a tie."""
+    found = ranking.lookup([qi], [j])
+    best, worst = int(found.best[0]), int(found.worst[0])
+    assert best <= ranking.rank_of(qi, j) <= worst
+    if worst == best:
+        return str(best)
+    return f"≡{best}-{worst}" if compact else f"≡ {best}-{worst}"
+
+
 def _expected_b_ranks(window, ranking) -> list[str]:  # type: ignore[no-untyped-def]
     qi = window.state.benchmark.query_index(window.state.query_id)
-    return [str(ranking.rank_of(qi, r.corpus_index)) for r in window.candidates.model.rows]
+    model = window.candidates.model
+    return [_tie_label(ranking, qi, r.corpus_index, model.compact) for r in model.rows]
 
 
 def _compare_names(window) -> list[str]:  # type: ignore[no-untyped-def]
@@ -172,7 +183,14 @@ def test_a_b_lists_side_by_side_select_together(qtbot, make_window, tiny_dir: Pa
     assert shown_b[:len(top_b)] == top_b                          # B's own ranking
     a_col = [panel.model_b.index(r, CandidatesModel.B_RANK).data()
              for r in range(panel.model_b.rowCount())]
-    assert a_col == [str(bm25.rank_of(qi, r.corpus_index)) for r in panel.model_b.rows]
+    assert a_col == [_tie_label(bm25, qi, r.corpus_index, True) for r in panel.model_b.rows]
+    assert any(label.startswith("≡") for label in a_col)         # bm25 ties the mutants
+    # a tie group that A's list shows as "≡1-5" reads the same in B's A# column
+    a_labels = {r.snippet.corpus_id: panel.model.index(i, CandidatesModel.RANK).data()
+                for i, r in enumerate(panel.model.rows)}
+    for i, r in enumerate(panel.model_b.rows):
+        if r.snippet.corpus_id in a_labels:
+            assert a_col[i] == a_labels[r.snippet.corpus_id]
     assert panel.model_b.headerData(CandidatesModel.B_RANK, Qt.Orientation.Horizontal) == "A#"
     for table in (panel.table, panel.table_b):                    # both halves fit
         qtbot.waitUntil(lambda t=table: t.horizontalScrollBar().maximum() == 0, timeout=2000)
