@@ -72,6 +72,16 @@ class QueryBrowser(QWidget):
         self.only_clear.setToolTip("Show all queries again")
         self.only_label.hide()
         self.only_clear.hide()
+        # the query shown elsewhere (opened from the Audit or Metrics tab) that the filter
+        # hides: the filter stays — the user chose it — and the list says so
+        self.hidden_label = QLabel()
+        self.hidden_label.setObjectName("hiddenQueryLabel")
+        self.hidden_label.setWordWrap(True)
+        self.hidden_clear = QToolButton(text="Clear filters")
+        self.hidden_clear.setToolTip("Clear the search and filters to list it")
+        self.hidden_label.hide()
+        self.hidden_clear.hide()
+        self._hidden_query: str | None = None
 
         self.table = QTableView()
         self.table.setObjectName("queryTable")
@@ -122,6 +132,8 @@ class QueryBrowser(QWidget):
         only = QGridLayout()
         only.addWidget(self.only_label, 0, 0)
         only.addWidget(self.only_clear, 0, 1)
+        only.addWidget(self.hidden_label, 1, 0)
+        only.addWidget(self.hidden_clear, 1, 1)
         only.setColumnStretch(0, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -142,6 +154,7 @@ class QueryBrowser(QWidget):
         self.slice_box.activated.connect(self._on_slice_box_activated)
         self.save_slice_button.clicked.connect(self._on_save_slice_clicked)
         self.only_clear.clicked.connect(self._on_only_clear_clicked)
+        self.hidden_clear.clicked.connect(self._on_hidden_clear_clicked)
         self.table.selectionModel().currentRowChanged.connect(self._on_table_current_changed)
         self.proxy.rowsInserted.connect(self._update_count)
         self.proxy.rowsRemoved.connect(self._update_count)
@@ -152,6 +165,7 @@ class QueryBrowser(QWidget):
     # filling --------------------------------------------------------------------------
     def set_benchmark(self, benchmark: Benchmark | None) -> None:
         self._only_ids = None
+        self._show_hidden(None)
         self.only_label.hide()
         self.only_clear.hide()
         self.model.set_benchmark(benchmark)
@@ -219,10 +233,16 @@ class QueryBrowser(QWidget):
             return False
         source = self.model.index(bench.query_index(query_id), 0)
         index = self.proxy.mapFromSource(source)
-        if not index.isValid():  # filtered out: clear the filters that hide it
-            self.search.clear()
-            self.reset_filters()
-            index = self.proxy.mapFromSource(source)
+        if not index.isValid():  # filtered out: keep the filter, say so, offer to clear it
+            self._show_hidden(query_id)
+            selection = self.table.selectionModel()
+            selection.blockSignals(True)
+            selection.clear()
+            self.table.setCurrentIndex(QModelIndex())
+            selection.blockSignals(False)
+            self.table.viewport().update()
+            return True
+        self._show_hidden(None)
         if not emit:
             self.table.selectionModel().blockSignals(True)
         self.table.selectionModel().setCurrentIndex(
@@ -232,6 +252,23 @@ class QueryBrowser(QWidget):
         if not emit:
             self.table.selectionModel().blockSignals(False)
         return True
+
+    def _show_hidden(self, query_id: str | None) -> None:
+        self._hidden_query = query_id
+        bench = self.model.benchmark
+        if query_id is not None and bench is not None:
+            q = bench.query(query_id)
+            self.hidden_label.setText(f"<b>{q.function_name}</b> (shown) is not in the "
+                                      f"filtered list")
+        self.hidden_label.setVisible(query_id is not None)
+        self.hidden_clear.setVisible(query_id is not None)
+
+    def _on_hidden_clear_clicked(self) -> None:
+        query_id = self._hidden_query
+        self.search.clear()
+        self.reset_filters()
+        if query_id is not None:
+            self.select_query(query_id, emit=False)
 
     def reset_filters(self) -> None:
         for box in (self.domain_box, self.bug_box, self.outcome_box, self.discordant_box):
@@ -333,6 +370,12 @@ class QueryBrowser(QWidget):
             only_ids=self._only_ids,
         ))
         self._update_count()
+        hidden = self._hidden_query
+        if hidden is not None and self.model.benchmark is not None \
+                and self.model.benchmark.has_query(hidden):
+            source = self.model.index(self.model.benchmark.query_index(hidden), 0)
+            if self.proxy.mapFromSource(source).isValid():
+                self.select_query(hidden, emit=False)
 
     def _on_search_return_pressed(self) -> None:
         """Enter or Down in the search box: go to the list (first match unless one is

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -73,9 +73,14 @@ class FlagsPanel(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setWordWrap(False)
         header = self.table.horizontalHeader()
-        for col, width in ((0, 90), (1, 140), (3, 70), (4, 90)):
-            header.resizeSection(col, width)
-        header.setSectionResizeMode(2, header.ResizeMode.Stretch)   # the note: what's left
+        # target, who and status as wide as their text; category and note share the rest
+        # (a long category elides, whole in the tooltip): no column is ever pushed out
+        for col in (0, 3, 4):
+            header.setSectionResizeMode(col, header.ResizeMode.ResizeToContents)
+        for col in (1, 2):
+            header.setSectionResizeMode(col, header.ResizeMode.Stretch)
+        header.setMinimumSectionSize(36)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.table.setColumnHidden(5, True)   # when: in every cell's tooltip instead
         self.store_label = QLabel()
         self.store_label.setObjectName("storeLabel")

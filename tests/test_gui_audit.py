@@ -4,6 +4,7 @@ next unreviewed; the audit runs in a worker with progress and can be cancelled."
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,9 @@ from PySide6.QtCore import Qt
 from execretrieval import Benchmark, MemoryCache, Oracle, Query, Snippet, write_benchmark
 from execretrieval.audit import run_audit
 from execretrieval_gui.audit_models import AuditQueueModel, KillMatrixModel, SurvivorsModel
+from execretrieval_gui.audit_state import reviewed_path
+
+from conftest import edit_jsonl_line
 
 
 def _bench() -> Benchmark:
@@ -83,16 +87,68 @@ def test_audit_tab_runs_flags_and_steps(qtbot, make_window, clamp_dir: Path) -> 
     [flag] = window.state.store.flags("q_0002")
     assert flag.category == "test_too_weak" and flag.target == "query"
     assert survivor.description in flag.note and "\n-" in flag.note and "\n+" in flag.note
+    # the same flag again is not a second open flag, and the status bar says why
+    with qtbot.waitSignal(window.state.message, timeout=5000) as said:
+        qtbot.mouseClick(view.flag_button, Qt.MouseButton.LeftButton)
+    assert [f.flag_id for f in window.state.store.flags("q_0002")] == [flag.flag_id]
+    assert said.args[0].startswith("Already flagged")
     # next unreviewed: q_0001 has reasons only if something about it is suspect
     window.audit_state.reviewed.clear()
     nxt = window.audit_state.next_unreviewed()
     suspect = [a.query_id for a in view.queue.rows if a.reasons and a.query_id != "q_0002"]
     assert nxt == (suspect[0] if suspect else None)   # q_0002 is flagged: reviewed
-    # a double click on a queued suite opens its query in the Inspect tab
+    # Ctrl+N from anywhere in the window (the focus in the query search box here)
+    window.audit_state.reviewed = {"q_0002"}
+    window.audit_state.select("q_0002")
+    window.browser.search.setFocus()
+    qtbot.keyClick(window.browser.search, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+    assert window.tabs.currentIndex() == 2
+    if suspect:
+        assert window.audit_state.selected.query_id == suspect[0]
+    # a double click on a queued suite opens its query in the Inspect tab; a filter that
+    # hides it stays (the user chose it), the list says so and offers to clear it
+    window.browser.search.setText("clamp x")          # lists q_0001 only
     index = view.queue.index(view.queue.row_of("q_0002"), 1)
     with qtbot.waitSignal(window.state.query_ready, timeout=60000):
         view.queue_table.doubleClicked.emit(index)
     assert window.tabs.currentIndex() == 0 and window.state.query_id == "q_0002"
+    browser = window.browser
+    assert browser.search.text() == "clamp x" and browser.proxy.rowCount() == 1
+    assert browser.hidden_label.isVisibleTo(window)
+    assert "clamp_weak" in browser.hidden_label.text()
+    assert not browser.table.currentIndex().isValid()   # no other query looks selected
+    qtbot.mouseClick(browser.hidden_clear, Qt.MouseButton.LeftButton)
+    assert browser.search.text() == "" and browser.proxy.rowCount() == 2
+    assert browser.current_query_id() == "q_0002"
+    assert not browser.hidden_label.isVisibleTo(window)
+
+
+def test_reviewed_suites_outlive_the_session(qtbot, make_window, clamp_dir: Path) -> None:
+    """Reviewed suites are kept beside the annotation store (one atomic JSON file), come
+    back in the next session, and a suite whose query changed is no longer reviewed."""
+    window = open_and_wait(qtbot, make_window(), clamp_dir)
+    with qtbot.waitSignal(window.audit_state.result_changed, timeout=240000):
+        window.audit_state.run(seeds=0)
+    window.audit_state.select("q_0001")
+    reviewed = {"q_0001", "q_0002"}                     # q_0002: shown first, reviewed
+    assert window.audit_state.reviewed == reviewed
+    path = reviewed_path(window.state.store.path)
+    assert path is not None and path.parent == Path(window.state.store.path).parent
+    window.close()
+    assert json.loads(path.read_text())["benchmarks"]["clamps"].keys() == reviewed
+    again = open_and_wait(qtbot, make_window(), clamp_dir)
+    assert again.audit_state.reviewed == reviewed
+    assert {"q_0001", "q_0002"} <= again.audit_state.reviewed_ids()
+    again.close()
+    # an edited query: its review no longer holds; a damaged file is set aside, not fatal
+    edit_jsonl_line(clamp_dir / "queries.jsonl", 1, lambda q: q.update(query="Clamp x!"))
+    third = open_and_wait(qtbot, make_window(), clamp_dir)
+    assert third.audit_state.reviewed == {"q_0002"}
+    third.close()
+    path.write_text("{not json")
+    fourth = open_and_wait(qtbot, make_window(), clamp_dir)
+    assert fourth.audit_state.reviewed == set()
+    assert path.with_name(path.name + ".damaged").read_text() == "{not json"
 
 
 def test_audit_can_be_cancelled(qtbot, make_window, clamp_dir: Path) -> None:
