@@ -12,12 +12,11 @@ from _audit_cases import CLAMP, STRONG, WEAK
 from _gui_fixtures import make_window, no_leftover_work, open_and_wait, settings_file  # noqa: F401
 from PySide6.QtCore import Qt
 
+from conftest import edit_jsonl_line
 from execretrieval import Benchmark, MemoryCache, Oracle, Query, Snippet, write_benchmark
 from execretrieval.audit import run_audit
 from execretrieval_gui.audit_models import AuditQueueModel, KillMatrixModel, SurvivorsModel
 from execretrieval_gui.audit_state import reviewed_path
-
-from conftest import edit_jsonl_line
 
 
 def _bench() -> Benchmark:
