@@ -92,8 +92,10 @@ class AuditView(QWidget):
 
         self.queue_table = _table(self.queue, "auditQueue")
         header = self.queue_table.horizontalHeader()
-        for col, width in ((0, 38), (1, 160), (2, 70), (3, 92), (4, 68)):
-            header.resizeSection(col, width)
+        # number, name, figures as wide as their text (a function name whole, the headers
+        # unclipped); the reasons take the rest, whole in each row's tooltip
+        for col in range(5):
+            header.setSectionResizeMode(col, header.ResizeMode.ResizeToContents)
         header.setStretchLastSection(True)
         self.queue_table.verticalHeader().hide()
         self.reasons = QLabel()
@@ -133,7 +135,7 @@ class AuditView(QWidget):
         evidence.addWidget(self.survivor_table)
         evidence.addWidget(self.diff)
         evidence.addWidget(self.matrix_table)
-        evidence.setSizes([70, 150, 220, 220])
+        evidence.setSizes([96, 140, 210, 220])   # the reasons: two wrapped bullets
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("auditSplitter")
         self.splitter.addWidget(self.queue_table)
