@@ -14,7 +14,7 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from . import diffing
 from .audit_models import AuditQueueModel, KillMatrixModel, SurvivorsModel
+from .columns import ColumnFitter, text_width
 from .models import OBJECT_ROLE
 
 if TYPE_CHECKING:
@@ -92,11 +93,13 @@ class AuditView(QWidget):
 
         self.queue_table = _table(self.queue, "auditQueue")
         header = self.queue_table.horizontalHeader()
-        # number, name, figures as wide as their text (a function name whole, the headers
-        # unclipped); the reasons take the rest, whole in each row's tooltip
-        for col in range(5):
-            header.setSectionResizeMode(col, header.ResizeMode.ResizeToContents)
-        header.setStretchLastSection(True)
+        # number, name and figures as wide as their text (headers unclipped); the reasons
+        # take the rest, and short of room step aside first (they are in the pane on the
+        # right and each row's tooltip), then a long name is cut at its end, never its start
+        self.queue_fitter = ColumnFitter(self.queue_table, shrink=((5, 0), (1, 120)),
+                                         grow=5, whole=(5,))
+        self.queue_table.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.queue_table.viewport().installEventFilter(self)
         self.queue_table.verticalHeader().hide()
         self.reasons = QLabel()
         self.reasons.setObjectName("auditReasons")
@@ -179,8 +182,20 @@ class AuditView(QWidget):
             self.progress.setValue(done)
             self.progress.setFormat("auditing %v/%m suites")
 
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        fitter = getattr(self, "queue_fitter", None)
+        if fitter is not None:
+            fitter.viewport_event(watched, event)
+        return super().eventFilter(watched, event)
+
     def _on_state_result_changed(self, result: AuditResult | None) -> None:
         self.queue.set_audits(result.queries if result is not None else [])
+        audits = result.queries if result is not None else []
+        self.queue_fitter.content = {
+            0: text_width(self.queue_table, ["✓ 999"]),
+            1: text_width(self.queue_table, [f"{a.function_name}  ({a.query_id})"
+                                             for a in audits] or ["Query"])}
+        self.queue_fitter.fit()
         self._set_enabled(result is not None)
         if result is None:
             self.summary.setText("Run the audit to rank this benchmark's suites by how "
