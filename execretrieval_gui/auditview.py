@@ -92,7 +92,6 @@ class AuditView(QWidget):
                                     "surviving mutant attached to the note")
 
         self.queue_table = _table(self.queue, "auditQueue")
-        header = self.queue_table.horizontalHeader()
         # number, name and figures as wide as their text (headers unclipped); the reasons
         # take the rest, and short of room step aside first (they are in the pane on the
         # right and each row's tooltip), then a long name is cut at its end, never its start
