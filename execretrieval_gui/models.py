@@ -344,6 +344,8 @@ class CandidatesModel(ListTableModel):
         if role == Qt.ItemDataRole.BackgroundRole:
             if col == self.RANK and row.tied:   # even below the cut: the tie may straddle it
                 return QBrush(TIE_BG)
+            if col == self.B_RANK and self.b_rank_label(index.row()).startswith("≡"):
+                return QBrush(TIE_BG)   # tinted as the other model's list tints it
             if col == self.RANK and row.below_cut:
                 return QBrush(QColor("#ececec"))
             if col == self.BADGE:
