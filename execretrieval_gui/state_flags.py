@@ -88,10 +88,11 @@ class FlagsMixin:
             self.failed.emit("Cannot save the flag", "No annotation store is open.")
             return
         if flag.category not in categories_for(flag.target):
+            names = {"query": "the query's suite", "test": "a test", "candidate": "a candidate"}
             self.failed.emit("Cannot save the flag", (
                 f"“{flag.category_label}” is said of "
-                f"{' or '.join(CATEGORY_TARGETS[flag.category])}s, not of "
-                f"{flag.describe_target()}: choose a candidate, or another category."))
+                f"{' or '.join(names[t] for t in CATEGORY_TARGETS[flag.category])}, not of "
+                f"{names.get(flag.target, flag.target)}: choose another target or category."))
             return
         try:
             same = next((f for f in self.store.flags(flag.query_id)
