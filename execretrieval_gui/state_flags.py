@@ -13,29 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from execretrieval import Benchmark
-from execretrieval.benchmark.annotations import CATEGORIES, AnnotationStore, Flag
-from execretrieval.benchmark.flags import default_annotator
+from execretrieval.benchmark.annotations import AnnotationStore, Flag
+from execretrieval.benchmark.flags import categories_for, check_target, default_annotator
+from execretrieval.errors import AnnotationError
 
 from .state_types import FlagsView
 
-__all__ = ["CATEGORY_TARGETS", "FlagsMixin", "categories_for"]
-
-#: category -> what it can be said of: a distractor's edit or correctness is about a
-#: candidate, never about the suite; a test can be too strict or too weak, and so can the suite
-CATEGORY_TARGETS: dict[str, tuple[str, ...]] = {
-    "test_stricter": ("query", "test"),
-    "test_too_weak": ("query", "test", "candidate"),
-    "ambiguous_query": ("query", "test"),
-    "not_single_edit": ("candidate",),
-    "distractor_correct": ("candidate",),
-    "other": ("query", "test", "candidate"),
-}
-
-
-def categories_for(target: str) -> list[str]:
-    """The categories a flag on ``target`` ("query", "test", "candidate") can have."""
-    return [c for c in CATEGORIES if target in CATEGORY_TARGETS.get(c, ("query", "test",
-                                                                        "candidate"))]
+__all__ = ["FlagsMixin", "categories_for"]
 
 
 def _same(a: Flag, b: Flag) -> bool:
@@ -87,12 +71,10 @@ class FlagsMixin:
         if self.store is None:
             self.failed.emit("Cannot save the flag", "No annotation store is open.")
             return
-        if flag.category not in categories_for(flag.target):
-            names = {"query": "the query's suite", "test": "a test", "candidate": "a candidate"}
-            self.failed.emit("Cannot save the flag", (
-                f"“{flag.category_label}” is said of "
-                f"{' or '.join(names[t] for t in CATEGORY_TARGETS[flag.category])}, not of "
-                f"{names.get(flag.target, flag.target)}: choose another target or category."))
+        try:
+            check_target(flag.category, flag.target)
+        except AnnotationError as exc:
+            self.failed.emit("Cannot save the flag", f"{exc}.")
             return
         try:
             same = next((f for f in self.store.flags(flag.query_id)

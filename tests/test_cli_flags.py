@@ -53,6 +53,14 @@ def test_bad_input_is_refused_with_a_message(tmp_path: Path, tiny_dir: Path,
     assert cli([*base, "--add", "nope", "--category", "other"]) == 2
     assert "no query 'nope'" in capsys.readouterr().err
     assert cli([*base, "--add", "q_0001"]) == 2
+    # a distractor's edit is not something a suite or a test can be flagged for
+    assert cli([*base, "--add", "q_0001", "--category", "not_single_edit"]) == 2
+    assert "not of the query's suite" in capsys.readouterr().err
+    assert cli([*base, "--add", "q_0001", "--category", "distractor_correct",
+                "--test", "1"]) == 2
+    assert "is said of a candidate, not of a test" in capsys.readouterr().err
+    assert cli([*base, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["flags"] == []
     assert cli([*base, "--category", "other"]) == 2
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"query_id": "q_0001", "category": "other"}\n{"query_id": 3}\n')

@@ -16,8 +16,8 @@ from typing import Any
 
 from ..errors import AnnotationError
 
-__all__ = ["CATEGORIES", "STATUSES", "TARGETS", "Flag", "default_annotator",
-           "query_content_hash"]
+__all__ = ["CATEGORIES", "CATEGORY_TARGETS", "STATUSES", "TARGETS", "Flag", "categories_for",
+           "check_target", "default_annotator", "query_content_hash"]
 
 #: category key -> label shown to the user
 CATEGORIES: dict[str, str] = {
@@ -29,6 +29,17 @@ CATEGORIES: dict[str, str] = {
     "other": "Other",
 }
 TARGETS = ("query", "test", "candidate")
+#: category -> what it can be said of: a distractor's edit or correctness is about a
+#: candidate, never about the suite; a test can be too strict or too weak, and so can the suite
+CATEGORY_TARGETS: dict[str, tuple[str, ...]] = {
+    "test_stricter": ("query", "test"),
+    "test_too_weak": ("query", "test", "candidate"),
+    "ambiguous_query": ("query", "test"),
+    "not_single_edit": ("candidate",),
+    "distractor_correct": ("candidate",),
+    "other": TARGETS,
+}
+_TARGET_NAMES = {"query": "the query's suite", "test": "a test", "candidate": "a candidate"}
 STATUSES = ("open", "resolved")
 
 
@@ -39,6 +50,20 @@ def query_content_hash(query_text: str, function_name: str, tests: Any,
                           "tests": list(tests), "canonical": canonical_code},
                          sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
+
+
+def categories_for(target: str) -> list[str]:
+    """The categories a flag on ``target`` ("query", "test", "candidate") can have."""
+    return [c for c in CATEGORIES if target in CATEGORY_TARGETS.get(c, TARGETS)]
+
+
+def check_target(category: str, target: str) -> None:
+    """Refuse a new flag whose category cannot be said of its target (a suite flagged
+    "Distractor not a single edit"). Flags already stored are read back as they are."""
+    if category in CATEGORIES and target in TARGETS and category not in categories_for(target):
+        allowed = " or ".join(_TARGET_NAMES[t] for t in CATEGORY_TARGETS[category])
+        raise AnnotationError(f"“{CATEGORIES[category]}” is said of {allowed}, not of "
+                              f"{_TARGET_NAMES[target]}: choose another target or category")
 
 
 def default_annotator() -> str:

@@ -15,8 +15,8 @@ from typing import Any
 
 from ..benchmark.annotations import AnnotationStore
 from ..benchmark.dataset import Benchmark, load_benchmark
-from ..benchmark.flags import CATEGORIES, Flag
-from ..errors import InputFormatError
+from ..benchmark.flags import CATEGORIES, Flag, check_target
+from ..errors import AnnotationError, InputFormatError
 from .args import positive_int
 
 __all__ = ["register"]
@@ -57,6 +57,12 @@ def register(subparsers: Any) -> None:
 def _flag_to_add(args: argparse.Namespace, bench: Benchmark) -> Flag:
     if args.category is None:
         raise InputFormatError("--add needs --category", field="--category")
+    target = "test" if args.test is not None else (
+        "candidate" if args.candidate is not None else "query")
+    try:
+        check_target(args.category, target)
+    except AnnotationError as exc:
+        raise InputFormatError(str(exc), field="--category") from exc
     query = bench.find_query(args.add)
     if query is None:
         raise InputFormatError(f"no query {args.add!r} in {bench.name}", field="--add")
