@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 DEB_PACKAGES := fonts-dejavu-core libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 \
 	libfontconfig1 libglib2.0-0 libdbus-1-3 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 \
 	libxcb-image0 libxcb-randr0 libxcb-render-util0 libxcb-shape0 libxcb-xkb1 xvfb xauth \
-	desktop-file-utils
+	desktop-file-utils texlive-latex-base texlive-latex-recommended
 BENCHMARK ?= data/builtin
 MODEL ?= minilm
 QUERY ?= lowest_set_bit
