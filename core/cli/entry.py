@@ -26,6 +26,7 @@ COMMAND_MODULES = (
     "execretrieval.cli.audit_commands",     # audit
     "execretrieval.cli.flags_command",      # flags
     "execretrieval.cli.rank_commands",      # evaluate, compare, export-run, export-qrels
+    "execretrieval.cli.publish_commands",   # diff, leaderboard
     "execretrieval.cli.embed_command",      # embed (local or served models)
     "execretrieval.cli.benchmarks_command",  # benchmarks
     "execretrieval.cli.doctor_command",     # doctor
