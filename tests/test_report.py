@@ -159,7 +159,8 @@ def test_report_dataclass_is_serialisable(report_and_bench) -> None:
 
 @pytest.fixture
 def run_cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
-    monkeypatch.setattr(cli, "COMMAND_MODULES", ("execretrieval.cli.rank_commands",))
+    monkeypatch.setattr(cli, "COMMAND_MODULES", ("execretrieval.cli.rank_commands",
+                                                 "execretrieval.cli.compare_command"))
 
     def run(*argv: str) -> tuple[int, str, str]:
         code = cli.main([str(a) for a in argv])

@@ -1,7 +1,6 @@
 """``execretrieval compare``: two or more models, every pair, corrected, with tiers.
 
-The parser lives in :mod:`execretrieval.cli.rank_commands` beside ``evaluate``; this module
-is the handler, imported only when the command runs.
+It shares ``evaluate``'s options (:mod:`execretrieval.cli.rank_commands`) and pipeline.
 
 ``--json`` prints ``{"metrics", "correction", "pairs", "leaderboard"}``; with exactly two
 models and one metric it also carries, at the top level, the fields the two-model command
@@ -18,11 +17,52 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .args import make_oracle
+from .args import BENCHMARK_HELP, add_oracle_options, make_oracle
+from .rank_commands import (
+    CORRECTION_CHOICES,
+    TEST_NAMES,
+    _keep_option,
+    _load,
+    _pool_option,
+    _stats_options,
+    read_exclusions,
+)
 
-__all__ = ["parse_metric", "run_compare"]
+__all__ = ["parse_metric", "register", "run_compare"]
 
 OUT_FORMATS = (".tex", ".json", ".md", ".html")
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "compare", help="paired comparisons of two or more models, corrected, with tiers",
+        description="Every pair of models on every --metric: the exact paired test, its "
+                    "p-value corrected over the metric's pairs (--correction), and the "
+                    "paired-bootstrap difference (a - b) with its 95%% interval; then each "
+                    "model's rank interval and tier. The test is an exact sign-flip "
+                    "(randomisation) test on the per-query differences, which on 0/1 "
+                    "outcomes is exact McNemar on the discordant queries; with tied scores "
+                    "the per-query figures are expectations over tie orders (see --ties).")
+    p.add_argument("directory", metavar="DIR", help=BENCHMARK_HELP)
+    p.add_argument("--model", action="append", default=[], metavar="NAME",
+                   help="model name or path; give two or more")
+    p.add_argument("--metric", action="append", default=[], metavar="M",
+                   help="metric to compare, repeatable (default exec@1; for a .tex table "
+                        "exec@1, exec@5 and exec@10)")
+    p.add_argument("--correction", choices=CORRECTION_CHOICES, default="holm",
+                   help="multiple-comparison correction over each metric's pairs: holm "
+                        "(default), bonferroni, bh (Benjamini-Hochberg) or none")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--out", metavar="FILE",
+                   help="also write the comparison: .tex (a booktabs table), .json, .md or "
+                        ".html (a report of the compared models)")
+    p.add_argument("--latex-ci", action="store_true",
+                   help="in a .tex table, print each mean's 95%% bootstrap interval")
+    _stats_options(p)
+    _pool_option(p)
+    _keep_option(p, "the metrics' k and 5")
+    add_oracle_options(p)
+    p.set_defaults(handler=run_compare)
 
 
 def parse_metric(metric: str) -> int | None:
@@ -43,7 +83,6 @@ def run_compare(args: argparse.Namespace) -> int:
     from ..ranking.registry import rank
     from ..report.evaluation import evaluate_models
     from .progress import TerminalProgress
-    from .rank_commands import TEST_NAMES, _load, read_exclusions
 
     if len(args.model) < 2:
         return _error("give two or more --model options")

@@ -127,7 +127,7 @@ def _leaderboard(args: argparse.Namespace) -> int:
     reports = [(path, read_report(path)) for path in args.reports]
     metrics = args.metric or None
     if metrics is None:   # rank on the exec@k figures the first report has
-        first = next(iter(reports[0][1]["models"].values()), {})
+        first: dict[str, Any] = next(iter(reports[0][1]["models"].values()), {})
         metrics = [m for m in first.get("metrics", {}) if m.startswith("exec@")] or None
     try:
         data = combine_reports(reports, correction=args.correction, metrics=metrics)

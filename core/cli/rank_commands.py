@@ -1,5 +1,5 @@
-"""``evaluate``, ``compare``, ``export-run`` and ``export-qrels`` (issue 4 item 5); ``embed``
-lives in :mod:`execretrieval.cli.embed_command`."""
+"""``evaluate``, ``export-run`` and ``export-qrels``; ``compare`` lives in
+:mod:`execretrieval.cli.compare_command` and ``embed`` in :mod:`execretrieval.cli.embed_command`."""
 
 from __future__ import annotations
 
@@ -103,36 +103,6 @@ def register(subparsers: Any) -> None:
     _keep_option(p, "the deepest cut, max(k, 5)")
     add_oracle_options(p)
     p.set_defaults(handler=_evaluate)
-
-    p = subparsers.add_parser(
-        "compare", help="paired comparisons of two or more models, corrected, with tiers",
-        description="Every pair of models on every --metric: the exact paired test, its "
-                    "p-value corrected over the metric's pairs (--correction), and the "
-                    "paired-bootstrap difference (a - b) with its 95%% interval; then each "
-                    "model's rank interval and tier. The test is an exact sign-flip "
-                    "(randomisation) test on the per-query differences, which on 0/1 "
-                    "outcomes is exact McNemar on the discordant queries; with tied scores "
-                    "the per-query figures are expectations over tie orders (see --ties).")
-    p.add_argument("directory", metavar="DIR", help=BENCHMARK_HELP)
-    p.add_argument("--model", action="append", default=[], metavar="NAME",
-                   help="model name or path; give two or more")
-    p.add_argument("--metric", action="append", default=[], metavar="M",
-                   help="metric to compare, repeatable (default exec@1; for a .tex table "
-                        "exec@1, exec@5 and exec@10)")
-    p.add_argument("--correction", choices=CORRECTION_CHOICES, default="holm",
-                   help="multiple-comparison correction over each metric's pairs: holm "
-                        "(default), bonferroni, bh (Benjamini-Hochberg) or none")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
-    p.add_argument("--out", metavar="FILE",
-                   help="also write the comparison: .tex (a booktabs table), .json, .md or "
-                        ".html (a report of the compared models)")
-    p.add_argument("--latex-ci", action="store_true",
-                   help="in a .tex table, print each mean's 95%% bootstrap interval")
-    _stats_options(p)
-    _pool_option(p)
-    _keep_option(p, "the metrics' k and 5")
-    add_oracle_options(p)
-    p.set_defaults(handler=_compare)
 
     p = subparsers.add_parser("export-run", help="write a model's ranking as a TREC run")
     p.add_argument("directory", metavar="DIR", help=BENCHMARK_HELP)
@@ -308,12 +278,6 @@ def _with_scaling(report: Any, benchmark: Any, args: argparse.Namespace, oracle:
     settings = {**report.settings, "pool_sizes": sorted({p.pool_size for p in points}),
                 "pool_seed": args.seed}
     return dataclasses.replace(report, pool_scaling=tuple(points), settings=settings)
-
-
-def _compare(args: argparse.Namespace) -> int:
-    from .compare_command import run_compare
-
-    return run_compare(args)
 
 
 TEST_NAMES = {"mcnemar_exact": "exact McNemar", "sign_flip_exact": "exact sign-flip test",
