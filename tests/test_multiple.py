@@ -156,3 +156,15 @@ def test_significance_matrix_orients_each_cell_row_minus_column() -> None:
     assert forward.p_adjusted == backward.p_adjusted
     assert (forward.ci_low, forward.ci_high) == pytest.approx((-backward.ci_high,
                                                                -backward.ci_low))
+
+
+def test_pairwise_reports_progress_and_can_be_cancelled() -> None:
+    from execretrieval.errors import CancelledError
+
+    systems = _systems()
+    seen: list[tuple[int, int]] = []
+    pairwise(systems, ["exec@1", "ndcg@3"], n_boot=50, progress=lambda d, t: seen.append((d, t)))
+    assert seen == [(i, 12) for i in range(1, 13)]
+    calls = iter(range(100))
+    with pytest.raises(CancelledError):
+        pairwise(systems, ["exec@1"], n_boot=50, should_stop=lambda: next(calls) >= 2)

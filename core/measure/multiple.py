@@ -25,6 +25,8 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import CancelledError
+from ..hooks import Progress, ShouldStop
 from .statistics import bootstrap_counts, paired_bootstrap_diff, sign_flip_test
 
 __all__ = ["CORRECTIONS", "Pair", "Standing", "adjust_pvalues", "leaderboard", "pairwise",
@@ -117,26 +119,38 @@ def _columns(per_query: Mapping[str, Mapping[str, np.ndarray]], metric: str
 
 def pairwise(per_query: Mapping[str, Mapping[str, np.ndarray]], metrics: Sequence[str], *,
              correction: str = "holm", n_boot: int = 5000, seed: int = 0,
-             alpha: float = 0.05) -> list[Pair]:
+             alpha: float = 0.05, progress: Progress | None = None,
+             should_stop: ShouldStop | None = None) -> list[Pair]:
     """Every pair of systems (in the given order, a before b) on every metric.
 
     ``per_query[system][metric]`` holds the per-query figures, aligned over the same
     queries for every system. The family a p-value is adjusted in is one metric's pairs.
+    Each exact test can take a fraction of a second on a thousand queries with fractional
+    figures, so ``progress(done, total)`` hears every pair and ``should_stop()`` returning
+    True raises CancelledError.
     """
     if correction not in CORRECTIONS:
         raise ValueError(f"unknown correction {correction!r}; expected one of "
                          f"{', '.join(CORRECTIONS)}")
     out: list[Pair] = []
+    n_systems = len(per_query)
+    total = len(metrics) * n_systems * (n_systems - 1) // 2
+    done = 0
     for metric in metrics:
         columns = _columns(per_query, metric)
         rows = []
         for a, b in combinations(columns, 2):
+            if should_stop is not None and should_stop():
+                raise CancelledError("pairwise comparisons cancelled")
             x, y = columns[a], columns[b]
             p_value, test = sign_flip_test(x, y, seed=seed) if x.size else \
                 (float("nan"), "none")
             diff = paired_bootstrap_diff(x, y, n_boot=n_boot, seed=seed, alpha=alpha)
             rows.append((a, b, diff, p_value, test, int((x > y + 1e-12).sum()),
                          int((y > x + 1e-12).sum())))
+            done += 1
+            if progress is not None:
+                progress(done, total)
         adjusted = adjust_pvalues([r[3] for r in rows], correction)
         for (a, b, diff, p_value, test, a_only, b_only), p_adj in zip(rows, adjusted,
                                                                       strict=True):

@@ -67,10 +67,11 @@ class EvaluationReport:
                environment: Mapping[str, Any], seed: int, command: str,
                compare_metric: str = "exec@1", settings: Mapping[str, Any] | None = None,
                correction: str = "holm", systems: Mapping[str, Any] | None = None,
-               metrics: Sequence[str] | None = None) -> EvaluationReport:
+               metrics: Sequence[str] | None = None,
+               should_stop: ShouldStop | None = None) -> EvaluationReport:
         """A report with every later model compared against the first on ``compare_metric``
-        and, with two or more models, every pair on every metric (``metrics``: all of them)
-        with ``correction``, and the leaderboard (rank intervals and tiers)."""
+        and, with two or more models, every pair on each of ``metrics`` (default: every
+        exec@k) with ``correction``, and the leaderboard (rank intervals and tiers)."""
         if correction not in CORRECTIONS:
             raise ValueError(f"unknown correction {correction!r}; expected one of "
                              f"{', '.join(CORRECTIONS)}")
@@ -84,11 +85,15 @@ class EvaluationReport:
         pairs: list[Pair] = []
         standings: list[Standing] = []
         if len(evaluations) >= 2:
-            names = list(metrics) if metrics is not None else list(evaluations[0].per_query)
+            # by default the exec@k figures the leaderboard, matrix and LaTeX table show: an
+            # exact test per pair and metric, so 24 systems x 12 metrics would be 3,312
+            names = list(metrics) if metrics is not None else (
+                [m for m in evaluations[0].per_query if m.startswith("exec@")]
+                or list(evaluations[0].per_query))
             per_query = {name: ev.per_query for name, ev in models.items()}
             n_boot = evaluations[0].n_boot
             pairs = pairwise(per_query, names, correction=correction, n_boot=n_boot,
-                             seed=seed)
+                             seed=seed, should_stop=should_stop)
             standings = leaderboard(per_query, names, pairs, n_boot=n_boot, seed=seed)
         info = {"name": benchmark.name, "fingerprint": benchmark.fingerprint,
                 "version": benchmark.manifest.get("version"),
@@ -195,7 +200,7 @@ def evaluate_models(
     Rankings keep ``keep`` candidates per query (:func:`~execretrieval.ranking.ranking.
     resolve_keep`: default 100, never fewer than the execution depth).
     Every later model is compared with the first on ``compare_metric``, and every pair on
-    every metric (or ``metrics``) with ``correction`` (holm, bonferroni, bh, none);
+    every exec@k (or ``metrics``) with ``correction`` (holm, bonferroni, bh, none);
     ``status`` hears
     each phase by name,
     ``progress`` follows execution and ``ranking_progress`` each model's scoring (dense
@@ -239,6 +244,7 @@ def evaluate_models(
     report = EvaluationReport.create(benchmark, evaluations, environment=env, seed=seed,
                                      command=command, compare_metric=compare_metric,
                                      correction=correction, systems=systems, metrics=metrics,
+                                     should_stop=should_stop,
                                      settings=report_settings(ks, n_boot, depth, exclude, ties,
                                                               keep=min(r.keep for r in rankings)
                                                               if rankings else kept))
