@@ -249,3 +249,26 @@ def test_bad_report_files_are_named(run_cli, tmp_path: Path, reports: dict[str, 
     bad.write_text(content)
     code, _, err = run_cli("diff", reports["bm25"], bad)
     assert code == 2 and message in err and "bad.json" in err
+
+
+def test_markdown_and_html_reports_show_the_leaderboard_and_matrix(
+        reports: dict[str, Path], tmp_path: Path) -> None:
+    from execretrieval.report.nway import nway_html, nway_markdown
+
+    data = _json(reports["expected"])
+    md = "\n".join(nway_markdown(data))
+    assert "## Leaderboard" in md and "## Significance matrix" in md
+    for s in data["leaderboard"]:
+        if s["metric"] == "exec@1":
+            interval = (str(s["rank_low"]) if s["rank_low"] == s["rank_high"]
+                        else f"{s['rank_low']}–{s['rank_high']}")
+            assert f"| {s['tier']} | {s['system']} | {s['mean']:.3f} [" in md
+            assert f"| {s['rank']} | {interval} |" in md
+    pair = next(p for p in data["pairs"] if p["metric"] == "exec@1")
+    assert f"{pair['diff']:+.3f}" in md and f"{-pair['diff']:+.3f}" in md
+    html = "\n".join(nway_html(data))
+    HTMLParser().feed(html)
+    assert html.count('data-table="leaderboard"') == 4     # exec@1, 3, 5, 10
+    assert html.count('data-table="significance"') == 4
+    # one system: no N-way sections
+    assert nway_markdown(_json(reports["bm25"])) == []
