@@ -133,6 +133,8 @@ def _leaderboard(args: argparse.Namespace) -> int:
         data = combine_reports(reports, correction=args.correction, metrics=metrics)
     except ValueError as exc:
         return _error("leaderboard", str(exc))
+    for note in data["notes"]:
+        print(f"note: {note}")
     for line in board_text(data):
         print(line)
     if args.out:

@@ -28,6 +28,7 @@ def _intro(data: Mapping[str, Any]) -> tuple[str, list[str]]:
              f"correction {s.get('correction')}"]
     facts += [f"{label}: {src['model']} from {src['file']}"
               for label, src in data["sources"].items()]
+    facts += [f"note: {n}" for n in data.get("notes") or ()]
     return title, facts
 
 

@@ -36,7 +36,7 @@ def _short(value: Any) -> str:
 def combine_reports(reports: Sequence[tuple[str | Path, Mapping[str, Any]]], *,
                     correction: str = "holm", metrics: Sequence[str] | None = None
                     ) -> dict[str, Any]:
-    """``{"benchmark", "settings", "seed", "sources", "systems", "pairs", "leaderboard"}``
+    """``{"benchmark", "settings", "seed", "sources", "notes", "pairs", "leaderboard"}``
     over ``(file, report JSON)`` pairs (read with :func:`.rundiff.read_report`)."""
     if not reports:
         raise ValueError("give at least one report")
@@ -78,10 +78,16 @@ def combine_reports(reports: Sequence[tuple[str | Path, Mapping[str, Any]]], *,
     settings = dict(first.get("settings") or {})
     n_boot = int(settings.get("bootstrap", 5000))
     seed = int(first.get("seed", 0))
+    notes = [f"{file}: its intervals used {(data.get('settings') or {}).get('bootstrap')} "
+             f"replicates with seed {data.get('seed')}; this board resamples every system "
+             f"with {first_file}'s ({n_boot}, seed {seed})"
+             for file, data in reports[1:]
+             if ((data.get("settings") or {}).get("bootstrap"), data.get("seed"))
+             != (settings.get("bootstrap"), first.get("seed"))]
     pairs = pairwise(per_query, shown, correction=correction, n_boot=n_boot, seed=seed)
     standings = leaderboard(per_query, shown, pairs, n_boot=n_boot, seed=seed)
     settings.update(correction=correction, correction_note=CORRECTIONS[correction])
     return {"benchmark": dict(first.get("benchmark") or {}), "settings": settings,
-            "seed": seed, "sources": sources,
+            "seed": seed, "sources": sources, "notes": notes,
             "pairs": [p.to_dict() for p in pairs],
             "leaderboard": [s.to_dict() for s in standings]}
