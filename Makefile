@@ -7,11 +7,13 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 # Qt's offscreen and xcb platforms, fonts for readable text, Xvfb for a window on a
-# machine without a screen; desktop-file-validate checks the desktop entry in the tests.
+# machine without a screen; desktop-file-validate checks the desktop entry in the tests;
+# pdflatex (texlive-latex-base) and booktabs (texlive-latex-recommended) compile the LaTeX
+# tables in tests/test_latex.py.
 DEB_PACKAGES := fonts-dejavu-core libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 \
 	libfontconfig1 libglib2.0-0 libdbus-1-3 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 \
 	libxcb-image0 libxcb-randr0 libxcb-render-util0 libxcb-shape0 libxcb-xkb1 xvfb xauth \
-	desktop-file-utils
+	desktop-file-utils texlive-latex-base texlive-latex-recommended
 BENCHMARK ?= data/builtin
 MODEL ?= minilm
 QUERY ?= lowest_set_bit

@@ -39,6 +39,8 @@ from .candidates import CandidatesPanel
 from .diffview import DiffView
 from .flagspanel import FlagsPanel
 from .metricsview import MetricsView
+from .nway import NWayRunner
+from .nwayview import NWayPanel
 from .picker import Picker
 from .reporting import Reporter
 from .slices import query_list_csv
@@ -62,6 +64,8 @@ class MainWindow(QMainWindow):
         self.tests = TestsPanel()
         self.flags = FlagsPanel()
         self.metrics = MetricsView()
+        self.nway_panel = NWayPanel()
+        self.metrics.add_panel(self.nway_panel)
         self.audit_view = AuditView()
 
         self.centre_split = QSplitter(Qt.Orientation.Vertical)
@@ -99,6 +103,7 @@ class MainWindow(QMainWindow):
         self.audit_state = AuditState(self.state, self)
         self.reporter = Reporter(self.state, self)
         self.reporter.audit_source = lambda: self.audit_state.result
+        self.nway = NWayRunner(self.state, self)
         self._build_status_bar()
         menus.build_menus(self, self.state)
         self._connect()
@@ -142,6 +147,7 @@ class MainWindow(QMainWindow):
                       self.flags):
             panel.bind(state)
         self.metrics.bind(state, reporter)
+        self.nway_panel.bind(self.nway)
         self.audit_view.bind(self.audit_state)
         self.audit_view.inspect_requested.connect(
             lambda query_id: (state.select_query(query_id), self.show_tab(0)))
@@ -269,6 +275,7 @@ class MainWindow(QMainWindow):
         self.state.shutdown()
         self.audit_state.cancel()
         self.reporter.cancel()
+        self.nway.cancel()
         wait_for_all(15000)
         self.state.close_oracles()
         super().closeEvent(event)
@@ -351,7 +358,8 @@ class MainWindow(QMainWindow):
 
     def _work_slots(self) -> list[TaskSlot]:
         """Every kind of background work the status bar reports (the audit's too)."""
-        return self.state.slots() + self.reporter.slots() + [self.audit_state.slot]
+        return (self.state.slots() + self.reporter.slots() + self.nway.slots()
+                + [self.audit_state.slot])
 
     def _on_work_changed(self, _busy: bool) -> None:
         running = [s.name for s in self._work_slots() if s.busy]

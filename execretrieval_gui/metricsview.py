@@ -304,3 +304,9 @@ class MetricsView(QWidget):
     def _on_show_discordant_clicked(self) -> None:
         if self.comparison is not None:
             self.discordant_requested.emit(set(self.comparison.discordant_queries))
+
+    def add_panel(self, panel: QWidget) -> None:
+        """Put ``panel`` (the N-way leaderboard) under the metrics, across the whole tab."""
+        layout = self.layout()
+        if isinstance(layout, QVBoxLayout):
+            layout.addWidget(panel)

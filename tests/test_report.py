@@ -48,7 +48,7 @@ def test_json_report_has_the_documented_shape(report_and_bench, tmp_path: Path) 
     data = json.loads(write_report(report, tmp_path / "r.json").read_text())
     assert set(data) >= {"benchmark", "environment", "seed", "command", "models"}
     assert data["benchmark"] == {"name": "small", "fingerprint": bench.fingerprint,
-                                 "queries": 3, "snippets": 6}
+                                 "version": None, "queries": 3, "snippets": 6}
     assert data["seed"] == 5 and data["command"] == "execretrieval evaluate small"
     model = data["models"]["bm25"]
     for key in ("exec", "execp", "ndcg"):
@@ -159,7 +159,8 @@ def test_report_dataclass_is_serialisable(report_and_bench) -> None:
 
 @pytest.fixture
 def run_cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
-    monkeypatch.setattr(cli, "COMMAND_MODULES", ("execretrieval.cli.rank_commands",))
+    monkeypatch.setattr(cli, "COMMAND_MODULES", ("execretrieval.cli.rank_commands",
+                                                 "execretrieval.cli.compare_command"))
 
     def run(*argv: str) -> tuple[int, str, str]:
         code = cli.main([str(a) for a in argv])

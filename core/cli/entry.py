@@ -25,7 +25,9 @@ COMMAND_MODULES = (
     "execretrieval.cli.build_commands",     # build, import-humaneval
     "execretrieval.cli.audit_commands",     # audit
     "execretrieval.cli.flags_command",      # flags
-    "execretrieval.cli.rank_commands",      # evaluate, compare, export-run, export-qrels
+    "execretrieval.cli.rank_commands",      # evaluate, export-run, export-qrels
+    "execretrieval.cli.compare_command",    # compare
+    "execretrieval.cli.publish_commands",   # diff, leaderboard
     "execretrieval.cli.embed_command",      # embed (local or served models)
     "execretrieval.cli.benchmarks_command",  # benchmarks
     "execretrieval.cli.doctor_command",     # doctor

@@ -1,10 +1,9 @@
-"""``evaluate``, ``compare``, ``export-run`` and ``export-qrels`` (issue 4 item 5); ``embed``
-lives in :mod:`execretrieval.cli.embed_command`."""
+"""``evaluate``, ``export-run`` and ``export-qrels``; ``compare`` lives in
+:mod:`execretrieval.cli.compare_command` and ``embed`` in :mod:`execretrieval.cli.embed_command`."""
 
 from __future__ import annotations
 
 import argparse
-import json
 import shlex
 import sys
 from pathlib import Path
@@ -25,6 +24,9 @@ def _ks(text: str) -> tuple[int, ...]:
     if not ks or ks[0] < 1:
         raise argparse.ArgumentTypeError("k values must be positive integers")
     return ks
+
+
+CORRECTION_CHOICES = ("holm", "bonferroni", "bh", "none")   # measure.multiple.CORRECTIONS
 
 
 def _stats_options(parser: argparse.ArgumentParser) -> None:
@@ -82,6 +84,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--k", type=_ks, default=(1, 3, 5, 10), metavar="LIST",
                    help="cut-offs, comma-separated (default 1,3,5,10)")
     _stats_options(p)
+    p.add_argument("--correction", choices=CORRECTION_CHOICES, default="holm",
+                   help="with two or more models: correction of the pairwise p-values over "
+                        "each metric's pairs (default holm; bonferroni, bh, none)")
     p.add_argument("--out", required=True, metavar="FILE",
                    help="report file: .json, .csv, .md or .html")
     p.add_argument("--flags", action="store_true",
@@ -98,24 +103,6 @@ def register(subparsers: Any) -> None:
     _keep_option(p, "the deepest cut, max(k, 5)")
     add_oracle_options(p)
     p.set_defaults(handler=_evaluate)
-
-    p = subparsers.add_parser(
-        "compare", help="paired comparison of two models on one metric",
-        description="Exact paired test and the paired-bootstrap difference (a - b) with its "
-                    "95%% interval. The test is an exact sign-flip (randomisation) test on "
-                    "the per-query differences, which on 0/1 outcomes is exact McNemar on "
-                    "the discordant queries; with tied scores the per-query figures are "
-                    "expectations over tie orders (see --ties).")
-    p.add_argument("directory", metavar="DIR", help=BENCHMARK_HELP)
-    p.add_argument("--model", action="append", default=[], metavar="NAME",
-                   help="model name or path; give exactly two")
-    p.add_argument("--metric", default="exec@1", help="metric to compare (default exec@1)")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
-    _stats_options(p)
-    _pool_option(p)
-    _keep_option(p, "the metric's k and 5")
-    add_oracle_options(p)
-    p.set_defaults(handler=_compare)
 
     p = subparsers.add_parser("export-run", help="write a model's ranking as a TREC run")
     p.add_argument("directory", metavar="DIR", help=BENCHMARK_HELP)
@@ -248,7 +235,8 @@ def _evaluate(args: argparse.Namespace) -> int:
     with make_oracle(args) as oracle, TerminalProgress("executing") as progress:
         report = evaluate_models(benchmark, rankings, oracle, ks=args.k, n_boot=args.bootstrap,
                                  seed=args.seed, exclude=exclude, command=command,
-                                 ties=args.ties, status=_status, progress=progress)
+                                 ties=args.ties, status=_status, progress=progress,
+                                 correction=args.correction)
         if args.pool_sizes and args.model:
             report = _with_scaling(report, benchmark, args, oracle, exclude, progress)
         if args.flags or args.audit is not None:
@@ -290,52 +278,6 @@ def _with_scaling(report: Any, benchmark: Any, args: argparse.Namespace, oracle:
     settings = {**report.settings, "pool_sizes": sorted({p.pool_size for p in points}),
                 "pool_seed": args.seed}
     return dataclasses.replace(report, pool_scaling=tuple(points), settings=settings)
-
-
-def _compare(args: argparse.Namespace) -> int:
-    from ..ranking.ranking import resolve_keep
-    from ..ranking.registry import rank
-    from ..report.evaluation import evaluate_models
-    from .progress import TerminalProgress
-
-    if len(args.model) != 2:
-        print("execretrieval compare: error: give exactly two --model options",
-              file=sys.stderr)
-        return 2
-    benchmark = _load(args.directory, args.pool)
-    exclude = read_exclusions(args.exclude_queries, benchmark)
-    metric = args.metric
-    try:
-        k = int(metric.split("@", 1)[1])
-        if metric.split("@", 1)[0] not in ("exec", "execp", "ndcg") or k < 1:
-            raise ValueError(metric)
-    except (IndexError, ValueError):
-        print(f"execretrieval compare: error: unknown metric {metric!r}; expected exec@k, "
-              "execp@k or ndcg@k", file=sys.stderr)
-        return 2
-    try:
-        keep = resolve_keep(args.keep, max(k, 5))
-    except ValueError as exc:
-        print(f"execretrieval compare: error: --keep: {exc}", file=sys.stderr)
-        return 2
-    rankings = [rank(benchmark, m, keep=keep) for m in args.model]
-    with make_oracle(args) as oracle, TerminalProgress("executing") as progress:
-        report = evaluate_models(benchmark, rankings, oracle, ks=(k,), n_boot=args.bootstrap,
-                                 seed=args.seed, exclude=exclude, compare_metric=metric,
-                                 ties=args.ties, environment={}, progress=progress)
-    result = report.comparisons[0]
-    data = result.to_dict()
-    if args.json:
-        print(json.dumps(data, indent=2, allow_nan=False))
-    else:
-        print(f"{metric}: {data['a']} = {data['a_mean']:.3f}, {data['b']} = "
-              f"{data['b_mean']:.3f} [--ties {args.ties}]")
-        print(f"queries where one is higher: {data['a_only']} {data['a']}, {data['b_only']} "
-              f"{data['b']}; {TEST_NAMES.get(result.test, result.test)} "
-              f"p = {data['p_value']:.4g}")
-        print(f"difference (a - b) = {data['diff']:.3f} "
-              f"[{data['ci_low']:.3f}, {data['ci_high']:.3f}] (95% paired bootstrap)")
-    return 0
 
 
 TEST_NAMES = {"mcnemar_exact": "exact McNemar", "sign_flip_exact": "exact sign-flip test",

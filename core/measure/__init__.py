@@ -29,6 +29,15 @@ from .metrics import (
     ndcg_at_k,
     relevance_matrix,
 )
+from .multiple import (
+    CORRECTIONS,
+    Pair,
+    Standing,
+    adjust_pvalues,
+    leaderboard,
+    pairwise,
+    significance_matrix,
+)
 from .statistics import (
     Comparison,
     MetricCI,
@@ -41,6 +50,13 @@ from .statistics import (
 )
 
 __all__ = [
+    "CORRECTIONS",
+    "Pair",
+    "Standing",
+    "adjust_pvalues",
+    "leaderboard",
+    "pairwise",
+    "significance_matrix",
     "Comparison",
     "MetricCI",
     "bootstrap_ci",

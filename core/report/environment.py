@@ -14,6 +14,8 @@ import sys
 from importlib import metadata
 from typing import Any, Protocol
 
+from ..oracle.cache import RUNNER_VERSION
+
 __all__ = ["PACKAGES", "environment_fingerprint"]
 
 PACKAGES = (
@@ -56,6 +58,7 @@ def environment_fingerprint(oracle: _HasContainment | None = None,
         "packages": {name: _version(name) for name in PACKAGES},
     }
     if oracle is not None:
+        info["runner_version"] = RUNNER_VERSION
         try:
             info["oracle"] = dict(oracle.containment())
         except Exception as exc:  # a report must not fail over a diagnostic

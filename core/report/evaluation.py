@@ -17,6 +17,7 @@ import numpy as np
 
 from ..errors import CancelledError
 from ..measure.metrics import DEFAULT_KS, ModelEvaluation, evaluate, execution_matrices
+from ..measure.multiple import CORRECTIONS, Pair, Standing, leaderboard, pairwise
 from ..measure.statistics import Comparison, compare
 from ..ranking.blindspots import blind_spots
 from ..ranking.ranking import Ranking, resolve_keep
@@ -24,6 +25,8 @@ from ..ranking.registry import rank
 from .environment import environment_fingerprint
 from .failures import rank1_failures
 from .frames import report_frames
+from .manifest import run_manifest, system_identity
+from .perquery import per_query_section
 from .pool_scaling import PoolPoint
 
 if TYPE_CHECKING:
@@ -50,13 +53,28 @@ class EvaluationReport:
     #: per model, the failing tests of each query's rank-1 candidate with the oracle's
     #: explanation (see :mod:`execretrieval.report.failures`)
     failures: Mapping[str, Any] = field(default_factory=dict)
+    #: every pair of models on every metric, p-values corrected per metric (N >= 2 models)
+    pairs: tuple[Pair, ...] = ()
+    #: each model's mean, interval, rank interval and tier on every metric (N >= 2 models)
+    standings: tuple[Standing, ...] = ()
+    #: per model, what it is (:func:`execretrieval.report.manifest.system_identity`)
+    systems: Mapping[str, Any] = field(default_factory=dict)
+    #: per-query figures and rank-1 candidates (:mod:`execretrieval.report.perquery`)
+    per_query: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
     def create(cls, benchmark: Benchmark, models: Mapping[str, ModelEvaluation], *,
                environment: Mapping[str, Any], seed: int, command: str,
-               compare_metric: str = "exec@1", settings: Mapping[str, Any] | None = None
-               ) -> EvaluationReport:
-        """A report with every later model compared against the first on ``compare_metric``."""
+               compare_metric: str = "exec@1", settings: Mapping[str, Any] | None = None,
+               correction: str = "holm", systems: Mapping[str, Any] | None = None,
+               metrics: Sequence[str] | None = None,
+               should_stop: ShouldStop | None = None) -> EvaluationReport:
+        """A report with every later model compared against the first on ``compare_metric``
+        and, with two or more models, every pair on each of ``metrics`` (default: every
+        exec@k) with ``correction``, and the leaderboard (rank intervals and tiers)."""
+        if correction not in CORRECTIONS:
+            raise ValueError(f"unknown correction {correction!r}; expected one of "
+                             f"{', '.join(CORRECTIONS)}")
         evaluations = list(models.values())
         comparisons: list[Comparison] = []
         if evaluations and compare_metric in evaluations[0].per_query:
@@ -64,13 +82,31 @@ class EvaluationReport:
             for other in evaluations[1:]:
                 comparisons.append(compare(benchmark, first, other, compare_metric,
                                            n_boot=first.n_boot, seed=seed))
+        pairs: list[Pair] = []
+        standings: list[Standing] = []
+        if len(evaluations) >= 2:
+            # by default the exec@k figures the leaderboard, matrix and LaTeX table show: an
+            # exact test per pair and metric, so 24 systems x 12 metrics would be 3,312
+            names = list(metrics) if metrics is not None else (
+                [m for m in evaluations[0].per_query if m.startswith("exec@")]
+                or list(evaluations[0].per_query))
+            per_query = {name: ev.per_query for name, ev in models.items()}
+            n_boot = evaluations[0].n_boot
+            pairs = pairwise(per_query, names, correction=correction, n_boot=n_boot,
+                             seed=seed, should_stop=should_stop)
+            standings = leaderboard(per_query, names, pairs, n_boot=n_boot, seed=seed)
         info = {"name": benchmark.name, "fingerprint": benchmark.fingerprint,
+                "version": benchmark.manifest.get("version"),
                 "queries": len(benchmark.queries), "snippets": len(benchmark.corpus)}
         if "pool" in benchmark.manifest:  # a background pool joined the corpus
             info["pool"] = dict(benchmark.manifest["pool"])
         return cls(benchmark=info, environment=dict(environment), seed=int(seed),
                    command=command, models=dict(models), comparisons=tuple(comparisons),
-                   settings=dict(settings or {}))
+                   settings={**dict(settings or {}), "correction": correction,
+                             "correction_note": CORRECTIONS[correction]},
+                   pairs=tuple(pairs), standings=tuple(standings),
+                   systems=dict(systems or {}),
+                   per_query=per_query_section(benchmark, models))
 
     def exclusion_note(self, shown: int = 10) -> str:
         """One sentence saying which queries were left out (``--exclude-queries``), or ""."""
@@ -99,10 +135,14 @@ class EvaluationReport:
             "settings": dict(self.settings),
             "models": {name: ev.to_dict() for name, ev in self.models.items()},
             "comparisons": [c.to_dict() for c in self.comparisons],
+            "pairs": [p.to_dict() for p in self.pairs],
+            "leaderboard": [s.to_dict() for s in self.standings],
+            "manifest": run_manifest(self),
             **({"annotations": dict(self.annotations)} if self.annotations else {}),
             **({"pool_scaling": [p.to_dict() for p in self.pool_scaling]}
                if self.pool_scaling else {}),
             "failures": {name: list(entries) for name, entries in self.failures.items()},
+            "per_query": dict(self.per_query),
         })
 
     def pool_note(self) -> str:
@@ -151,13 +191,17 @@ def evaluate_models(
     ranking_progress: Progress | None = None,
     should_stop: ShouldStop | None = None,
     keep: int | None = None,
+    correction: str = "holm",
+    metrics: Sequence[str] | None = None,
 ) -> EvaluationReport:
     """Rank with every model (or take the given Ranking), execute each one's top
     max(k, 5) -- extended to the end of a tie group straddling that cut -- through the
     oracle (one batched, cached ``run_many``), and evaluate with tie policy ``ties``.
     Rankings keep ``keep`` candidates per query (:func:`~execretrieval.ranking.ranking.
     resolve_keep`: default 100, never fewer than the execution depth).
-    Every later model is compared with the first on ``compare_metric``; ``status`` hears
+    Every later model is compared with the first on ``compare_metric``, and every pair on
+    every exec@k (or ``metrics``) with ``correction`` (holm, bonferroni, bh, none);
+    ``status`` hears
     each phase by name,
     ``progress`` follows execution and ``ranking_progress`` each model's scoring (dense
     encoding can be long)."""
@@ -195,8 +239,12 @@ def evaluate_models(
         for name, ranking, passes in zip(names, rankings, matrices, strict=True)
     }
     env = dict(environment) if environment is not None else environment_fingerprint(oracle)
+    systems = {name: system_identity(benchmark, ranking.source or ranking.model)
+               for name, ranking in zip(names, rankings, strict=True)}
     report = EvaluationReport.create(benchmark, evaluations, environment=env, seed=seed,
                                      command=command, compare_metric=compare_metric,
+                                     correction=correction, systems=systems, metrics=metrics,
+                                     should_stop=should_stop,
                                      settings=report_settings(ks, n_boot, depth, exclude, ties,
                                                               keep=min(r.keep for r in rankings)
                                                               if rankings else kept))
@@ -228,6 +276,7 @@ def report_settings(ks: Sequence[int], n_boot: int, depth: int,
             **kept,
             "excluded_queries": sorted(set(exclude)),
             "ties": ties, "ties_note": TIE_NOTES.get(ties, ""),
+            "split": None,
             "paired_test": "exact sign-flip (randomisation) test on per-query differences; "
                            "equal to exact McNemar on 0/1 outcomes",
             "density_ablation": "exact mean over all subsets of kept distractors"}

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from .annotations import annotations_html
 from .drilldown import DRILL_CSS, Outcomes, Results, drilldown_html, slices_html
+from .nway import nway_html
 from .tables import blind_table, tie_table
 
 if TYPE_CHECKING:
@@ -272,6 +273,7 @@ def report_html(report: EvaluationReport, benchmark: Benchmark | None = None,
         out += ["<h2>Paired comparisons</h2>",
                 _table(["metric", "a", "b", "a mean", "b mean", "a only", "b only",
                         "p (exact)", "diff [95% CI]"], rows)]
+    out += nway_html(data)
     out += _pool_scaling_html(data.get("pool_scaling") or [])
     if slices:
         out.append(slices_html(report.models, slices))
@@ -280,7 +282,9 @@ def report_html(report: EvaluationReport, benchmark: Benchmark | None = None,
         out.append(drilldown_html(benchmark, report.models, depth, outcomes, flags,
                                   results=results))
     out += annotations_html(report.annotations)
-    out += ["<h2>Environment</h2>",
+    out += ["<h2>Run manifest</h2>",
+            f"<pre>{escape(json.dumps(data['manifest'], indent=2))}</pre>",
+            "<h2>Environment</h2>",
             f"<pre>{escape(json.dumps(data['environment'], indent=2))}</pre>",
             "</body></html>\n"]
     return "\n".join(out)

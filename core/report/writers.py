@@ -20,6 +20,7 @@ from .evaluation import EvaluationReport
 from .failures import failures_markdown
 from .frames import evaluation_frame, per_query_frame
 from .html import report_html
+from .nway import nway_markdown
 from .tables import blind_table, fmt_cell, tie_table
 
 if TYPE_CHECKING:
@@ -144,9 +145,12 @@ def report_markdown(report: EvaluationReport) -> str:
                          f"{fmt_cell(c['b_mean'])} | {c['a_only']} | {c['b_only']} | "
                          f"{fmt_cell(c['p_value'], 4)} | {fmt_cell(c['diff'])} "
                          f"[{fmt_cell(c['ci_low'])}, {fmt_cell(c['ci_high'])}] |")
+    lines += nway_markdown(data)
     lines += _pool_scaling_markdown(data.get("pool_scaling") or [])
     lines += annotations_markdown(report.annotations)
     lines += failures_markdown(data["failures"])
+    lines += ["", "## Run manifest", "", "```json",
+              json.dumps(data["manifest"], indent=2), "```"]
     lines += ["", "## Environment", "", "```json",
               json.dumps(data["environment"], indent=2), "```", ""]
     return "\n".join(lines)
