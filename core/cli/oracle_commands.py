@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputFormatError
-from ..oracle.results import STATUSES
 from .args import add_oracle_options, make_oracle
 
 __all__ = ["register"]
@@ -128,6 +127,8 @@ def _print_table(result: Any, *, output: bool = False) -> None:
                 _print_output(outcome.output, f"test {i} printed")
             else:
                 print(f"{'':>14}(test {i} printed nothing)")
+    from ..oracle.results import STATUSES
+
     counts = {s: sum(o.status == s for o in rows) for s in STATUSES}
     summary = ", ".join(f"{n} {s}" for s, n in counts.items() if n)
     verdict = "PASSED" if result.passed else "NOT PASSED"
