@@ -88,8 +88,19 @@ def _reason(exc: BaseException) -> str:
 
 
 def _run_tests(args: argparse.Namespace) -> int:
-    code, tests = _read_inputs(args.code, args.tests)
-    with make_oracle(args, workers=1) as oracle:
+    from ..oracle.sandbox import ForkServerPool
+
+    # The server sets itself up (its own interpreter, namespaces, probes) while this
+    # process loads the rest of the oracle and reads the inputs.
+    servers = ForkServerPool(1)
+    servers.prestart()
+    try:
+        oracle = make_oracle(args, workers=1, runner=servers)
+    except BaseException:
+        servers.close()
+        raise
+    with oracle:
+        code, tests = _read_inputs(args.code, args.tests)
         result = oracle.run(code, tests)
     if args.json:
         print(json.dumps({"passed": result.passed, "setup_output": result.setup_output,
