@@ -205,12 +205,18 @@ def _arrange_screenshot(window, target: Path, query: str | None,  # type: ignore
         window.close()
         QApplication.quit()
 
+    def maybe_save() -> None:
+        # the picture shows the blind-spot badges too, found after the ranking is shown
+        if state.get("ready") and not window.state.blind_slot.busy:
+            QTimer.singleShot(150, lambda: save(True))
+
     def on_ready(query_id: str) -> None:
         bench = window.state.benchmark
         wanted = bench.find_query(query) if (bench is not None and query) else None
         if wanted is not None and wanted.query_id != query_id:
             return
-        QTimer.singleShot(150, lambda: save(True))
+        state["ready"] = True
+        maybe_save()
 
     def on_failed(title: str, text: str) -> None:
         if state["done"]:
@@ -237,6 +243,7 @@ def _arrange_screenshot(window, target: Path, query: str | None,  # type: ignore
             lambda result: result is not None and QTimer.singleShot(300, lambda: save(True)))
     else:
         window.state.query_ready.connect(on_ready)
+        window.state.blind_slot.busy_changed.connect(lambda busy: busy or maybe_save())
     window.state.failed.connect(on_failed)
 
 

@@ -35,6 +35,16 @@ OBJECT_ROLE = Qt.ItemDataRole.UserRole + 1    # the Query / CandidateRow of the 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 2      # a sortable raw value of the cell
 OUTCOME_ROLE = Qt.ItemDataRole.UserRole + 3   # SuiteResult | None
 
+# A view asks data() for about eight roles per cell at every paint, most of which these
+# models do not serve: they answer those at once (a switch of query repaints ~300 cells).
+_R = Qt.ItemDataRole
+_QUERY_ROLES = frozenset(int(r) for r in (_R.DisplayRole, SORT_ROLE, OBJECT_ROLE,
+                                         _R.ForegroundRole, _R.TextAlignmentRole,
+                                         _R.ToolTipRole))
+_CANDIDATE_ROLES = frozenset(int(r) for r in (_R.DisplayRole, OBJECT_ROLE, OUTCOME_ROLE,
+                                             _R.BackgroundRole, _R.ForegroundRole,
+                                             _R.TextAlignmentRole, _R.ToolTipRole))
+
 PASS_BG, FAIL_BG, PENDING_BG = QColor("#cdeccf"), QColor("#f6cccc"), QColor("#ececec")
 TIE_BG = QColor("#fff3c4")   # a rank shared by tied scores
 _Index = QModelIndex | QPersistentModelIndex
@@ -134,7 +144,7 @@ class QueryTableModel(QAbstractTableModel):
         return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or self.benchmark is None:
+        if role not in _QUERY_ROLES or not index.isValid() or self.benchmark is None:
             return None
         row, col = index.row(), index.column()
         if not (0 <= row < len(self.benchmark.queries)):
@@ -305,6 +315,8 @@ class CandidatesModel(ListTableModel):
         return next((i for i, r in enumerate(self.rows) if r.snippet.corpus_id == corpus_id), -1)
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role not in _CANDIDATE_ROLES:
+            return None
         row, col = self.row_at(index), index.column()
         if row is None:
             return None

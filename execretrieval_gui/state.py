@@ -114,6 +114,7 @@ class InspectorState(FlagsMixin, QObject):
         self.load_slot = TaskSlot("load", self)
         self.rank_slot = TaskSlot("rank", self)
         self.rank_b_slot = TaskSlot("rank B", self)
+        self.blind_slot = TaskSlot("blind spots", self)   # after the ranking is shown
         self.badge_slot = TaskSlot("badges", self)
         self.run_slot = TaskSlot("run", self)
         self.embed_slot = TaskSlot("embed", self)
@@ -202,7 +203,8 @@ class InspectorState(FlagsMixin, QObject):
 
     def _on_load_result(self, bench: Benchmark, model: str | None,
                         base: Benchmark | None = None) -> None:
-        for slot in (self.rank_slot, self.rank_b_slot, self.badge_slot, self.run_slot):
+        for slot in (self.rank_slot, self.rank_b_slot, self.blind_slot, self.badge_slot,
+                     self.run_slot):
             slot.cancel()
         self.benchmark = bench
         if base is None:  # a newly opened folder: no pool yet
@@ -267,10 +269,11 @@ class InspectorState(FlagsMixin, QObject):
         self.message.emit(f"Ranking {bench.name} with {model} …")
         self.busy_changed.emit(True, 0, 0)
 
+        # The blind spots of model A (a tokenizer over every snippet for a dense model)
+        # follow once the ranking is shown: the first query need not wait for them.
         def work(progress: Any, should_stop: Any) -> Any:
             ranking = engine.rank(bench, model, progress, should_stop)
-            blind = engine.blind_distractors(bench, model, ranking) if which == "a" else {}
-            return ranking, engine.query_status(bench, ranking), blind
+            return ranking, engine.query_status(bench, ranking)
 
         slot.start(work,
                    on_result=lambda value: self._on_rank_result(model, which, *value),
@@ -297,11 +300,10 @@ class InspectorState(FlagsMixin, QObject):
                 self.set_model(default)
 
     def _on_rank_result(self, model: str, which: str, ranking: Any,
-                        status: engine.QueryStatus, blind: dict[str, str] | None = None
-                        ) -> None:
+                        status: engine.QueryStatus) -> None:
         if which == "a":
             self.model_a, self.ranking_a, self.status_a = model, ranking, status
-            self.blind_a = dict(blind or {})
+            self.blind_a = {}
         else:
             self.model_b, self.ranking_b, self.status_b = model, ranking, status
         self.status_changed.emit(self.status_a, self.status_b)
@@ -316,6 +318,7 @@ class InspectorState(FlagsMixin, QObject):
                 self._fill_missing(self.benchmark.query(self.query_id), self.rows_b)
             return
         self.ranking_ready.emit(model)
+        self._find_blind_spots(model, ranking)   # in the background, from now on
         target = self.pending_query or self.query_id
         self.pending_query = None
         bench = self.benchmark
@@ -332,6 +335,25 @@ class InspectorState(FlagsMixin, QObject):
             query = bench.queries[0]
         if query is not None:
             self.select_query(query.query_id, force=True)
+
+    def _find_blind_spots(self, model: str, ranking: Any) -> None:
+        """Mark model A's blind distractors (edit past its input window, bit-identical
+        vector) once known; the shown query's rows get their badge then."""
+        bench = self.benchmark
+        if bench is None:
+            return
+
+        def found(blind: dict[str, str]) -> None:
+            if ranking is not self.ranking_a or not blind:
+                return
+            self.blind_a = dict(blind)
+            if self.query_id is not None and any(
+                    r.snippet.corpus_id in blind for r in self.rows):
+                self.select_query(self.query_id, force=True)   # same ranking: keeps the row
+
+        self.blind_slot.start(
+            lambda _progress, _should_stop: engine.blind_distractors(bench, model, ranking),
+            on_result=found)
 
     def set_status_a(self, status: engine.QueryStatus) -> None:
         """Model A's per-query status, refined (e.g. rank-1 correctness from the oracle)."""

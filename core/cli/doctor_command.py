@@ -10,7 +10,6 @@ import sys
 from typing import Any
 
 from ..errors import OracleError
-from ..oracle.sandbox import ForkServer
 
 # What each measure protects, in the words the table prints.
 MEANING = {
@@ -40,6 +39,8 @@ def register(subparsers: Any) -> None:
 
 def diagnose() -> dict[str, Any]:
     """The report ``doctor`` prints: one entry per measure plus what the kernel allows."""
+    from ..oracle.sandbox import ForkServer
+
     try:
         server = ForkServer(0)
     except OracleError as exc:

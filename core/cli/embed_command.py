@@ -13,13 +13,12 @@ from pathlib import Path
 from typing import Any
 
 from .args import BENCHMARK_HELP, positive_int, seconds
+from .choices import EMBED_PRESETS
 
 __all__ = ["register"]
 
 
 def register(subparsers: Any) -> None:
-    from ..ranking.api_embed import PRESETS
-
     p = subparsers.add_parser(
         "embed", help="encode a benchmark and write DIR/embeddings/<model>.npz",
         description="Encode every query and snippet and write DIR/embeddings/<name>.npz, so "
@@ -39,7 +38,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--api-key-env", default="OPENAI_API_KEY", metavar="VAR",
                    help="environment variable holding the key, sent as a bearer token "
                         "(default OPENAI_API_KEY; unset is fine for a local server)")
-    p.add_argument("--preset", choices=list(PRESETS), default=None,
+    p.add_argument("--preset", choices=list(EMBED_PRESETS), default=None,
                    help="a model family's query/passage prefixes (the README has the "
                         "table); explicit prefixes override")
     p.add_argument("--query-prefix", default=None, help="text put before every query")

@@ -1,9 +1,20 @@
 """The ``execretrieval`` command line.
 
-Each group of subcommands lives in its own ``_cli_*`` module exposing
+Each group of subcommands lives in its own ``*_command(s)`` module exposing
 ``register(subparsers)``; every handler returns the process exit code. Exit codes follow
 one rule across commands: 0 success, 1 a check failed (a test, a gate), 2 bad input;
 130 interrupted, 141 output pipe closed by its reader.
+
+Start-up is part of the interface: ``--version``, ``--help`` and ``run-tests`` on a small
+suite answer at once, and a test (tests/test_cli_startup.py) keeps numpy, pandas and scipy
+out of them. So a command module imports at its top only the standard library, the base
+layer (``..errors``) and ``.args`` / ``.choices``: its ``register`` builds the parser from
+those, and its handler imports the engine parts it needs in its first lines, after the
+arguments are parsed. A choice list or default owned by a heavy engine module goes in
+``choices.py`` (with its equality check in that test). A command line that names a
+command imports only that command's module (``COMMANDS``); ``--help`` imports them all,
+``--version`` none. A new command: add its module to ``COMMAND_MODULES`` and its name(s)
+to ``COMMANDS``.
 """
 
 from __future__ import annotations
@@ -16,7 +27,7 @@ from collections.abc import Sequence
 
 from ..errors import ExecRetrievalError
 
-__all__ = ["build_parser", "main"]
+__all__ = ["COMMANDS", "build_parser", "main"]
 
 # Subcommand modules, in the order their commands appear in --help.
 COMMAND_MODULES = (
@@ -33,6 +44,24 @@ COMMAND_MODULES = (
     "execretrieval.cli.doctor_command",     # doctor
     "execretrieval.cli.pool_commands",      # pool
 )
+
+# Which module registers each command (a test checks this against what each registers).
+COMMANDS = {
+    "run-tests": "execretrieval.cli.oracle_commands",
+    "validate": "execretrieval.cli.validate_command",
+    "build": "execretrieval.cli.build_commands",
+    "import-humaneval": "execretrieval.cli.build_commands",
+    "audit": "execretrieval.cli.audit_commands",
+    "flags": "execretrieval.cli.flags_command",
+    "evaluate": "execretrieval.cli.rank_commands",
+    "compare": "execretrieval.cli.rank_commands",
+    "export-run": "execretrieval.cli.rank_commands",
+    "export-qrels": "execretrieval.cli.rank_commands",
+    "embed": "execretrieval.cli.embed_command",
+    "benchmarks": "execretrieval.cli.benchmarks_command",
+    "doctor": "execretrieval.cli.doctor_command",
+    "pool": "execretrieval.cli.pool_commands",
+}
 
 
 class _VersionAction(argparse.Action):
@@ -62,7 +91,25 @@ def version_text() -> str:
             + (f"; not installed: {', '.join(lacking)}" if lacking else ""))
 
 
-def build_parser() -> argparse.ArgumentParser:
+def modules_for(argv: Sequence[str]) -> tuple[str, ...]:
+    """The command modules a parser for ``argv`` needs: the named command's only, none
+    for a bare ``--version``, else all (``--help``, no command, an unknown one: argparse
+    then lists them all)."""
+    for token in argv:
+        if token in ("-h", "--help"):
+            break
+        if token == "--version":   # argparse prints it and exits right there
+            return ()
+        if not token.startswith("-"):   # the top level has no option taking a value
+            module = COMMANDS.get(token)
+            if module in COMMAND_MODULES:
+                return (module,)
+            break
+    return COMMAND_MODULES
+
+
+def build_parser(modules: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The whole parser, or with ``modules`` only those modules' commands."""
     parser = argparse.ArgumentParser(
         prog="execretrieval",
         description="Measure and inspect how code retrievers rank correct code against "
@@ -72,16 +119,17 @@ def build_parser() -> argparse.ArgumentParser:
                         help="show the version, the Python it runs on and the extras "
                              "installed, then exit")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
+    for name in COMMAND_MODULES if modules is None else modules:
         importlib.import_module(name).register(subparsers)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(modules_for(argv))
     args = parser.parse_args(argv)
     if getattr(args, "handler", None) is None:
-        parser.print_help(sys.stderr)
+        build_parser().print_help(sys.stderr)
         return 2
     try:
         return int(args.handler(args))

@@ -11,13 +11,15 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..benchmark.annotations import AnnotationStore
-from ..benchmark.dataset import Benchmark, load_benchmark
-from ..benchmark.flags import CATEGORIES, Flag, check_target
-from ..errors import AnnotationError, InputFormatError
+from ..errors import InputFormatError
 from .args import positive_int
+from .choices import FLAG_CATEGORIES
+
+if TYPE_CHECKING:
+    from ..benchmark.dataset import Benchmark
+    from ..benchmark.flags import Flag
 
 __all__ = ["register"]
 
@@ -34,7 +36,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--json", action="store_true", help="print the flags as JSON")
     parser.add_argument("--add", metavar="QUERY_ID", help="flag this query (id or function "
                                                           "name); needs --category")
-    parser.add_argument("--category", choices=list(CATEGORIES), help="category of --add")
+    parser.add_argument("--category", choices=FLAG_CATEGORIES, help="category of --add")
     parser.add_argument("--note", default="", metavar="T", help="note of --add")
     parser.add_argument("--test", type=positive_int, metavar="N",
                         help="flag test N (1-based) of the query instead of its whole suite")
@@ -55,6 +57,9 @@ def register(subparsers: Any) -> None:
 
 
 def _flag_to_add(args: argparse.Namespace, bench: Benchmark) -> Flag:
+    from ..benchmark.flags import Flag, check_target
+    from ..errors import AnnotationError
+
     if args.category is None:
         raise InputFormatError("--add needs --category", field="--category")
     target = "test" if args.test is not None else (
@@ -86,6 +91,9 @@ def _flag_to_add(args: argparse.Namespace, bench: Benchmark) -> Flag:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from ..benchmark.annotations import AnnotationStore
+    from ..benchmark.dataset import load_benchmark
+
     if args.add is None and (args.category or args.note or args.test or args.candidate):
         raise InputFormatError("--category, --note, --test and --candidate go with --add",
                                field="--add")

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputFormatError
-from ..oracle.results import STATUSES
 from .args import add_oracle_options, make_oracle
 
 __all__ = ["register"]
@@ -89,8 +88,19 @@ def _reason(exc: BaseException) -> str:
 
 
 def _run_tests(args: argparse.Namespace) -> int:
-    code, tests = _read_inputs(args.code, args.tests)
-    with make_oracle(args, workers=1) as oracle:
+    from ..oracle.sandbox import ForkServerPool
+
+    # The server sets itself up (its own interpreter, namespaces, probes) while this
+    # process loads the rest of the oracle and reads the inputs.
+    servers = ForkServerPool(1)
+    servers.prestart()
+    try:
+        oracle = make_oracle(args, workers=1, runner=servers)
+    except BaseException:
+        servers.close()
+        raise
+    with oracle:
+        code, tests = _read_inputs(args.code, args.tests)
         result = oracle.run(code, tests)
     if args.json:
         print(json.dumps({"passed": result.passed, "setup_output": result.setup_output,
@@ -128,6 +138,8 @@ def _print_table(result: Any, *, output: bool = False) -> None:
                 _print_output(outcome.output, f"test {i} printed")
             else:
                 print(f"{'':>14}(test {i} printed nothing)")
+    from ..oracle.results import STATUSES
+
     counts = {s: sum(o.status == s for o in rows) for s in STATUSES}
     summary = ", ".join(f"{n} {s}" for s, n in counts.items() if n)
     verdict = "PASSED" if result.passed else "NOT PASSED"

@@ -10,11 +10,7 @@ import argparse
 import sys
 from typing import Any
 
-from ..benchmark.dataset import load_benchmark
-from ..benchmark.pool import write_pool
-from ..build.background import extract_pool, resolve_source
 from .args import positive_int
-from .progress import TerminalProgress
 
 __all__ = ["register"]
 
@@ -43,6 +39,11 @@ def register(subparsers: Any) -> None:
 
 
 def _pool(args: argparse.Namespace) -> int:
+    from ..benchmark.dataset import load_benchmark
+    from ..benchmark.pool import write_pool
+    from ..build.background import extract_pool, resolve_source
+    from .progress import TerminalProgress
+
     trees = [resolve_source(s) for s in args.sources]
     names: set[str] = set()
     for folder in args.exclude_benchmark:

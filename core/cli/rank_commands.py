@@ -11,8 +11,8 @@ from typing import Any
 
 from ..errors import InputFormatError
 from ..fileio import read_utf8
-from ..measure.ties import TIE_POLICIES
 from .args import BENCHMARK_HELP, add_oracle_options, make_oracle, non_negative_int, positive_int
+from .choices import TIE_POLICIES
 
 
 def _ks(text: str) -> tuple[int, ...]:

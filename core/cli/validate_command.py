@@ -7,10 +7,8 @@ import json
 import sys
 from typing import Any
 
-from ..benchmark.gates import validate_folder
 from ..errors import BenchmarkNotFoundError
 from .args import BENCHMARK_HELP, add_oracle_options, make_oracle
-from .progress import TerminalProgress
 
 
 def register(subparsers: Any) -> None:
@@ -26,6 +24,9 @@ def register(subparsers: Any) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from ..benchmark.gates import validate_folder
+    from .progress import TerminalProgress
+
     try:
         with make_oracle(args) as oracle, TerminalProgress("executing") as progress:
             report = validate_folder(args.directory, oracle, progress=progress)

@@ -83,7 +83,7 @@ def _compile_test(test: str, eq, chain, salt: str,  # type: ignore[no-untyped-de
         return hit
     if "==" in test or "!=" in test or "import" in test or "assert" in test:
         tree = ast.parse(test, "<test>", "exec")
-        imported = static_imports([tree])
+        imported = static_imports([tree]) if "import" in test else []  # (no import without it)
         hit = (compile_test(tree, eq, chain, salt, test, explain), imported)
     else:  # nothing to rewrite, nothing imported: compile the text as it is
         hit = (compile(test, "<test>", "exec"), [])

@@ -74,6 +74,15 @@ class Oracle:
         self._closed = False
         _LIVE.add(self)
 
+    def prestart(self, count: int | None = None) -> None:
+        """Start ``count`` (default: all ``workers``) sandbox servers now without waiting
+        for them, so they set themselves up while the caller loads what it will run;
+        servers otherwise start on the first suite that needs one. A runner that cannot
+        start ahead ignores this."""
+        start = getattr(self._runner, "prestart", None)
+        if start is not None and not self._closed:
+            start(self.workers if count is None else count, self.limits.hash_seed)
+
     # -- single suites --------------------------------------------------------------------
 
     def key(self, code: str, tests: Sequence[str], timeout: float | None = None) -> str:

@@ -8,6 +8,10 @@ verdict channel in ``_sandbox_runner.py``, the plain-data equality in ``_sandbox
   of four fixed variables (``-I`` minus ``-E``, which would ignore ``PYTHONHASHSEED``;
   stdlib only; the site-packages folders are on its path, their ``.pth`` hooks are not
   run) that forks one worker per suite (one more for each test that leaves it changed).
+  A server is started without waiting for it: it sets itself up while the caller goes on
+  loading (``ForkServerPool.prestart``), and the first suite waits for its hello. It never
+  writes bytecode caches itself; the host writes those of the server's own modules (as
+  any import would), so a server does not recompile them each time it starts.
   Each server's tree is pinned to one CPU: on this VM a child woken on another, idle CPU
   costs ~1 ms per fork. A fork costs in proportion to the server's memory, so the server
   imports little.
@@ -105,6 +109,28 @@ def _as_dict(limits: Limits) -> dict[str, int]:
 
 
 _STALE_CHECKED = False
+_COMPILED = False
+
+
+def _compile_server_modules() -> None:
+    """Write the bytecode caches of the server's modules if missing (once per process),
+    as importing them here would; the server runs with ``PYTHONDONTWRITEBYTECODE``, so
+    candidates never write one, but it reads these."""
+    global _COMPILED
+    if _COMPILED or sys.dont_write_bytecode:
+        return
+    _COMPILED = True
+    import importlib.util
+    import py_compile
+
+    for name in ("_sandbox_setup", "_sandbox_runner", "_sandbox_hooks", "_sandbox_suite"):
+        source = _CHILD.with_name(f"{name}.py")
+        try:
+            cached = importlib.util.cache_from_source(str(source))
+            if not os.path.exists(cached) or os.stat(cached).st_mtime < source.stat().st_mtime:
+                py_compile.compile(str(source), cached, doraise=True)
+        except (OSError, py_compile.PyCompileError):
+            pass  # a read-only installation: the server compiles in memory, as before
 
 
 def _remove_stale_folders() -> None:
@@ -134,12 +160,13 @@ class ForkServer:
     """
 
     def __init__(self, index: int, *, isolate: bool = True, tmpfs_mb: int = 256,
-                 hash_seed: int = 0) -> None:
+                 hash_seed: int = 0, wait: bool = True) -> None:
         if not hasattr(os, "fork"):
             raise OracleError("the execution oracle needs a POSIX system (os.fork)")
         self.index = index
         self.hash_seed = hash_seed
         _remove_stale_folders()
+        _compile_server_modules()
         self._base = tempfile.mkdtemp(prefix=f"execretrieval-sandbox-{os.getpid()}-")
         uid = _UID_BASE + (os.getpid() % 100_000) * 64 + index % 64 if os.geteuid() == 0 else None
         # -S: no site, so no .pth hooks (an editable install imports ~45 modules there);
@@ -164,13 +191,22 @@ class ForkServer:
             shutil.rmtree(self._base, ignore_errors=True)
             raise OracleError(f"cannot start the sandbox server: {exc}") from exc
         self._killed = False
+        self._containment: dict[str, Any] | None = None  # from its hello, once it came
+        self._reasons: dict[str, str] = {}
+        if wait:
+            self.ready()
+
+    def ready(self) -> None:
+        """Wait until the server has set itself up (its hello); OracleError if it failed."""
+        if self._containment is not None:
+            return
         hello = self._receive()
         if hello is None or "hello" not in hello:
             self.close()
             raise OracleError("the sandbox server did not start (see python -P -s -S "
                               f"{_CHILD} for a traceback)")
-        self._containment: dict[str, Any] = hello["hello"]
-        self._reasons: dict[str, str] = dict(hello.get("reasons", {}))
+        self._containment = hello["hello"]
+        self._reasons = dict(hello.get("reasons", {}))
 
     @property
     def alive(self) -> bool:
@@ -178,10 +214,13 @@ class ForkServer:
 
     def containment(self) -> dict[str, Any]:
         """Which containment measures this server has active (see the module docstring)."""
+        self.ready()
+        assert self._containment is not None
         return dict(self._containment)
 
     def reasons(self) -> dict[str, str]:
         """For each measure that is not active (and some that are not needed): why."""
+        self.ready()
         return dict(self._reasons)
 
     def run(self, code: str, tests: list[str], timeout: float, limits: Limits) -> dict[str, Any]:
@@ -189,6 +228,7 @@ class ForkServer:
         if limits.hash_seed != self.hash_seed:
             raise OracleError(f"this sandbox server runs hash seed {self.hash_seed}, "
                               f"not {limits.hash_seed}")
+        self.ready()
         request = {"code": code, "tests": tests, "timeout": timeout, "limits": _as_dict(limits),
                    "output_chars": limits.output_chars}
         data = json.dumps(request).encode()
@@ -224,6 +264,8 @@ class ForkServer:
 
     def close(self) -> None:
         """Stop the server and remove its base folder; safe to call twice."""
+        if self._containment is None:  # still setting up (or failed): no suite to finish
+            self.kill()
         with contextlib.suppress(OSError, ValueError):
             if self._proc.stdin is not None:
                 self._proc.stdin.close()  # EOF: the server exits between or during suites
@@ -290,9 +332,31 @@ class ForkServerPool:
             with self._cond:
                 self._starting -= 1
                 self._cond.notify()
-        if self._containment is None:
-            self._containment = server.containment()
         return server
+
+    def prestart(self, count: int = 1, hash_seed: int = 0) -> int:
+        """Start up to ``count`` servers of ``hash_seed`` now, without waiting for them:
+        they set themselves up while the caller loads its data, and the first suites run
+        on them. Returns how many were started (none once every slot is taken)."""
+        started = 0
+        while started < count:
+            with self._cond:
+                if self._closed or not self._slots or \
+                        len(self._busy) + len(self._idle) + self._starting >= self.size:
+                    return started
+                slot = self._slots.pop()
+            try:
+                server = ForkServer(slot, isolate=self._isolate, hash_seed=hash_seed,
+                                    wait=False)
+            except BaseException:
+                with self._cond:
+                    self._slots.append(slot)
+                raise
+            with self._cond:
+                self._idle.append(server)
+                self._cond.notify()
+            started += 1
+        return started
 
     def run_suite(self, code: str, tests: list[str], timeout: float, limits: Limits,
                   cancel: threading.Event | None = None) -> dict[str, Any]:
@@ -336,8 +400,11 @@ class ForkServerPool:
 
     def containment(self) -> dict[str, Any]:
         if self._containment is None:
-            self._release(self._acquire())
-        assert self._containment is not None
+            server = self._acquire()
+            try:
+                self._containment = server.containment()
+            finally:
+                self._release(server)
         return dict(self._containment)
 
     def close(self) -> None:

@@ -30,11 +30,14 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy import sparse
 
 from .ranking import stack_blocks
+
+if TYPE_CHECKING:
+    from scipy import sparse
 
 __all__ = ["BM25", "bm25_scores", "tokenize"]
 
@@ -70,6 +73,8 @@ def count_matrix(
     documents: Sequence[Sequence[str]], vocab: _Vocabulary, *, grow: bool
 ) -> sparse.csr_matrix:
     """Term-count matrix (documents x vocabulary); unknown tokens are dropped if not ``grow``."""
+    from scipy import sparse  # here: a dense ranking (or the GUI's start) never needs scipy
+
     indptr = [0]
     indices: list[int] = []
     data: list[float] = []
@@ -122,6 +127,8 @@ class BM25:
         rows = np.repeat(np.arange(n_docs), np.diff(tf.indptr))
         counts = tf.data
         weights = idf[tf.indices] * (counts * (k1 + 1) / (counts + norm[rows]))
+        from scipy import sparse
+
         self._weights = sparse.csr_matrix((weights, tf.indices, tf.indptr), shape=tf.shape)
         self._weights_t = self._weights.T.tocsr()
 

@@ -13,17 +13,22 @@ Query tokens that never occur in the corpus are dropped. Only numpy and scipy ar
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy import sparse
 
 from .bm25 import _Vocabulary, count_matrix, tokenize
 from .ranking import stack_blocks
+
+if TYPE_CHECKING:
+    from scipy import sparse
 
 __all__ = ["TfidfIndex", "tfidf_scores"]
 
 
 def _l2_normalise(matrix: sparse.csr_matrix) -> sparse.csr_matrix:
+    from scipy import sparse  # here: importing the retrievers does not load scipy
+
     norms = np.sqrt(np.asarray(matrix.multiply(matrix).sum(axis=1)).ravel())
     norms[norms == 0] = 1.0
     return sparse.csr_matrix(sparse.diags(1.0 / norms) @ matrix)
