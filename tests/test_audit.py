@@ -203,3 +203,44 @@ def test_flaky_tests_match_cpython_under_each_hash_seed(oracle: Oracle) -> None:
     assert audit.canonical_fails == (not all(f == "a" for f in firsts))
     if expect_flaky:
         assert "flaky: test 1 changes outcome with the hash seed" in audit.reasons
+
+
+def test_cli_suggest_and_apply_write_a_strengthened_copy(tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]
+                                                         ) -> None:
+    from execretrieval import load_benchmark, write_benchmark
+
+    source = tmp_path / "bench"
+    wrong = CLAMP.replace("return hi", "return lo")   # a distractor: fails test 2
+    bench = Benchmark(
+        [Query("q_weak", "Clamp x into [lo, hi].", "clamp", "math-numerical", WEAK, ("c_1",)),
+         Query("q_double", "Double every item.", "double", "collections",
+               ("assert double([1, 2]) == [2, 4]",), ("c_3",))],
+        [Snippet("c_1", "q_weak", "canonical", None, "", CLAMP),
+         Snippet("c_2", "q_weak", "distractor", "wrong_operator", "hi -> lo", wrong),
+         Snippet("c_3", "q_double", "canonical", None, "", DOUBLE)], name="clamps")
+    write_benchmark(bench, source, {"name": "clamps"})
+    before = {p.name: p.read_bytes() for p in source.iterdir()}
+    out = tmp_path / "strong"
+    assert cli(["audit", str(source), "--seeds", "0", "--suggest",
+                "--apply-suggestions", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "suggested tests:" in text and "q_weak clamp:" in text and "kills " in text
+    assert "all gates passed" in text and "PASS    distractor_execution" in text
+    assert {p.name: p.read_bytes() for p in source.iterdir()} == before  # untouched
+    copy = load_benchmark(out)
+    added = copy.manifest["strengthened"]["added"]
+    assert set(added) >= {"q_weak"} and copy.manifest["strengthened"]["from"] == "clamps"
+    weak = copy.query("q_weak")
+    assert weak.test_suite[:len(WEAK)] == WEAK and list(weak.test_suite[len(WEAK):]) == \
+        added["q_weak"]
+    for test in added["q_weak"]:
+        assert f"  {test}" in text  # what --suggest printed is what was added
+    # a second audit of the copy: no survivor of q_weak that an input tells apart is left
+    assert cli(["audit", str(out), "--seeds", "0", "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    [q] = [q for q in again["queries"] if q["query_id"] == "q_weak"]
+    assert all(s["verdict"] == "likely_equivalent" for s in q["survivors"])
+    assert q["suggested_tests"] == []
+    # the copy is never written over
+    assert cli(["audit", str(source), "--seeds", "0", "--apply-suggestions", str(out)]) == 2
