@@ -3,7 +3,7 @@
 A generated suite can hold hundreds of tests, and the oracle's timeout is per suite: one
 input on which a candidate loops would time every later test out. So tests go in chunks
 of :data:`CHUNK`, every chunk of every candidate in one ``run_many`` (all workers, the
-cache), and the tests a timeout left unreached run again in a second round without the
+cache), and the tests a timeout left unreached run again in a later round without the
 test that was running at the deadline.
 """
 
@@ -17,13 +17,14 @@ from ..oracle.cache import Cache
 from ..oracle.execution import Oracle
 from ..oracle.results import SuiteResult, TestOutcome
 
-__all__ = ["CHUNK", "TIMEOUT", "derived_oracle", "run_chunked"]
+__all__ = ["CHUNK", "ROUNDS", "TIMEOUT", "derived_oracle", "run_chunked"]
 
 CHUNK = 40
 #: seconds a chunk of generated tests may take (at most the oracle's own timeout): a
 #: chunk takes milliseconds, and each input on which code loops costs this once
 TIMEOUT = 2.0
-_ROUNDS = 3
+#: timeouts a job may have before the tests they leave unreached are given up
+ROUNDS = 3
 
 
 class _SharedCache:
@@ -55,23 +56,40 @@ def derived_oracle(oracle: Any, **limits: int) -> Any:
 def run_chunked(oracle: Any, jobs: Sequence[tuple[str, Sequence[str]]], *,
                 progress: Callable[[int, int], None] | None = None,
                 should_stop: Callable[[], bool] | None = None,
-                chunk: int = CHUNK) -> list[list[TestOutcome | None]]:
-    """Per job, the outcome of each of its tests (None for a test a timeout left unreached
-    in every round). ``progress`` counts suites, first round only."""
+                chunk: int = CHUNK, stop: Callable[[list[TestOutcome | None]], bool]
+                | None = None) -> list[list[TestOutcome | None]]:
+    """Per job, the outcome of each of its tests; None for a test that did not run: left
+    unreached by more than :data:`ROUNDS` timeouts of its job, or after ``stop(outcomes so
+    far)`` became true for its job. Without ``stop`` every chunk runs in one batch; with
+    it, chunks go in waves (the next chunk of every job not stopped), so a job can stop
+    early. ``progress(done, total)`` counts chunks."""
     outcomes: list[list[TestOutcome | None]] = [[None] * len(tests) for _, tests in jobs]
-    pending = [(j, list(range(len(tests)))) for j, (_, tests) in enumerate(jobs)]
-    for round_ in range(_ROUNDS):
+    queues: list[list[list[int]]] = [
+        [list(range(len(tests)))[at:at + chunk] for at in range(0, len(tests), chunk)]
+        for _, tests in jobs]
+    timeouts = [0] * len(jobs)
+    total = sum(len(q) for q in queues)
+    done = 0
+    while True:
         suites: list[tuple[int, list[int]]] = []
-        for j, indexes in pending:
-            for at in range(0, len(indexes), chunk):
-                suites.append((j, indexes[at:at + chunk]))
+        for j, queue in enumerate(queues):
+            if not queue:
+                continue
+            if stop is not None and stop(outcomes[j]):
+                queue.clear()
+                continue
+            take = len(queue) if stop is None else 1
+            suites += [(j, queue.pop(0)) for _ in range(take)]
         if not suites:
             break
+        base = done
+        hook = None if progress is None else (
+            lambda d, _n, base=base, total=total: progress(min(total, base + d), total))
         results = oracle.run_many(
             [(jobs[j][0], [jobs[j][1][i] for i in idx]) for j, idx in suites],
-            progress=progress if round_ == 0 else None, should_stop=should_stop)
-        pending = []
+            progress=hook, should_stop=should_stop)
         for (j, idx), result in zip(suites, results, strict=True):
+            done += 1
             unreached: list[int] = []
             timed_out = False
             for i, outcome in zip(idx, result.outcomes, strict=True):
@@ -80,6 +98,9 @@ def run_chunked(oracle: Any, jobs: Sequence[tuple[str, Sequence[str]]], *,
                     continue
                 outcomes[j][i] = outcome
                 timed_out = outcome.status == "timeout"
-            if unreached:
-                pending.append((j, unreached))
+            if timed_out:
+                timeouts[j] += 1
+            if unreached and timeouts[j] <= ROUNDS:
+                queues[j].insert(0, unreached)
+                total += 1
     return outcomes

@@ -5,7 +5,11 @@ A differential run is an ordinary suite: each case becomes ``assert f(args) == e
 candidate through the oracle, so its containment, its plain-data comparison and its cache
 apply unchanged; verdicts are the runner's, never read from what the candidate prints. A
 case *distinguishes* the candidate when the candidate does not pass it; a timeout counts
-only when the test, run again alone, times out again.
+only when the test, run again alone, times out again. Inputs on which a candidate loops
+cost a timeout each, so chunks of cases go in waves and a candidate that has timed out
+and is told apart (or has timed out :data:`~execretrieval.inputs.batches.ROUNDS` + 1
+times) gets no more; ``tried`` counts the cases with a verdict, ``unrun`` lists the rest
+(not run, or timeouts not confirmed because another case already tells it apart).
 """
 
 from __future__ import annotations
@@ -33,10 +37,12 @@ class Difference:
 
 @dataclass(frozen=True)
 class DifferentialResult:
-    """A candidate against an input set: ``tried`` cases run, the ones that differ."""
+    """A candidate against an input set: ``tried`` cases run, the ones that differ, and
+    the indexes of the cases that did not run (left unreached by a timeout)."""
 
     tried: int
     differences: tuple[Difference, ...]
+    unrun: tuple[int, ...] = ()
 
     @property
     def distinguished(self) -> bool:
@@ -62,6 +68,16 @@ def _output(outcome: TestOutcome, case: Case) -> str:
     return detail or "a different result"
 
 
+def _enough(per: list[TestOutcome | None]) -> bool:
+    """No more cases for a candidate that timed out and is told apart anyway."""
+    return _told_apart(per) and any(o is not None and o.status == "timeout" for o in per)
+
+
+def _told_apart(per: list[TestOutcome | None]) -> bool:
+    """Some case tells the candidate apart without a timeout."""
+    return any(o is not None and o.status in ("fail", "error") for o in per)
+
+
 def run_differential(oracle: Any, pairs: Sequence[tuple[str, InputSet]], *,
                      progress: Progress | None = None,
                      should_stop: ShouldStop | None = None) -> list[DifferentialResult]:
@@ -75,18 +91,30 @@ def run_differential(oracle: Any, pairs: Sequence[tuple[str, InputSet]], *,
 def _run(oracle: Any, pairs: Sequence[tuple[str, InputSet]], progress: Progress | None,
          should_stop: ShouldStop | None) -> list[DifferentialResult]:
     jobs = [(code, [c.test for c in inputs.cases]) for code, inputs in pairs]
-    outcomes = run_chunked(oracle, jobs, progress=progress, should_stop=should_stop)
-    # a timeout in a chunk may be the chunk's budget running out: confirm it alone
-    alone = [(j, i) for j, per in enumerate(outcomes) for i, o in enumerate(per)
-             if o is not None and o.status == "timeout"]
+    outcomes = run_chunked(oracle, jobs, progress=progress, should_stop=should_stop,
+                           stop=_enough)
+    # a timeout in a chunk may be the chunk's budget running out: confirm the first one
+    # alone, unless another case tells the candidate apart anyway
+    alone = []
+    for j, per in enumerate(outcomes):
+        if not _told_apart(per):
+            first = next((i for i, o in enumerate(per) if o is not None
+                          and o.status == "timeout"), None)
+            if first is not None:
+                alone.append((j, first))
     if alone:
         again = oracle.run_many([(jobs[j][0], [jobs[j][1][i]]) for j, i in alone],
                                 should_stop=should_stop)
         for (j, i), result in zip(alone, again, strict=True):
             outcomes[j][i] = result.outcomes[0]
+    confirmed = set(alone)
     results = []
-    for (_, inputs), per in zip(pairs, outcomes, strict=True):
+    for j, ((_, inputs), per) in enumerate(zip(pairs, outcomes, strict=True)):
+        judged = [o is not None and (o.status != "timeout" or (j, i) in confirmed)
+                  for i, o in enumerate(per)]
         diffs = tuple(Difference(i, _output(o, inputs.cases[i]))
-                      for i, o in enumerate(per) if o is not None and o.status != "pass")
-        results.append(DifferentialResult(sum(1 for o in per if o is not None), diffs))
+                      for i, o in enumerate(per)
+                      if judged[i] and o is not None and o.status != "pass")
+        results.append(DifferentialResult(sum(judged), diffs,
+                                          tuple(i for i, ok in enumerate(judged) if not ok)))
     return results
