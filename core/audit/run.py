@@ -128,20 +128,21 @@ def _classify(survivor: Survivor, inputs: InputSet, run: DifferentialResult | No
 
 
 def _engine(oracle: Oracle, plans: Sequence[_Plan], alive: dict[int, list[MutantRun]],
-            n: int, seed: int, meter: _Offset, should_stop: ShouldStop | None
-            ) -> dict[int, tuple[list[Survivor], tuple[SuggestedTest, ...]]]:
+            n: int, seed: int, meter: _Offset, should_stop: ShouldStop | None,
+            executed: list[int]) -> dict[int, tuple[list[Survivor], tuple[SuggestedTest, ...]]]:
     """Per plan index with survivors: the classified survivors and the suggested tests."""
     order = sorted(alive)
     tasks = [InputTask(plans[p].code, plans[p].query.function_name,
                        tuple(plans[p].query.test_suite)) for p in order]
     reserved = meter.total - meter.base  # the bar's share left for this, in two halves
     sets = build_input_sets(oracle, tasks, n=n, seed=seed,
-                            progress=meter.hook(reserved // 2), should_stop=should_stop)
+                            progress=meter.hook(reserved // 2), should_stop=should_stop,
+                            executed=executed)
     meter.base += reserved // 2
     pairs = [(run.mutant.code, sets[k]) for k, p in enumerate(order) for run in alive[p]
              if sets[k].cases]
     diffs = iter(run_differential(oracle, pairs, progress=meter.hook(reserved - reserved // 2),
-                                  should_stop=should_stop))
+                                  should_stop=should_stop, executed=executed))
     meter.base = meter.total
     out = {}
     for k, p in enumerate(order):
@@ -226,7 +227,10 @@ def run_audit(benchmark: Benchmark, oracle: Oracle, *, seeds: int = DEFAULT_SEED
     if inputs and alive:
         if should_stop is not None and should_stop():
             raise CancelledError("the audit was cancelled")
-        classified = _engine(oracle, plans, alive, inputs, input_seed, meter, should_stop)
+        counts: list[int] = []
+        classified = _engine(oracle, plans, alive, inputs, input_seed, meter, should_stop,
+                             counts)
+        executed += sum(counts)
 
     audits: list[QueryAudit] = []
     k = 0

@@ -166,12 +166,14 @@ def _kept(candidates: list[list[tuple[str, str]]], by_seed: list[list[list[Any]]
 
 def build_input_sets(oracle: Any, tasks: Sequence[InputTask], *, n: int = DEFAULT_INPUTS,
                      seed: int = 0, progress: Progress | None = None,
-                     should_stop: ShouldStop | None = None) -> list[InputSet]:
+                     should_stop: ShouldStop | None = None,
+                     executed: list[int] | None = None) -> list[InputSet]:
     """The input set of each task (see the module docstring), in task order.
 
     Everything runs on oracles derived from ``oracle`` (hash seeds 0 and 1, room for
     printed answers, a short per-chunk timeout) that share its cache, so a warm re-run
-    executes nothing. Raises CancelledError once ``should_stop()`` is true.
+    executes nothing (``executed``, if given, gets the number of suites really run
+    appended). Raises CancelledError once ``should_stop()`` is true.
     """
     if n < 1:
         raise ValueError(f"n must be at least 1, not {n}")
@@ -218,6 +220,8 @@ def build_input_sets(oracle: Any, tasks: Sequence[InputTask], *, n: int = DEFAUL
     finally:
         for p in (*probes, plain):
             p.close()
+        if executed is not None:
+            executed.append(sum(p.executed for p in (*probes, plain)))
     sets = []
     for task, cases, outcomes, found, cands in zip(tasks, kept, verified, n_collected,
                                                    candidates, strict=True):

@@ -80,12 +80,18 @@ def _told_apart(per: list[TestOutcome | None]) -> bool:
 
 def run_differential(oracle: Any, pairs: Sequence[tuple[str, InputSet]], *,
                      progress: Progress | None = None,
-                     should_stop: ShouldStop | None = None) -> list[DifferentialResult]:
+                     should_stop: ShouldStop | None = None,
+                     executed: list[int] | None = None) -> list[DifferentialResult]:
     """Each ``(candidate code, input set)`` pair's differential run, in order, on an
     oracle derived from ``oracle`` (its cache, a per-chunk timeout of at most
-    :data:`~execretrieval.inputs.batches.TIMEOUT`)."""
+    :data:`~execretrieval.inputs.batches.TIMEOUT`); ``executed``, if given, gets the number
+    of suites really run appended."""
     with derived_oracle(oracle) as runner:
-        return _run(runner, pairs, progress, should_stop)
+        try:
+            return _run(runner, pairs, progress, should_stop)
+        finally:
+            if executed is not None:
+                executed.append(runner.executed)
 
 
 def _run(oracle: Any, pairs: Sequence[tuple[str, InputSet]], progress: Progress | None,
