@@ -82,7 +82,9 @@ class SurvivorsModel(ListTableModel):
     """The surviving mutants of one suite: the evidence that it is too weak. A likely
     equivalent one (no generated input tells it apart) is greyed, its verdict the reason."""
 
-    COLUMNS = ("Bug type", "Line", "Edit", "Verdict")
+    COLUMNS = ("Bug type", "Verdict", "Line", "Edit")
+    SHORT = {"weak": "weak suite", "likely_equivalent": "likely equivalent",
+             "unclassified": "unclassified"}
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -101,8 +103,8 @@ class SurvivorsModel(ListTableModel):
             return EQUIVALENT_FG
         if role == Qt.ItemDataRole.DisplayRole:
             return (survivor.bug_type + (" (boundary)" if survivor.boundary else ""),
-                    str(survivor.line), survivor.description,
-                    survivor.verdict_text(self.seed))[col]
+                    self.SHORT.get(survivor.verdict, "survives"), str(survivor.line),
+                    survivor.description)[col]
         return None
 
 
