@@ -238,9 +238,22 @@ def _arrange_screenshot(window, target: Path, query: str | None,  # type: ignore
     if query:
         window.state.strict_query = True   # no picture of another query
         window.state.query_not_found.connect(on_argument_rejected)
+
+    def on_audit(result) -> None:  # type: ignore[no-untyped-def]
+        if result is None:
+            return
+        bench = window.state.benchmark
+        wanted = bench.find_query(query) if (bench is not None and query) else None
+
+        def show() -> None:
+            if wanted is not None:   # --query: that suite's evidence, once the audit's own
+                window.audit_state.select(wanted.query_id)   # first selection is done
+            QTimer.singleShot(300, lambda: save(True))
+
+        QTimer.singleShot(0, show)
+
     if tab == "audit":
-        window.audit_state.result_changed.connect(
-            lambda result: result is not None and QTimer.singleShot(300, lambda: save(True)))
+        window.audit_state.result_changed.connect(on_audit)
     else:
         window.state.query_ready.connect(on_ready)
         window.state.blind_slot.busy_changed.connect(lambda busy: busy or maybe_save())

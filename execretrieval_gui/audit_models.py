@@ -1,5 +1,6 @@
 """Qt item models of the Audit view: the queue of suites by suspicion, one suite's
-surviving mutants, and its test x mutant kill matrix. Thin adapters over the engine's
+surviving mutants (with the input engine's verdicts), its suggested tests, and its test x
+mutant kill matrix. Thin adapters over the engine's
 :class:`~execretrieval.audit.AuditResult`; formatting happens in ``data()``."""
 
 from __future__ import annotations
@@ -9,16 +10,17 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
-from execretrieval.audit import MutantRun, QueryAudit, Survivor
+from execretrieval.audit import MutantRun, QueryAudit, SuggestedTest, Survivor
 
 from .models import FAIL_BG, OBJECT_ROLE, PASS_BG, ListTableModel
 
-__all__ = ["AuditQueueModel", "KillMatrixModel", "SurvivorsModel"]
+__all__ = ["AuditQueueModel", "KillMatrixModel", "SuggestedTestsModel", "SurvivorsModel"]
 
 _Index = QModelIndex | QPersistentModelIndex
 SURVIVOR_BG = QColor("#fff1c2")
 CRASH_BG = QColor("#f3dcc0")
 REVIEWED_FG = QColor("#777777")
+EQUIVALENT_FG = QColor("#8a8a8a")
 
 
 class AuditQueueModel(ListTableModel):
@@ -77,13 +79,17 @@ class AuditQueueModel(ListTableModel):
 
 
 class SurvivorsModel(ListTableModel):
-    """The surviving mutants of one suite: the evidence that it is too weak."""
+    """The surviving mutants of one suite: the evidence that it is too weak. A likely
+    equivalent one (no generated input tells it apart) is greyed, its verdict the reason."""
 
-    COLUMNS = ("Bug type", "Line", "Edit")
+    COLUMNS = ("Bug type", "Verdict", "Line", "Edit")
+    SHORT = {"weak": "weak suite", "likely_equivalent": "likely equivalent",
+             "unclassified": "unclassified"}
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self.rows: list[Survivor] = []
+        self.seed: int | None = None   # the input seed the verdicts were found with
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         survivor, col = self.row_at(index), index.column()
@@ -92,10 +98,49 @@ class SurvivorsModel(ListTableModel):
         if role == OBJECT_ROLE:
             return survivor
         if role == Qt.ItemDataRole.ToolTipRole:
-            return survivor.description
+            return f"{survivor.description}\n{survivor.verdict_text(self.seed)}"
+        if role == Qt.ItemDataRole.ForegroundRole and survivor.equivalent:
+            return EQUIVALENT_FG
         if role == Qt.ItemDataRole.DisplayRole:
             return (survivor.bug_type + (" (boundary)" if survivor.boundary else ""),
-                    str(survivor.line), survivor.description)[col]
+                    self.SHORT.get(survivor.verdict, "survives"), str(survivor.line),
+                    survivor.description)[col]
+        return None
+
+
+class SuggestedTestsModel(ListTableModel):
+    """The suggested tests of one suite and the survivors each kills."""
+
+    COLUMNS = ("Suggested test", "Kills")
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.rows: list[SuggestedTest] = []
+        self.audit: QueryAudit | None = None
+
+    def set_audit(self, audit: QueryAudit | None) -> None:
+        self.audit = audit
+        self.set_rows(audit.suggested_tests if audit is not None else [])
+
+    def killed(self, test: SuggestedTest) -> list[Survivor]:
+        survivors = self.audit.survivors if self.audit is not None else ()
+        return [survivors[k] for k in test.kills if 0 <= k < len(survivors)]
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        test, col = self.row_at(index), index.column()
+        if test is None:
+            return None
+        if role == OBJECT_ROLE:
+            return test
+        killed = self.killed(test)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return test.test + "\n\nkills:\n" + "\n".join(
+                f"{s.bug_type}: {s.description} (canonical {s.canonical_output}, "
+                f"mutant {s.mutant_output} on {s.distinguishing_input})" for s in killed)
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == 0:
+                return test.test.replace("\n", " ⏎ ")
+            return "; ".join(f"{s.bug_type} (line {s.line})" for s in killed)
         return None
 
 

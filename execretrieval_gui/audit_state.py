@@ -17,15 +17,24 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Signal
 
 from execretrieval import atomic_write_text
-from execretrieval.audit import DEFAULT_SEEDS, AuditResult, QueryAudit, Survivor, run_audit
+from execretrieval.audit import (
+    DEFAULT_SEEDS,
+    AuditResult,
+    QueryAudit,
+    SuggestedTest,
+    Survivor,
+    run_audit,
+    write_strengthened,
+)
 from execretrieval.benchmark.annotations import Flag
+from execretrieval.benchmark.gates import validate
 
 from .workers import TaskSlot
 
 if TYPE_CHECKING:
     from .state import InspectorState
 
-__all__ = ["AuditState", "reviewed_path", "weak_suite_note"]
+__all__ = ["AuditState", "reviewed_path", "suggestion_note", "weak_suite_note"]
 
 
 def weak_suite_note(audit: QueryAudit, survivor: Survivor) -> str:
@@ -46,6 +55,18 @@ def reviewed_path(store_path: Any) -> Path | None:
     return path.with_name(path.name + ".reviewed.json")
 
 
+def suggestion_note(audit: QueryAudit, test: SuggestedTest) -> str:
+    """A flag note that carries a suggested test and the surviving mutants it kills."""
+    lines = [f"audit: suggested test (kills {len(test.kills)} surviving mutant"
+             f"{'' if len(test.kills) == 1 else 's'}):", test.test]
+    for k in test.kills:
+        if 0 <= k < len(audit.survivors):
+            s = audit.survivors[k]
+            lines.append(f"kills {s.bug_type}: {s.description} — canonical "
+                         f"{s.canonical_output}, mutant {s.mutant_output}")
+    return "\n".join(lines)
+
+
 class AuditState(QObject):
     """Runs and holds the audit; the Audit view renders it and calls back."""
 
@@ -53,6 +74,7 @@ class AuditState(QObject):
     busy_changed = Signal(bool, int, int)  # running, done, total
     selected_changed = Signal(object)     # QueryAudit | None
     reviewed_changed = Signal(object)     # frozenset of query ids
+    copy_written = Signal(str, object)    # folder, ValidationReport of the strengthened copy
     message = Signal(str)
 
     def __init__(self, inspector: InspectorState, parent: QObject | None = None) -> None:
@@ -64,6 +86,7 @@ class AuditState(QObject):
         self.seeds = DEFAULT_SEEDS
         self._results: dict[str, AuditResult] = {}
         self.slot = TaskSlot("audit", self)
+        self.copy_slot = TaskSlot("audit-copy", self)
         inspector.benchmark_loaded.connect(self._on_inspector_benchmark_loaded)
         inspector.flags_changed.connect(self._on_inspector_flags_changed)
 
@@ -73,6 +96,7 @@ class AuditState(QObject):
 
     def _on_inspector_benchmark_loaded(self, bench: Any) -> None:
         self.slot.cancel()
+        self.copy_slot.cancel()
         self.selected = None
         self.reviewed = self._read_reviewed()
         self.result = self._results.get(bench.fingerprint)
@@ -222,3 +246,46 @@ class AuditState(QObject):
             survivor = audit.survivors[0]
         self.inspector.add_flag(Flag(audit.query_id, "test_too_weak",
                                      note=weak_suite_note(audit, survivor)))
+
+    def flag_with_suggestion(self, test: SuggestedTest | None = None) -> None:
+        """Flag the selected suite "tests too weak" with a suggested test (the first one
+        unless ``test``) and the mutants it kills in the note."""
+        audit = self.selected
+        if audit is None:
+            return
+        if test is None:
+            if not audit.suggested_tests:
+                self.message.emit("No suggested test for this suite")
+                return
+            test = audit.suggested_tests[0]
+        self.inspector.add_flag(Flag(audit.query_id, "test_too_weak",
+                                     note=suggestion_note(audit, test)))
+
+    # strengthened copy ----------------------------------------------------------------
+    def write_copy(self, folder: str) -> None:
+        """Write the benchmark with every suggested test appended to ``folder`` (new or
+        empty) and run the five gates on it, in a worker; ``copy_written`` reports."""
+        bench, result = self.inspector.benchmark, self.result
+        if bench is None or result is None:
+            return
+        if not any(q.suggested_tests for q in result.queries):
+            self.message.emit("No suggested test: nothing to add")
+            return
+        oracle = self.inspector.oracle
+
+        def work(progress: Any, should_stop: Any) -> Any:
+            copy = write_strengthened(bench, result, folder)
+            return copy, validate(copy, oracle, progress=progress, should_stop=should_stop)
+
+        self.copy_slot.start(work, on_result=lambda r: self._on_copy_written(folder, *r),
+                             on_error=self._on_copy_error)
+
+    def _on_copy_written(self, folder: str, copy: Any, report: Any) -> None:
+        added = copy.manifest["strengthened"]["tests_added"]
+        gates = "all five gates pass" if report.passed else "validation FAILED: " + ", ".join(
+            g.name for g in report.gates if not g.passed)
+        self.message.emit(f"Wrote {folder}: {added} suggested tests added; {gates}")
+        self.copy_written.emit(folder, report)
+
+    def _on_copy_error(self, exc: BaseException) -> None:
+        self.inspector.report_error("Cannot write the strengthened copy", exc)

@@ -2,10 +2,14 @@
 
 Left, the queue (most suspect first, with reasons; reviewed ones ticked). Right, for the
 selected suite: its reasons, the surviving mutants with the selected one's diff against the
-canonical (the evidence of a weak suite), and the test x mutant kill matrix. "Flag suite as
-too weak" flags the query with the surviving mutant in the note; "Next unreviewed" (Ctrl+N,
-from anywhere in the window: the View menu's action) moves to the next suspect suite not
-yet looked at; a double click opens the query in the
+canonical (the evidence of a weak suite) and its verdict from the input engine (likely
+equivalent survivors greyed, with the reason), the suggested tests with the mutants each
+kills, and the test x mutant kill matrix. "Flag suite as too weak" flags the query with
+the surviving mutant in the note; "Flag with suggestion" with the selected suggested test;
+"Add to a copy…" writes the benchmark with every suggested test appended to a new folder
+and runs the five gates on it; "Next unreviewed" (Ctrl+N, from anywhere in the window: the
+View menu's action) moves to the next suspect suite not yet looked at; a double click opens
+the query in the
 Inspect tab.
 """
 
@@ -17,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QFileDialog,
     QHBoxLayout,
     QLabel,
     QProgressBar,
@@ -31,7 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from . import diffing
-from .audit_models import AuditQueueModel, KillMatrixModel, SurvivorsModel
+from .audit_models import AuditQueueModel, KillMatrixModel, SuggestedTestsModel, SurvivorsModel
 from .columns import ColumnFitter, text_width
 from .models import OBJECT_ROLE
 
@@ -65,6 +70,7 @@ class AuditView(QWidget):
         self.state: AuditState | None = None
         self.queue = AuditQueueModel(self)
         self.survivors = SurvivorsModel(self)
+        self.suggested = SuggestedTestsModel(self)
         self.matrix = KillMatrixModel(self)
 
         self.run_button = QPushButton("Run audit")
@@ -108,9 +114,38 @@ class AuditView(QWidget):
         self.survivor_table = _table(self.survivors, "auditSurvivors")
         self.survivor_table.verticalHeader().hide()
         sh = self.survivor_table.horizontalHeader()
-        sh.resizeSection(0, 170)
-        sh.resizeSection(1, 40)
+        sh.resizeSection(0, 160)
+        sh.resizeSection(1, 110)
+        sh.resizeSection(2, 36)
         sh.setStretchLastSection(True)
+        sh.resizeSection(3, 300)
+        self.suggested_table = _table(self.suggested, "auditSuggested")
+        self.suggested_table.verticalHeader().hide()
+        self.suggested_table.horizontalHeader().resizeSection(0, 330)
+        self.suggested_table.horizontalHeader().setStretchLastSection(True)
+        self.suggested_label = QLabel("Suggested tests")
+        self.suggested_label.setObjectName("auditSuggestedLabel")
+        self.copy_button = QPushButton("Add to a copy…")
+        self.copy_button.setObjectName("auditCopy")
+        self.copy_button.setToolTip("Write the benchmark with every suggested test appended "
+                                    "to a new folder (this one stays untouched) and run "
+                                    "the five gates on it")
+        self.flag_suggestion_button = QPushButton("Flag with suggestion")
+        self.flag_suggestion_button.setObjectName("auditFlagSuggestion")
+        self.flag_suggestion_button.setToolTip("Flag the query's suite 'Test too weak' with "
+                                               "the selected suggested test in the note")
+        for w in (self.copy_button, self.flag_suggestion_button):
+            w.setMinimumWidth(24)
+        suggested_box = QWidget()
+        box = QVBoxLayout(suggested_box)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.setSpacing(2)
+        row = QHBoxLayout()
+        row.addWidget(self.suggested_label, 1)
+        row.addWidget(self.flag_suggestion_button)
+        row.addWidget(self.copy_button)
+        box.addLayout(row)
+        box.addWidget(self.suggested_table)
         self.diff = QTextBrowser()
         self.diff.setObjectName("auditDiff")
         self.diff.setLineWrapMode(QTextBrowser.LineWrapMode.NoWrap)
@@ -135,9 +170,10 @@ class AuditView(QWidget):
         evidence = QSplitter(Qt.Orientation.Vertical)
         evidence.addWidget(self.reasons)
         evidence.addWidget(self.survivor_table)
+        evidence.addWidget(suggested_box)
         evidence.addWidget(self.diff)
         evidence.addWidget(self.matrix_table)
-        evidence.setSizes([96, 140, 210, 220])   # the reasons: two wrapped bullets
+        evidence.setSizes([96, 130, 96, 200, 130])   # the reasons: two wrapped bullets
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("auditSplitter")
         self.splitter.addWidget(self.queue_table)
@@ -153,6 +189,8 @@ class AuditView(QWidget):
     def _set_enabled(self, has_result: bool) -> None:
         self.next_button.setEnabled(has_result)
         self.flag_button.setEnabled(has_result)
+        self.copy_button.setEnabled(has_result)
+        self.flag_suggestion_button.setEnabled(has_result)
 
     # the state ------------------------------------------------------------------------
     def bind(self, state: AuditState) -> None:
@@ -162,6 +200,8 @@ class AuditView(QWidget):
         self.cancel_button.clicked.connect(state.cancel)
         self.next_button.clicked.connect(state.next_unreviewed)
         self.flag_button.clicked.connect(self._on_flag_clicked)
+        self.flag_suggestion_button.clicked.connect(self._on_flag_suggestion_clicked)
+        self.copy_button.clicked.connect(self._on_copy_clicked)
         self.queue_table.selectionModel().currentRowChanged.connect(self._on_queue_row_changed)
         self.queue_table.doubleClicked.connect(
             lambda index: self.inspect_requested.emit(index.data(OBJECT_ROLE).query_id))
@@ -203,9 +243,14 @@ class AuditView(QWidget):
             return
         qs = result.queries
         flaky = sum(1 for q in qs if q.flaky_tests)
+        self.survivors.seed = result.settings.get("input_seed")
+        equivalent = sum(len(q.equivalent_survivors) for q in qs)
+        tests = sum(len(q.suggested_tests) for q in qs)
         self.summary.setText(
             f"{len(qs)} suites · {sum(q.mutants for q in qs)} mutants · "
-            f"<b>{result.suites_with_survivors}</b> let a mutant pass · {flaky} flaky · "
+            f"<b>{result.suites_with_survivors}</b> let a mutant pass "
+            f"(<b>{result.weak_suites}</b> weak, {equivalent} survivors likely equivalent) · "
+            f"{tests} suggested tests · {flaky} flaky · "
             f"{len(result.settings.get('seeds', []))} hash seeds")
 
     def _on_state_selected_changed(self, audit: QueryAudit | None) -> None:
@@ -218,6 +263,13 @@ class AuditView(QWidget):
 
     def _show(self, audit: QueryAudit | None) -> None:
         self.survivors.set_rows(audit.survivors if audit is not None else [])
+        self.suggested.set_audit(audit)
+        n = len(audit.suggested_tests) if audit is not None else 0
+        self.suggested_label.setText(f"Suggested tests ({n})" if n else
+                                     "Suggested tests: none (no survivor an input tells "
+                                     "apart)")
+        if n:
+            self.suggested_table.setCurrentIndex(self.suggested.index(0, 0))
         self.matrix.set_audit(audit)
         if audit is None:
             self.reasons.setText("")
@@ -245,7 +297,29 @@ class AuditView(QWidget):
         audit = self.state.selected if self.state is not None else None
         if survivor is None or audit is None:
             return
-        self.diff.setHtml(diffing.render_unified(audit.canonical_code, survivor.code))
+        seed = self.survivors.seed
+        colour = "#888" if survivor.equivalent else "#8a5a00" if survivor.verdict == "weak" \
+            else "#555"
+        verdict = (f"<p style='color:{colour};margin:0 0 4px 0'>"
+                   f"<b>{escape(survivor.verdict_text(seed))}</b></p>")
+        self.diff.setHtml(verdict + diffing.render_unified(audit.canonical_code,
+                                                           survivor.code))
+
+    def _on_flag_suggestion_clicked(self) -> None:
+        if self.state is None:
+            return
+        index = self.suggested_table.currentIndex()
+        self.state.flag_with_suggestion(index.data(OBJECT_ROLE) if index.isValid() else None)
+
+    def _on_copy_clicked(self) -> None:
+        if self.state is None or self.state.inspector.benchmark is None:
+            return
+        bench = self.state.inspector.benchmark
+        start = str(bench.path.parent / f"{bench.name}-strengthened") if bench.path else ""
+        folder, _ = QFileDialog.getSaveFileName(
+            self, "New folder for the strengthened copy", start)
+        if folder:
+            self.state.write_copy(folder)
 
     def _on_flag_clicked(self) -> None:
         if self.state is None:

@@ -64,7 +64,8 @@ def test_counts_match_a_brute_force_rerun(audit, oracle: Oracle) -> None:
             (len(mutants), killed, survivors, crash_only)
         assert got.tests_killing_nothing == tuple(
             i + 1 for i in range(len(q.test_suite)) if i not in killing)
-        assert got.mutation_score == pytest.approx(killed / len(mutants))
+        equivalent = len(got.equivalent_survivors)
+        assert got.mutation_score == pytest.approx(killed / (len(mutants) - equivalent))
 
 
 def test_weak_suite_ranks_above_strong_with_reasons(audit) -> None:
@@ -88,16 +89,59 @@ def test_json_has_the_issue_keys_and_reads_back(audit, tmp_path: Path) -> None:
     keys = {"query_id", "function_name", "mutants", "killed", "mutation_score", "survivors",
             "crash_only_kills", "tests_killing_nothing", "flaky_tests", "canonical_fails",
             "suspicion", "reasons"}
+    keys.add("suggested_tests")
+    verdicts = set()
     for q in data["queries"]:
         assert set(q) == keys
         for s in q["survivors"]:
-            assert set(s) == {"bug_type", "description", "line", "code"}
+            verdicts.add(s["verdict"])
+            common = {"bug_type", "description", "line", "code", "verdict", "inputs_tried"}
+            if s["verdict"] == "weak":
+                assert set(s) == common | {"distinguishing_input", "canonical_output",
+                                           "mutant_output"}
+            else:
+                assert set(s) == common and s["verdict"] == "likely_equivalent"
+                assert s["inputs_tried"] > 0
+        for t in q["suggested_tests"]:
+            assert set(t) == {"test", "kills"} and t["kills"]
+            assert all(q["survivors"][k]["verdict"] == "weak" for k in t["kills"])
+    assert verdicts == {"weak", "likely_equivalent"}
     suspicions = [q["suspicion"] for q in data["queries"]]
     assert suspicions == sorted(suspicions, reverse=True)
     path = tmp_path / "a.json"
     path.write_text(json.dumps(data))
     again = read_audit(path)
     assert again.to_dict() == data
+
+
+def test_survivors_are_classified_and_suggestions_kill_the_weak_ones(audit,
+                                                                    oracle: Oracle) -> None:
+    weak = audit.query("q_weak")
+    by_description = {s.description: s for s in weak.survivors}
+    # `>` -> `>=` in `if x > hi: return hi` returns hi either way
+    same = [s for d, s in by_description.items() if "`>` changed to `>=`" in d]
+    assert same and same[0].verdict == "likely_equivalent" and same[0].inputs_tried > 10
+    guard = [s for s in weak.survivors if s.bug_type == "remove_edge_case_check"][0]
+    assert guard.verdict == "weak"
+    space: dict = {}
+    exec(CLAMP, space)  # noqa: S102 - the reference: CPython on the canonical
+    assert repr(eval(guard.distinguishing_input, space)) == guard.canonical_output  # noqa: S307
+    mutant: dict = {}
+    exec(guard.code, mutant)  # noqa: S102
+    assert repr(eval(guard.distinguishing_input, mutant)) == guard.mutant_output  # noqa: S307
+    assert any("weak suite" in r for r in weak.reasons)
+    assert any("likely equivalent" in r and "seed 0" in r for r in weak.reasons)
+    # the suite plus the suggested tests: the canonical passes, every weak survivor dies
+    assert weak.suggested_tests
+    stronger = [*weak.tests, *(t.test for t in weak.suggested_tests)]
+    assert oracle.run(CLAMP, stronger).passed
+    for k, s in enumerate(weak.survivors):
+        dies = not oracle.run(s.code, stronger).passed
+        assert dies == (s.verdict == "weak")
+        assert (k in {i for t in weak.suggested_tests for i in t.kills}) == dies
+    # equivalent survivors do not count against the suite
+    counted = weak.mutants - len(weak.equivalent_survivors)
+    assert weak.mutation_score == pytest.approx(weak.killed / counted)
 
 
 def test_failing_canonical_tops_the_queue(oracle: Oracle) -> None:
@@ -159,3 +203,44 @@ def test_flaky_tests_match_cpython_under_each_hash_seed(oracle: Oracle) -> None:
     assert audit.canonical_fails == (not all(f == "a" for f in firsts))
     if expect_flaky:
         assert "flaky: test 1 changes outcome with the hash seed" in audit.reasons
+
+
+def test_cli_suggest_and_apply_write_a_strengthened_copy(tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]
+                                                         ) -> None:
+    from execretrieval import load_benchmark, write_benchmark
+
+    source = tmp_path / "bench"
+    wrong = CLAMP.replace("return hi", "return lo")   # a distractor: fails test 2
+    bench = Benchmark(
+        [Query("q_weak", "Clamp x into [lo, hi].", "clamp", "math-numerical", WEAK, ("c_1",)),
+         Query("q_double", "Double every item.", "double", "collections",
+               ("assert double([1, 2]) == [2, 4]",), ("c_3",))],
+        [Snippet("c_1", "q_weak", "canonical", None, "", CLAMP),
+         Snippet("c_2", "q_weak", "distractor", "wrong_operator", "hi -> lo", wrong),
+         Snippet("c_3", "q_double", "canonical", None, "", DOUBLE)], name="clamps")
+    write_benchmark(bench, source, {"name": "clamps"})
+    before = {p.name: p.read_bytes() for p in source.iterdir()}
+    out = tmp_path / "strong"
+    assert cli(["audit", str(source), "--seeds", "0", "--suggest",
+                "--apply-suggestions", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "suggested tests:" in text and "q_weak clamp:" in text and "kills " in text
+    assert "all gates passed" in text and "PASS    distractor_execution" in text
+    assert {p.name: p.read_bytes() for p in source.iterdir()} == before  # untouched
+    copy = load_benchmark(out)
+    added = copy.manifest["strengthened"]["added"]
+    assert set(added) >= {"q_weak"} and copy.manifest["strengthened"]["from"] == "clamps"
+    weak = copy.query("q_weak")
+    assert weak.test_suite[:len(WEAK)] == WEAK and list(weak.test_suite[len(WEAK):]) == \
+        added["q_weak"]
+    for test in added["q_weak"]:
+        assert f"  {test}" in text  # what --suggest printed is what was added
+    # a second audit of the copy: no survivor of q_weak that an input tells apart is left
+    assert cli(["audit", str(out), "--seeds", "0", "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    [q] = [q for q in again["queries"] if q["query_id"] == "q_weak"]
+    assert all(s["verdict"] == "likely_equivalent" for s in q["survivors"])
+    assert q["suggested_tests"] == []
+    # the copy is never written over
+    assert cli(["audit", str(source), "--seeds", "0", "--apply-suggestions", str(out)]) == 2

@@ -116,12 +116,13 @@ def test_modules_for_a_command_line(argv: list[str], expected: tuple[str, ...]) 
 
 
 def test_parser_choices_equal_the_engines() -> None:
-    from execretrieval.audit.run import DEFAULT_SEEDS
+    from execretrieval.audit.run import DEFAULT_INPUTS, DEFAULT_SEEDS
     from execretrieval.benchmark.flags import CATEGORIES
     from execretrieval.measure.ties import TIE_POLICIES
     from execretrieval.ranking.api_embed import PRESETS
 
     assert choices.TIE_POLICIES == TIE_POLICIES
     assert choices.AUDIT_DEFAULT_SEEDS == DEFAULT_SEEDS
+    assert choices.AUDIT_DEFAULT_INPUTS == DEFAULT_INPUTS
     assert choices.FLAG_CATEGORIES == tuple(CATEGORIES)
     assert choices.EMBED_PRESETS == tuple(PRESETS)

@@ -160,3 +160,56 @@ def test_audit_can_be_cancelled(qtbot, make_window, clamp_dir: Path) -> None:
     assert state.busy and window.audit_view.cancel_button.isVisibleTo(window.audit_view)
     state.cancel()
     assert not state.busy and state.result is None
+
+
+def test_audit_tab_shows_verdicts_and_suggested_tests(qtbot, make_window, clamp_dir: Path,
+                                                      tmp_path: Path,
+                                                      qtmodeltester) -> None:  # type: ignore[no-untyped-def]
+    from execretrieval import load_benchmark
+    from execretrieval_gui.audit_models import EQUIVALENT_FG, SuggestedTestsModel
+
+    window = open_and_wait(qtbot, make_window(), clamp_dir)
+    window.show_tab(2)
+    view, state = window.audit_view, window.audit_state
+    view.seeds_box.setValue(0)
+    with qtbot.waitSignal(state.result_changed, timeout=240000):
+        qtbot.mouseClick(view.run_button, Qt.MouseButton.LeftButton)
+    weak = state.selected
+    assert weak.query_id == "q_0002" and "weak" in view.summary.text()
+    # likely-equivalent survivors are greyed, their verdict the reason
+    rows = view.survivors.rows
+    equivalent = [i for i, s in enumerate(rows) if s.equivalent]
+    assert equivalent and any(s.verdict == "weak" for s in rows)
+    for i in range(len(rows)):
+        colour = view.survivors.index(i, 0).data(Qt.ItemDataRole.ForegroundRole)
+        assert (colour == EQUIVALENT_FG) == (i in equivalent)
+        verdict = view.survivors.index(i, 1).data()
+        assert verdict == ("likely equivalent" if i in equivalent else "weak suite")
+        tip = view.survivors.index(i, 1).data(Qt.ItemDataRole.ToolTipRole)
+        assert ("likely equivalent: no difference on" if i in equivalent
+                else "weak suite: distinguished by input clamp_weak(") in tip
+    view.survivor_table.setCurrentIndex(view.survivors.index(equivalent[0], 0))
+    assert "likely equivalent" in view.diff.toPlainText()
+    # the suggested tests, each with the mutants it kills
+    qtmodeltester.check(view.suggested)
+    assert isinstance(view.suggested, SuggestedTestsModel)
+    assert view.suggested.rowCount() == len(weak.suggested_tests) > 0
+    first = weak.suggested_tests[0]
+    assert view.suggested.index(0, 0).data() == first.test
+    assert weak.survivors[first.kills[0]].bug_type in view.suggested.index(0, 1).data()
+    # flag with the suggestion: the suggested test is in the note
+    view.suggested_table.setCurrentIndex(view.suggested.index(0, 0))
+    qtbot.mouseClick(view.flag_suggestion_button, Qt.MouseButton.LeftButton)
+    [flag] = window.state.store.flags("q_0002")
+    assert flag.category == "test_too_weak" and first.test in flag.note
+    # add to a copy: a new folder with the tests appended, gates run, original untouched
+    before = (clamp_dir / "queries.jsonl").read_bytes()
+    out = tmp_path / "strong"
+    with qtbot.waitSignal(state.copy_written, timeout=120000) as blocker:
+        state.write_copy(str(out))
+    folder, report = blocker.args
+    assert folder == str(out) and report.passed
+    assert (clamp_dir / "queries.jsonl").read_bytes() == before
+    copy = load_benchmark(out)
+    added = [t.test for t in weak.suggested_tests]
+    assert list(copy.query("q_0002").test_suite[-len(added):]) == added

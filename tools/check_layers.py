@@ -22,14 +22,15 @@ ALLOWED = {
     "benchmark": {"base", "oracle"},
     "mutation": {"base", "benchmark"},
     "ranking": {"base", "benchmark"},
-    "build": {"base", "oracle", "benchmark", "mutation"},
-    "audit": {"base", "oracle", "benchmark", "mutation"},
+    "inputs": {"base", "oracle", "benchmark"},
+    "build": {"base", "oracle", "benchmark", "mutation", "inputs"},
+    "audit": {"base", "oracle", "benchmark", "mutation", "inputs"},
     "measure": {"base", "benchmark", "ranking"},
-    "report": {"base", "oracle", "benchmark", "ranking", "measure", "audit"},
-    "cli": {"base", "oracle", "benchmark", "mutation", "ranking", "build", "audit",
-            "measure", "report", "top"},
-    "top": {"base", "oracle", "benchmark", "mutation", "ranking", "build", "audit",
-            "measure", "report"},
+    "report": {"base", "oracle", "benchmark", "ranking", "measure", "inputs", "audit"},
+    "cli": {"base", "oracle", "benchmark", "mutation", "ranking", "inputs", "build",
+            "audit", "measure", "report", "top"},
+    "top": {"base", "oracle", "benchmark", "mutation", "ranking", "inputs", "build",
+            "audit", "measure", "report"},
 }
 
 

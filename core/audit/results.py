@@ -19,8 +19,12 @@ from typing import Any
 from ..errors import InputFormatError
 from ..fileio import read_input_text
 
-__all__ = ["BOUNDARY_TYPES", "AuditResult", "MutantRun", "QueryAudit", "Survivor",
-           "audit_from_dict", "read_audit"]
+__all__ = ["BOUNDARY_TYPES", "VERDICTS", "AuditResult", "MutantRun", "QueryAudit",
+           "SuggestedTest", "Survivor", "audit_from_dict", "read_audit"]
+
+#: what the input engine concluded about a survivor: told apart from the canonical by a
+#: generated input (the suite is weak), no difference found, or no input to try
+VERDICTS = ("weak", "likely_equivalent", "unclassified")
 
 #: bug types whose survivors mean an edge case or a boundary is not tested; a
 #: ``wrong_comparison`` counts too when it only changes strictness (``<`` to ``<=``)
@@ -29,17 +33,62 @@ BOUNDARY_TYPES = ("off_by_one_boundary", "remove_edge_case_check")
 
 @dataclass(frozen=True)
 class Survivor:
-    """A mutant that passes every test the canonical passes: evidence of a weak suite."""
+    """A mutant of the canonical (in :attr:`QueryAudit.survivors`: one that passes every
+    test the canonical passes), and, for a survivor, the input engine's verdict: ``weak``
+    (``distinguishing_input``, a call as source, on which the canonical answers
+    ``canonical_output`` and the mutant ``mutant_output``), ``likely_equivalent`` (no
+    difference on ``inputs_tried`` inputs) or ``unclassified`` (no input to try)."""
 
     bug_type: str
     description: str
     line: int
     code: str
     boundary: bool = False
+    verdict: str = ""
+    distinguishing_input: str = ""
+    canonical_output: str = ""
+    mutant_output: str = ""
+    inputs_tried: int = 0
+
+    @property
+    def equivalent(self) -> bool:
+        return self.verdict == "likely_equivalent"
+
+    def verdict_text(self, seed: int | None = None) -> str:
+        """The verdict in words, as the reports and the GUI show it."""
+        if self.verdict == "weak":
+            return (f"weak suite: distinguished by input {self.distinguishing_input} "
+                    f"(canonical {self.canonical_output}, mutant {self.mutant_output})")
+        if self.verdict == "likely_equivalent":
+            where = "" if seed is None else f", seed {seed}"
+            return f"likely equivalent: no difference on {self.inputs_tried} inputs{where}"
+        if self.verdict == "unclassified":
+            return "unclassified: no generated input to try"
+        return "survives every test"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"bug_type": self.bug_type, "description": self.description,
-                "line": self.line, "code": self.code}
+        out: dict[str, Any] = {"bug_type": self.bug_type, "description": self.description,
+                               "line": self.line, "code": self.code}
+        if self.verdict:
+            out["verdict"] = self.verdict
+            out["inputs_tried"] = self.inputs_tried
+        if self.verdict == "weak":
+            out.update(distinguishing_input=self.distinguishing_input,
+                       canonical_output=self.canonical_output,
+                       mutant_output=self.mutant_output)
+        return out
+
+
+@dataclass(frozen=True)
+class SuggestedTest:
+    """A new test for the suite and the survivors (0-based indexes into
+    :attr:`QueryAudit.survivors`) it kills."""
+
+    test: str
+    kills: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"test": self.test, "kills": list(self.kills)}
 
 
 @dataclass(frozen=True)
@@ -72,6 +121,16 @@ class QueryAudit:
     canonical_code: str = ""
     canonical_statuses: tuple[str, ...] = ()
     runs: tuple[MutantRun, ...] = ()
+    suggested_tests: tuple[SuggestedTest, ...] = ()
+
+    @property
+    def weak_survivors(self) -> tuple[Survivor, ...]:
+        """Survivors a generated input tells apart from the canonical."""
+        return tuple(s for s in self.survivors if s.verdict == "weak")
+
+    @property
+    def equivalent_survivors(self) -> tuple[Survivor, ...]:
+        return tuple(s for s in self.survivors if s.equivalent)
 
     def kills(self, run: MutantRun, test: int) -> bool:
         """Whether 0-based ``test`` kills ``run``: it fails there but passes on the canonical."""
@@ -93,6 +152,7 @@ class QueryAudit:
             "canonical_fails": self.canonical_fails,
             "suspicion": round(self.suspicion, 4),
             "reasons": list(self.reasons),
+            "suggested_tests": [t.to_dict() for t in self.suggested_tests],
         }
 
 
@@ -115,6 +175,11 @@ class AuditResult:
     def suites_with_survivors(self) -> int:
         return sum(1 for q in self.queries if q.survivors)
 
+    @property
+    def weak_suites(self) -> int:
+        """Suites with a survivor that a generated input tells apart from the canonical."""
+        return sum(1 for q in self.queries if q.weak_survivors)
+
     def top(self, n: int = 10) -> tuple[QueryAudit, ...]:
         """The ``n`` most suspect queries that have at least one reason."""
         return tuple(q for q in self.queries if q.reasons)[:n]
@@ -136,9 +201,9 @@ def audit_from_dict(data: Any, source: str | Path = "<audit>") -> AuditResult:
     for i, q in enumerate(data["queries"]):
         where = f"queries[{i}]"
         try:
-            survivors = tuple(Survivor(str(s["bug_type"]), str(s["description"]),
-                                       int(s["line"]), str(s["code"]))
-                              for s in q["survivors"])
+            survivors = tuple(_survivor(s) for s in q["survivors"])
+            suggested = tuple(SuggestedTest(str(t["test"]), tuple(int(k) for k in t["kills"]))
+                              for t in q.get("suggested_tests", ()))
             queries.append(QueryAudit(
                 query_id=str(q["query_id"]), function_name=str(q["function_name"]),
                 mutants=int(q["mutants"]), killed=int(q["killed"]),
@@ -148,7 +213,7 @@ def audit_from_dict(data: Any, source: str | Path = "<audit>") -> AuditResult:
                 flaky_tests=tuple(int(t) for t in q["flaky_tests"]),
                 canonical_fails=bool(q["canonical_fails"]),
                 suspicion=float(q["suspicion"]),
-                reasons=tuple(str(r) for r in q["reasons"])))
+                reasons=tuple(str(r) for r in q["reasons"]), suggested_tests=suggested))
         except KeyError as exc:
             raise InputFormatError("missing", file=source, field=f"{where}.{exc.args[0]}") \
                 from exc
@@ -158,6 +223,17 @@ def audit_from_dict(data: Any, source: str | Path = "<audit>") -> AuditResult:
     if not isinstance(settings, dict):
         raise InputFormatError("expected an object", file=source, field="settings")
     return AuditResult(tuple(queries), MappingProxyType(dict(settings)))
+
+
+def _survivor(s: dict[str, Any]) -> Survivor:
+    verdict = str(s.get("verdict", ""))
+    if verdict and verdict not in VERDICTS:
+        raise ValueError(f"unknown verdict {verdict!r}")
+    return Survivor(str(s["bug_type"]), str(s["description"]), int(s["line"]), str(s["code"]),
+                    verdict=verdict, distinguishing_input=str(s.get("distinguishing_input", "")),
+                    canonical_output=str(s.get("canonical_output", "")),
+                    mutant_output=str(s.get("mutant_output", "")),
+                    inputs_tried=int(s.get("inputs_tried", 0)))
 
 
 def read_audit(path: str | Path) -> AuditResult:

@@ -5,6 +5,13 @@ All six operators are used, not only the four kinds a benchmark keeps as distrac
 mutant no test catches is evidence about the suite whatever its kind. Mutants run under the
 oracle's own settings, so they share cache entries with ``build``; the canonical runs once
 more per hash seed, each seed an oracle of its own (the seed is part of the cache key).
+
+Then the input engine (:mod:`execretrieval.inputs`) classifies every survivor: inputs are
+collected from the suite and generated around them (``inputs`` of them, seeded by
+``input_seed``), answered by the canonical, and each survivor runs on them; a survivor
+that some input tells apart makes the suite weak, one that none does is likely
+equivalent. The greedy smallest set of those inputs that kills every distinguishable
+survivor becomes the query's suggested tests.
 """
 
 from __future__ import annotations
@@ -17,15 +24,18 @@ from typing import Any
 from ..benchmark.dataset import BUG_TYPES, Benchmark, Query
 from ..errors import BuildError, CancelledError, OracleError
 from ..hooks import Progress, ShouldStop
+from ..inputs.cases import DEFAULT_INPUTS, InputSet, InputTask, build_input_sets
+from ..inputs.differential import DifferentialResult, canonical_answer, run_differential
+from ..inputs.suggest import suggest_tests
 from ..mutation.generate import Mutant, generate_mutants
 from ..oracle.cache import Cache
 from ..oracle.execution import Oracle
 from ..oracle.results import SuiteResult
 from ..oracle.sandbox import Limits
-from .results import BOUNDARY_TYPES, AuditResult, MutantRun, QueryAudit, Survivor
-from .suspicion import WEIGHTS, score_query
+from .results import BOUNDARY_TYPES, AuditResult, MutantRun, QueryAudit, SuggestedTest, Survivor
+from .suspicion import WEIGHTS, score_query, surviving
 
-__all__ = ["DEFAULT_SEEDS", "run_audit", "seed_limits"]
+__all__ = ["DEFAULT_INPUTS", "DEFAULT_SEEDS", "run_audit", "seed_limits"]
 
 DEFAULT_SEEDS = 10
 _STRICTNESS = {("<", "<="), ("<=", "<"), (">", ">="), (">=", ">")}
@@ -89,25 +99,80 @@ class _Offset:
     def __init__(self, progress: Progress | None, total: int) -> None:
         self.progress, self.total, self.base = progress, total, 0
 
-    def hook(self) -> Callable[[int, int], None] | None:
+    def hook(self, span: int | None = None) -> Callable[[int, int], None] | None:
+        """Progress of the next batch; with ``span``, its ``done / n`` scaled to ``span``."""
         if self.progress is None:
             return None
         base, progress, total = self.base, self.progress, self.total
-        return lambda done, _n: progress(base + done, total)
+        if span is None:
+            return lambda done, _n: progress(base + done, total)
+        return lambda done, n: progress(base + (span * done // n if n else span), total)
+
+
+def _classify(survivor: Survivor, inputs: InputSet, run: DifferentialResult | None,
+              preferred: set[int]) -> Survivor:
+    """The survivor with the input engine's verdict (its distinguishing input, preferably
+    one of the suggested tests, else the shortest call)."""
+    if run is None or not inputs.cases:
+        return dataclasses.replace(survivor, verdict="unclassified")
+    if not run.differences:
+        return dataclasses.replace(survivor, verdict="likely_equivalent",
+                                   inputs_tried=run.tried)
+    best = min(run.differences, key=lambda d: (d.case not in preferred,
+                                               len(inputs.cases[d.case].call), d.case))
+    case = inputs.cases[best.case]
+    return dataclasses.replace(survivor, verdict="weak", inputs_tried=run.tried,
+                               distinguishing_input=case.call,
+                               canonical_output=canonical_answer(case),
+                               mutant_output=best.output)
+
+
+def _engine(oracle: Oracle, plans: Sequence[_Plan], alive: dict[int, list[MutantRun]],
+            n: int, seed: int, meter: _Offset, should_stop: ShouldStop | None,
+            executed: list[int]) -> dict[int, tuple[list[Survivor], tuple[SuggestedTest, ...]]]:
+    """Per plan index with survivors: the classified survivors and the suggested tests."""
+    order = sorted(alive)
+    tasks = [InputTask(plans[p].code, plans[p].query.function_name,
+                       tuple(plans[p].query.test_suite)) for p in order]
+    reserved = meter.total - meter.base  # the bar's share left for this, in two halves
+    sets = build_input_sets(oracle, tasks, n=n, seed=seed,
+                            progress=meter.hook(reserved // 2), should_stop=should_stop,
+                            executed=executed)
+    meter.base += reserved // 2
+    pairs = [(run.mutant.code, sets[k]) for k, p in enumerate(order) for run in alive[p]
+             if sets[k].cases]
+    diffs = iter(run_differential(oracle, pairs, progress=meter.hook(reserved - reserved // 2),
+                                  should_stop=should_stop, executed=executed))
+    meter.base = meter.total
+    out = {}
+    for k, p in enumerate(order):
+        inputs = sets[k]
+        runs = [next(diffs) if inputs.cases else None for _ in alive[p]]
+        picks = suggest_tests(inputs, runs)
+        chosen = {inputs.cases.index(s.case) for s in picks}
+        survivors = [_classify(r.mutant, inputs, d, chosen) for r, d in zip(alive[p], runs,
+                                                                            strict=True)]
+        out[p] = (survivors, tuple(SuggestedTest(s.test, s.kills) for s in picks))
+    return out
 
 
 def run_audit(benchmark: Benchmark, oracle: Oracle, *, seeds: int = DEFAULT_SEEDS,
               limit: int | None = None, query_ids: Sequence[str] | None = None,
+              inputs: int = DEFAULT_INPUTS, input_seed: int = 0,
               progress: Progress | None = None,
               should_stop: ShouldStop | None = None) -> AuditResult:
     """Audit the suites of ``benchmark`` (the first ``limit`` queries, or ``query_ids``).
 
     Runs every mutant of each canonical, then the canonical under hash seeds
-    ``0 .. seeds-1``; returns the queries most suspect first (ties by query id).
+    ``0 .. seeds-1``, then classifies the survivors on up to ``inputs`` inputs per query
+    (``0`` skips this: survivors stay unclassified); returns the queries most suspect
+    first (ties by query id).
     Raises CancelledError once ``should_stop()`` is true, OracleError if the sandbox fails.
     """
     if seeds < 0:
         raise ValueError(f"seeds must be >= 0, not {seeds}")
+    if inputs < 0:
+        raise ValueError(f"inputs must be >= 0, not {inputs}")
     if query_ids is not None:
         wanted = set(query_ids)
         missing = sorted(wanted - {q.query_id for q in benchmark.queries})
@@ -128,7 +193,9 @@ def run_audit(benchmark: Benchmark, oracle: Oracle, *, seeds: int = DEFAULT_SEED
             jobs.append((plan.code, tests))
             jobs.extend((m.code, tests) for m in plan.mutants)
     seed_jobs = [(p.code, p.query.test_suite) for p in plans if p.code and not p.problem]
-    meter = _Offset(progress, len(jobs) + seeds * len(seed_jobs))
+    # the input engine's share of the bar: as much as two runs of every canonical
+    meter = _Offset(progress, len(jobs) + seeds * len(seed_jobs)
+                    + (2 * len(seed_jobs) if inputs else 0))
     before = oracle.executed
     results = oracle.run_many(jobs, progress=meter.hook(), should_stop=should_stop)
     meter.base += len(jobs)
@@ -143,24 +210,49 @@ def run_audit(benchmark: Benchmark, oracle: Oracle, *, seeds: int = DEFAULT_SEED
             executed += seeded.executed
         meter.base += len(seed_jobs)
 
+    mutant_runs: dict[int, tuple[MutantRun, ...]] = {}
+    alive: dict[int, list[MutantRun]] = {}
+    for p, (plan, start) in enumerate(zip(plans, starts, strict=True)):
+        if not plan.code or plan.problem:
+            continue
+        mutant_runs[p] = tuple(
+            MutantRun(Survivor(m.bug_type, m.bug_description, m.line, m.code,
+                               _is_boundary(m, plan.code)),
+                      results[start + 1 + j].statuses)
+            for j, m in enumerate(plan.mutants))
+        left = surviving(results[start].statuses, mutant_runs[p])
+        if left:
+            alive[p] = [mutant_runs[p][j] for j in left]
+    classified = {}
+    if inputs and alive:
+        if should_stop is not None and should_stop():
+            raise CancelledError("the audit was cancelled")
+        counts: list[int] = []
+        classified = _engine(oracle, plans, alive, inputs, input_seed, meter, should_stop,
+                             counts)
+        executed += sum(counts)
+
     audits: list[QueryAudit] = []
     k = 0
-    for plan, start in zip(plans, starts, strict=True):
+    for p, (plan, start) in enumerate(zip(plans, starts, strict=True)):
         q = plan.query
         if not plan.code or plan.problem:
             audits.append(score_query(q.query_id, q.function_name, q.test_suite, plan.code,
                                       ("error",) * len(q.test_suite), (), (), plan.problem))
             continue
         canonical = results[start].statuses
-        runs = tuple(
-            MutantRun(Survivor(m.bug_type, m.bug_description, m.line, m.code,
-                               _is_boundary(m, plan.code)),
-                      results[start + 1 + j].statuses)
-            for j, m in enumerate(plan.mutants))
+        runs = mutant_runs[p]
+        suggested: tuple[SuggestedTest, ...] = ()
+        if p in classified:
+            survivors, suggested = classified[p]
+            verdicts = dict(zip((id(r) for r in alive[p]), survivors, strict=True))
+            runs = tuple(MutantRun(verdicts[id(r)], r.statuses) if id(r) in verdicts else r
+                         for r in runs)
         by_seed = [(seed, rs[k].statuses) for seed, rs in per_seed]
         k += 1
         audits.append(score_query(q.query_id, q.function_name, q.test_suite, plan.code,
-                                  canonical, runs, by_seed))
+                                  canonical, runs, by_seed, suggested=suggested,
+                                  input_seed=input_seed if inputs else None))
     audits.sort(key=lambda a: (-round(a.suspicion, 9), a.query_id))
     settings: dict[str, Any] = {
         "benchmark": benchmark.name,
@@ -172,6 +264,8 @@ def run_audit(benchmark: Benchmark, oracle: Oracle, *, seeds: int = DEFAULT_SEED
         "seeds": list(range(seeds)),
         "timeout": oracle.timeout,
         "weights": dict(WEIGHTS),
+        "inputs": inputs,
+        "input_seed": input_seed,
     }
     return AuditResult(tuple(audits), MappingProxyType(settings), executed=executed)
 

@@ -1,8 +1,11 @@
 """``execretrieval audit DIR``: rank the queries' test suites by how suspect they are.
 
 ``--json`` prints the audit (stable keys, see README "Suite audit"); ``--out FILE`` writes
-it as HTML, Markdown or JSON by extension. Exit 0 when the audit ran (whatever it found),
-2 on bad input, 130 when interrupted.
+it as HTML, Markdown or JSON by extension; ``--suggest`` prints the tests that would kill
+every distinguishable survivor; ``--apply-suggestions OUT_DIR`` writes a copy of the
+benchmark with them appended and runs the five gates on it. Exit 0 when the audit ran
+(whatever it found; with ``--apply-suggestions``, when the copy passes every gate), 1 when
+the copy fails a gate, 2 on bad input, 130 when interrupted.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import InputFormatError
 from .args import add_oracle_options, make_oracle, non_negative_int, positive_int
+from .choices import AUDIT_DEFAULT_INPUTS as DEFAULT_INPUTS
 from .choices import AUDIT_DEFAULT_SEEDS as DEFAULT_SEEDS
 
 if TYPE_CHECKING:
@@ -47,6 +51,21 @@ def register(subparsers: Any) -> None:
                         help="audit only this query (repeatable)")
     parser.add_argument("--top", type=positive_int, default=10, metavar="N",
                         help="queries listed in the text summary (default 10)")
+    parser.add_argument("--inputs", type=non_negative_int, default=DEFAULT_INPUTS,
+                        metavar="N",
+                        help=f"inputs per query to classify survivors on: the suite's own "
+                             f"calls, then type-aware mutations of them, answered by the "
+                             f"canonical (default {DEFAULT_INPUTS}; 0 leaves survivors "
+                             f"unclassified)")
+    parser.add_argument("--input-seed", type=non_negative_int, default=0, metavar="S",
+                        help="seed of the generated inputs (default 0)")
+    parser.add_argument("--suggest", action="store_true",
+                        help="print the suggested tests: per weak suite, the fewest new "
+                             "asserts that kill every survivor some input tells apart")
+    parser.add_argument("--apply-suggestions", metavar="OUT_DIR", type=Path,
+                        help="write a copy of the benchmark with the suggested tests "
+                             "appended (the original is untouched; the manifest records "
+                             "what was added) and run the five gates on it")
     add_oracle_options(parser)
     parser.set_defaults(handler=_run)
 
@@ -66,10 +85,15 @@ def _run(args: argparse.Namespace) -> int:
                                    file=args.out)
         writer = getattr(audit_pages, name)
     bench = load_benchmark(args.directory)
+    out_dir = args.apply_suggestions
+    if out_dir is not None and out_dir.exists() and (not out_dir.is_dir()
+                                                     or any(out_dir.iterdir())):
+        raise InputFormatError("exists and is not an empty folder", file=out_dir)
     started = time.monotonic()
     with make_oracle(args) as oracle, TerminalProgress("auditing") as progress:
         audit = run_audit(bench, oracle, seeds=args.seeds, limit=args.limit,
-                          query_ids=args.queries, progress=progress)
+                          query_ids=args.queries, inputs=args.inputs,
+                          input_seed=args.input_seed, progress=progress)
     executed = audit.executed
     elapsed = time.monotonic() - started
     if writer is not None:
@@ -78,18 +102,75 @@ def _run(args: argparse.Namespace) -> int:
         print(audit_pages.audit_json(audit), end="")
     else:
         _print_summary(audit, args.top)
+        if args.suggest:
+            _print_suggestions(audit)
     print(f"audit: {len(audit.queries)} queries in {elapsed:.1f}s, {executed} suites executed"
           f" (the rest from the cache)" + (f"; wrote {args.out}" if writer else ""),
           file=sys.stderr)
-    return 0
+    if out_dir is None:
+        return 0
+    return _apply(args, bench, audit, out_dir)
+
+
+def _apply(args: argparse.Namespace, bench: Any, audit: AuditResult, out_dir: Path) -> int:
+    from ..audit.strengthen import write_strengthened
+    from ..benchmark.gates import validate
+    from .progress import TerminalProgress
+
+    copy = write_strengthened(bench, audit, out_dir)
+    added = copy.manifest["strengthened"]["tests_added"]
+    print(f"wrote {out_dir}: {added} suggested tests added to "
+          f"{len(copy.manifest['strengthened']['added'])} suites; {bench.name} is unchanged")
+    with make_oracle(args) as oracle, TerminalProgress("validating") as progress:
+        report = validate(copy, oracle, progress=progress)
+    for gate in report.gates:
+        verdict = "PASS" if gate.passed else ("FAIL" if gate.ran else "NOT RUN")
+        print(f"{verdict:7} {gate.name} ({len(gate.failures)} failures)")
+        for failure in gate.failures[:10]:
+            where = " ".join(x for x in (failure.query_id, failure.corpus_id) if x)
+            print(f"        {where + ': ' if where else ''}{failure.reason}")
+    print("all gates passed" if report.passed else "validation FAILED")
+    return 0 if report.passed else 1
+
+
+def _print_suggestions(audit: AuditResult) -> None:
+    weak = [q for q in audit.queries if q.suggested_tests]
+    tests = sum(len(q.suggested_tests) for q in weak)
+    print(f"\nsuggested tests: {tests} for {len(weak)} weak suites "
+          f"(each kills the survivors listed under it)")
+    for q in weak:
+        print(f"\n{q.query_id} {q.function_name}:")
+        for t in q.suggested_tests:
+            print("    " + t.test.replace("\n", "\n    "))
+            for k in t.kills:
+                s = q.survivors[k]
+                print(f"        kills {s.bug_type}: {s.description} "
+                      f"(canonical {s.canonical_output}, mutant {s.mutant_output})"
+                      if s.distinguishing_input == _call_of(t.test) else
+                      f"        kills {s.bug_type}: {s.description}")
+
+
+def _call_of(test: str) -> str:
+    """The call a suggested test makes (``assert CALL == X`` or a ``pytest.raises`` block)."""
+    if test.startswith("assert "):
+        return test[len("assert "):].rsplit(" == ", 1)[0]
+    return test.split("\n", 1)[-1].strip()
 
 
 def _print_summary(audit: AuditResult, top: int) -> None:
     qs = audit.queries
+    survivors = [s for q in qs for s in q.survivors]
+    by_verdict = {v: sum(1 for s in survivors if s.verdict == v)
+                  for v in ("weak", "likely_equivalent", "unclassified")}
     print(f"{len(qs)} queries, {sum(q.mutants for q in qs)} mutants: "
-          f"{audit.suites_with_survivors} suites let a mutant pass, "
+          f"{audit.suites_with_survivors} suites let a mutant pass "
+          f"({audit.weak_suites} weak: a generated input tells a survivor apart), "
           f"{sum(1 for q in qs if q.flaky_tests)} have flaky tests, "
           f"{sum(1 for q in qs if q.canonical_fails)} canonicals fail")
+    if survivors:
+        print(f"{len(survivors)} survivors: {by_verdict['weak']} weak, "
+              f"{by_verdict['likely_equivalent']} likely equivalent, "
+              f"{by_verdict['unclassified']} unclassified")
     shown = audit.top(top)
     if not shown:
         print("no suspect suite")

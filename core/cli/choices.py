@@ -8,12 +8,14 @@ checks each one equals its owner's, so a change there fails a test until it is m
 
 from __future__ import annotations
 
-__all__ = ["AUDIT_DEFAULT_SEEDS", "EMBED_PRESETS", "FLAG_CATEGORIES", "TIE_POLICIES"]
+__all__ = ["AUDIT_DEFAULT_INPUTS", "AUDIT_DEFAULT_SEEDS", "EMBED_PRESETS", "FLAG_CATEGORIES", "TIE_POLICIES"]
 
 #: ``execretrieval.measure.ties.TIE_POLICIES``
 TIE_POLICIES = ("expected", "optimistic", "pessimistic", "corpus")
 #: ``execretrieval.audit.run.DEFAULT_SEEDS``
 AUDIT_DEFAULT_SEEDS = 10
+#: ``execretrieval.audit.run.DEFAULT_INPUTS``
+AUDIT_DEFAULT_INPUTS = 100
 #: the keys of ``execretrieval.benchmark.flags.CATEGORIES``
 FLAG_CATEGORIES = ("test_stricter", "test_too_weak", "ambiguous_query", "not_single_edit",
                    "distractor_correct", "other")

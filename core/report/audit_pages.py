@@ -1,8 +1,9 @@
 """The suite audit as a page: self-contained HTML (no script, no downloads) or Markdown.
 
-Both lead with the summary (queries, mutants, suites with survivors), then the queue of
-queries most suspect first with their reasons, then for each suspect query its surviving
-mutants as unified diffs against the canonical.
+Both lead with the summary (queries, mutants, suites with survivors, survivors per
+verdict of the input engine), then the queue of queries most suspect first with their
+reasons, then for each suspect query its suggested tests and its surviving mutants as
+unified diffs against the canonical, each with its verdict (likely-equivalent ones greyed).
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from ..audit.results import AuditResult, QueryAudit, Survivor
 
-__all__ = ["audit_html", "audit_json", "audit_markdown", "survivor_diff", "top_suspects"]
+__all__ = ["audit_html", "audit_json", "audit_markdown", "survivor_diff", "top_suspects",
+           "verdict_counts"]
 
 _CSS = """
 body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:2em auto;
@@ -34,6 +36,7 @@ ul.reasons{margin:0;padding-left:1.1em}
 vertical-align:middle;margin-right:6px}
 .add{background:#e6ffec;display:block}.del{background:#ffebe9;display:block}
 .hunk{color:#777;display:block}.muted{color:#666}
+.equivalent{color:#888}.equivalent pre{opacity:.6}.verdict{margin:.1em 0 .3em}
 """
 #: survivors shown per query (the JSON has them all)
 MAX_SURVIVORS = 8
@@ -59,10 +62,34 @@ def _summary(audit: AuditResult) -> tuple[int, int, int, int]:
 def _settings_line(audit: AuditResult) -> str:
     s = audit.settings
     seeds = s.get("seeds", [])
+    inputs = (f"; survivors classified on up to {s['inputs']} inputs per query (seed "
+              f"{s.get('input_seed', 0)})" if s.get("inputs") else "")
     return (f"benchmark {s.get('benchmark', '?')}; all six operators; "
             f"{len(seeds)} hash seed{'s' if len(seeds) != 1 else ''}; timeout "
-            f"{s.get('timeout', '?')} s" + (f"; first {s['limit']} queries"
-                                            if s.get("limit") else ""))
+            f"{s.get('timeout', '?')} s" + inputs + (f"; first {s['limit']} queries"
+                                                     if s.get("limit") else ""))
+
+
+def verdict_counts(audit: AuditResult) -> dict[str, int]:
+    """Survivors per verdict over the whole audit (``weak``, ``likely_equivalent``,
+    ``unclassified``; survivors of an audit without the input engine count as none)."""
+    out = {"weak": 0, "likely_equivalent": 0, "unclassified": 0}
+    for q in audit.queries:
+        for s in q.survivors:
+            if s.verdict in out:
+                out[s.verdict] += 1
+    return out
+
+
+def _verdict_line(audit: AuditResult) -> str:
+    counts = verdict_counts(audit)
+    if not sum(counts.values()):
+        return ""
+    tests = sum(len(q.suggested_tests) for q in audit.queries)
+    return (f"Survivors: {counts['weak']} weak (a generated input tells them apart), "
+            f"{counts['likely_equivalent']} likely equivalent, {counts['unclassified']} "
+            f"unclassified; {audit.weak_suites} weak suites, {tests} suggested tests kill "
+            "every distinguishable survivor.")
 
 
 def _tests_text(numbers: Sequence[int]) -> str:
@@ -77,8 +104,10 @@ def audit_html(audit: AuditResult, top: int = 25) -> str:
            "<h1>Suite audit</h1>",
            f"<p>{n} queries, {mutants} single-edit mutants executed; <b>{with_survivors}</b> "
            f"suites let at least one mutant pass; {flaky} have flaky tests.<br>"
-           f"<span class=\"muted\">{escape(_settings_line(audit))}. A surviving mutant may "
-           "be equivalent to the canonical; read its diff before flagging.</span></p>",
+           + (f"{escape(_verdict_line(audit))}<br>" if _verdict_line(audit) else "") +
+           f"<span class=\"muted\">{escape(_settings_line(audit))}. \"Likely equivalent\" "
+           "means no generated input told the mutant apart, not a proof; read its diff "
+           "before flagging.</span></p>",
            "<h2>Queue, most suspect first</h2>",
            "<table class=\"queue\"><colgroup><col style=\"width:3%\"><col style=\"width:22%\">"
            "<col style=\"width:9%\"><col style=\"width:9%\"><col style=\"width:7%\">"
@@ -108,14 +137,27 @@ def audit_html(audit: AuditResult, top: int = 25) -> str:
                    f"{q.suspicion:.3f}</span></h3>")
         out.append("<ul class=\"reasons\">" + "".join(f"<li>{escape(r)}</li>"
                                                    for r in q.reasons) + "</ul>")
-        for s in q.survivors[:MAX_SURVIVORS]:
-            out.append(f"<p><b>{escape(s.bug_type)}</b>: {escape(s.description)}</p>")
+        if q.suggested_tests:
+            out.append("<p><b>Suggested tests</b> (together they kill every survivor a "
+                       "generated input tells apart):</p>")
+            for t in q.suggested_tests:
+                kills = ", ".join(f"#{k + 1} {q.survivors[k].bug_type}" for k in t.kills
+                                  if k < len(q.survivors))
+                out.append(f"<pre>{escape(t.test)}</pre><p class=\"muted verdict\">kills "
+                           f"{escape(kills)}</p>")
+        seed = audit.settings.get("input_seed")
+        for number, s in enumerate(q.survivors[:MAX_SURVIVORS], 1):
+            cls = ' class="equivalent"' if s.equivalent else ""
+            out.append(f"<div{cls}><p><b>#{number} {escape(s.bug_type)}</b>: "
+                       f"{escape(s.description)}<br><span class=\"verdict\">"
+                       f"{escape(s.verdict_text(seed))}</span></p>")
             if q.canonical_code:
                 out.append("<pre>" + "".join(_diff_line(x)
                                              for x in survivor_diff(q.canonical_code, s))
                            + "</pre>")
             else:
                 out.append(f"<pre>{escape(s.code)}</pre>")
+            out.append("</div>")
         if len(q.survivors) > MAX_SURVIVORS:
             out.append(f"<p class=\"muted\">… and {len(q.survivors) - MAX_SURVIVORS} more "
                        "survivors (all are in the JSON output).</p>")
@@ -135,6 +177,7 @@ def audit_markdown(audit: AuditResult, top: int = 25) -> str:
     lines = ["# Suite audit", "",
              f"{n} queries, {mutants} single-edit mutants executed; **{with_survivors}** "
              f"suites let at least one mutant pass; {flaky} have flaky tests.",
+             *([_verdict_line(audit)] if _verdict_line(audit) else []),
              f"_{_settings_line(audit)}._", "",
              "| # | query | suspicion | score | survivors | flaky | kill nothing | reasons |",
              "|---:|---|---:|---:|---:|---|---|---|"]
@@ -148,8 +191,13 @@ def audit_markdown(audit: AuditResult, top: int = 25) -> str:
         if not q.survivors:
             continue
         lines += ["", f"## `{q.function_name}` ({q.query_id})", ""]
+        if q.suggested_tests:
+            lines += ["Suggested tests:", "", "```python",
+                      *(t.test for t in q.suggested_tests), "```", ""]
+        seed = audit.settings.get("input_seed")
         for s in q.survivors[:MAX_SURVIVORS]:
-            lines += [f"- **{s.bug_type}**: {s.description}", "", "```diff",
+            lines += [f"- **{s.bug_type}**: {s.description} — {s.verdict_text(seed)}", "",
+                      "```diff",
                       *(survivor_diff(q.canonical_code, s) if q.canonical_code
                         else s.code.splitlines()), "```", ""]
     return "\n".join(lines) + "\n"

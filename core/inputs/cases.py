@@ -1,0 +1,236 @@
+"""Inputs for a target function, with the canonical's answers: the suite's own calls, then
+more generated from them, kept only where the canonical answers them deterministically.
+
+:func:`build_input_sets` does, for many (canonical, suite) tasks at once:
+
+1. **collect**: every test that calls the function is re-run in the sandbox with the
+   function wrapped, and the plain-data arguments of its outermost calls come back as
+   source (the suite's own inputs, however the test builds them);
+2. **generate**: type-aware mutation of those inputs (:mod:`.mutate`), and inputs from
+   type hints, seeded by ``(seed, function name)``, until ``n`` distinct candidates;
+3. **evaluate**: each candidate runs on the canonical twice per test process, under two
+   hash seeds; it is kept when all four answers agree: a plain-data result (an
+   ``assert f(args) == result`` case) or the same exception type (a ``pytest.raises``
+   case); a timeout, a non-plain result or any disagreement drops it;
+4. **verify**: the kept cases, as the tests they will be, run on the canonical once more
+   through the oracle's own comparison rules; a case the canonical fails is dropped.
+"""
+
+from __future__ import annotations
+
+import ast
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import CancelledError
+from ..hooks import Progress, ShouldStop
+from .batches import derived_oracle, run_chunked
+from .mutate import mutate_value, pools_from_code, value_for_hint
+from .plain import call_source
+from .probes import collector, evaluator, read_calls, read_evaluation
+
+__all__ = ["DEFAULT_INPUTS", "Case", "InputSet", "InputTask", "build_input_sets",
+           "case_test"]
+
+DEFAULT_INPUTS = 100
+_OUTPUT_CHARS = 400_000   # probes print their answers: room for a chunk of them
+_MAX_CALL = 300           # longest generated call source; suggested tests stay readable
+_TRIES = 40               # generation attempts per wanted input before giving up
+
+
+@dataclass(frozen=True)
+class Case:
+    """One input and the canonical's answer: ``kind`` is ``"return"`` (``expected`` is the
+    result as plain-data source) or ``"raises"`` (``expected`` is the exception type);
+    ``origin`` is ``"suite"`` (a call the suite makes) or ``"generated"``."""
+
+    call: str
+    kind: str
+    expected: str
+    origin: str = "generated"
+
+    @property
+    def test(self) -> str:
+        """The case as a test of the benchmark's kind."""
+        return case_test(self.call, self.kind, self.expected)
+
+
+def case_test(call: str, kind: str, expected: str) -> str:
+    if kind == "raises":
+        return f"with pytest.raises({expected}):\n    {call}"
+    return f"assert {call} == {expected}"
+
+
+@dataclass(frozen=True)
+class InputTask:
+    """A canonical, its target function and the suite whose calls seed the inputs."""
+
+    code: str
+    function_name: str
+    tests: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class InputSet:
+    """The cases of one task. ``collected``: distinct calls found in the suite;
+    ``candidates``: distinct inputs evaluated; ``problem``: why there are no cases."""
+
+    function_name: str
+    cases: tuple[Case, ...]
+    seed: int
+    collected: int = 0
+    candidates: int = 0
+    problem: str = ""
+
+
+def _calls_function(test: str, function: str) -> bool:
+    try:
+        tree = ast.parse(test)
+    except (SyntaxError, ValueError):
+        return False
+    return any(isinstance(n, ast.Name) and n.id == function for n in ast.walk(tree))
+
+
+def _generate(task: InputTask, seeds: list[tuple[tuple, dict]], n: int,
+              seed: int) -> list[tuple[str, str]]:
+    """``(call source, origin)`` of up to ``n`` distinct inputs: the suite's first."""
+    rng = random.Random(f"execretrieval-inputs:{seed}:{task.function_name}")
+    pools = pools_from_code(task.code, task.function_name)
+    out: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    pool: list[tuple[tuple, dict]] = []
+
+    def add(args: tuple, kwargs: dict, origin: str) -> None:
+        try:
+            source = call_source(task.function_name, args, kwargs)
+        except (ValueError, RecursionError):
+            return
+        if source in seen or (origin != "suite" and len(source) > _MAX_CALL):
+            return
+        seen.add(source)
+        out.append((source, origin))
+        pool.append((args, kwargs))
+
+    for seed_args, seed_kwargs in seeds:
+        add(seed_args, seed_kwargs, "suite")
+    if not pool and pools.params and len(pools.hints) == len(pools.params):
+        for _ in range(_TRIES):  # no plain-data call in the suite: start from the hints
+            fresh = tuple(value_for_hint(pools.hints[i], rng, pools)
+                          for i in range(len(pools.params)))
+            if all(a is not None for a in fresh):
+                add(fresh, {}, "generated")
+    tries = 0
+    while pool and len(out) < n and tries < n * _TRIES:
+        tries += 1
+        picked_args, picked_kwargs = rng.choice(pool)
+        args: list[Any] = list(picked_args)
+        kwargs: dict[str, Any] = dict(picked_kwargs)
+        names: list[int | str] = [*range(len(args)), *kwargs]
+        if not names:
+            break
+        for _ in range(1 if rng.random() < 0.75 else 2):
+            which = rng.choice(names)
+            if isinstance(which, int):
+                hint = pools.hints.get(which)
+                if hint is not None and rng.random() < 0.1:
+                    fresh = value_for_hint(hint, rng, pools)
+                    if fresh is not None and type(fresh) is type(args[which]):
+                        args[which] = fresh
+                        continue
+                args[which] = mutate_value(args[which], rng, pools)
+            else:
+                kwargs[which] = mutate_value(kwargs[which], rng, pools)
+        add(tuple(args), kwargs, "generated")
+    return out[:max(n, len(seeds))]
+
+
+def _kept(candidates: list[list[tuple[str, str]]], by_seed: list[list[list[Any]]]
+          ) -> list[list[Case]]:
+    """The candidates the canonical answered the same way in every run."""
+    kept: list[list[Case]] = []
+    for j, cands in enumerate(candidates):
+        cases = []
+        for i, (call, origin) in enumerate(cands):
+            runs = [rs[j][i] for rs in by_seed]
+            if any(r is None for r in runs):
+                continue
+            answer = read_evaluation(runs)
+            if answer is not None:
+                cases.append(Case(call, answer[0], answer[1],
+                                  "suite" if origin == "suite" else "generated"))
+        kept.append(cases)
+    return kept
+
+
+def build_input_sets(oracle: Any, tasks: Sequence[InputTask], *, n: int = DEFAULT_INPUTS,
+                     seed: int = 0, progress: Progress | None = None,
+                     should_stop: ShouldStop | None = None,
+                     executed: list[int] | None = None) -> list[InputSet]:
+    """The input set of each task (see the module docstring), in task order.
+
+    Everything runs on oracles derived from ``oracle`` (hash seeds 0 and 1, room for
+    printed answers, a short per-chunk timeout) that share its cache, so a warm re-run
+    executes nothing (``executed``, if given, gets the number of suites really run
+    appended). Raises CancelledError once ``should_stop()`` is true.
+    """
+    if n < 1:
+        raise ValueError(f"n must be at least 1, not {n}")
+    total = 4 * len(tasks)
+    step = [0]
+
+    def tick() -> None:
+        step[0] += len(tasks)
+        if progress is not None:
+            progress(step[0], total)
+
+    def check() -> None:
+        if should_stop is not None and should_stop():
+            raise CancelledError("the input generation was cancelled")
+
+    probes = [derived_oracle(oracle, hash_seed=s, output_chars=_OUTPUT_CHARS) for s in (0, 1)]
+    plain = derived_oracle(oracle)
+    try:
+        check()
+        collect_jobs = [(t.code, [collector(x, t.function_name) for x in t.tests
+                                  if _calls_function(x, t.function_name)]) for t in tasks]
+        collected = run_chunked(probes[0], collect_jobs, should_stop=should_stop)
+        tick()
+        candidates: list[list[tuple[str, str]]] = []
+        n_collected: list[int] = []
+        for task, outcomes in zip(tasks, collected, strict=True):
+            calls = [c for o in outcomes if o is not None for c in read_calls(o)]
+            unique = {call_source(task.function_name, a, k): (a, k) for a, k in calls}
+            n_collected.append(len(unique))
+            candidates.append(_generate(task, list(unique.values()), n, seed))
+        by_seed = []
+        for probe in probes:
+            check()
+            by_seed.append(run_chunked(probe, [(t.code, [evaluator(call) for call, _ in c])
+                                               for t, c in zip(tasks, candidates, strict=True)],
+                                       should_stop=should_stop))
+            tick()
+        kept = _kept(candidates, by_seed)
+        check()
+        verified = run_chunked(plain, [(t.code, [c.test for c in cases])
+                                       for t, cases in zip(tasks, kept, strict=True)],
+                               should_stop=should_stop)
+        tick()
+    finally:
+        for p in (*probes, plain):
+            p.close()
+        if executed is not None:
+            executed.append(sum(p.executed for p in (*probes, plain)))
+    sets = []
+    for task, cases, outcomes, found, cands in zip(tasks, kept, verified, n_collected,
+                                                   candidates, strict=True):
+        good = tuple(c for c, o in zip(cases, outcomes, strict=True)
+                     if o is not None and o.status == "pass")
+        problem = ""
+        if not good:
+            problem = ("the suite makes no call with plain-data arguments" if not cands
+                       else "the canonical answers none of the inputs deterministically "
+                            "with plain data")
+        sets.append(InputSet(task.function_name, good, seed, found, len(cands), problem))
+    return sets

@@ -1,0 +1,169 @@
+"""The test source the input engine sends to the sandbox, and reading what comes back.
+
+Two kinds of probe, both ordinary tests run by the oracle (so its containment applies):
+
+* a *collector* re-runs one of the suite's own tests with the target function wrapped, and
+  prints the arguments of every outermost call as plain-data source (recursive calls pass
+  through the wrapper unrecorded);
+* an *evaluator* calls the canonical twice on one input (fresh argument objects each
+  time) and prints both results as plain-data source, or the exception type raised.
+
+What a probe prints is framed by :data:`MARK`; what the candidate itself prints around it
+is ignored. Only the canonical's probes are read this way: a candidate's verdicts always
+come from the runner (see :mod:`execretrieval.inputs.differential`).
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Sequence
+from typing import Any
+
+from ..errors import InputFormatError
+from ..oracle.results import TestOutcome
+from .plain import SANDBOX_SOURCE, from_source
+
+__all__ = ["MARK", "collector", "evaluator", "read_calls", "read_evaluation"]
+
+MARK = "\x1eERX\x1e"
+_FRAMED = re.compile(re.escape(MARK) + r"(.*?)" + re.escape(MARK), re.S)
+
+_WRAP = '''
+def _erx_wrap(_erx_f, _erx_seen):
+    _erx_depth = [0]
+    def _erx_called(*args, **kwargs):
+        if not _erx_depth[0]:
+            try:
+                _erx_seen.append(_erx_src((args, kwargs)))
+            except (ValueError, RecursionError, TypeError):
+                _erx_seen.append(None)
+        _erx_depth[0] += 1
+        try:
+            return _erx_f(*args, **kwargs)
+        finally:
+            _erx_depth[0] -= 1
+    return _erx_called
+'''
+
+_RUN = '''
+import builtins as _erx_builtins
+def _erx_run():
+    try:
+        _erx_r = {call}
+    except (AssertionError, RecursionError, MemoryError):
+        return "!"
+    except Exception as _erx_e:
+        _erx_t = type(_erx_e)
+        _erx_n = _erx_t.__name__
+        if globals().get(_erx_n) is _erx_t or getattr(_erx_builtins, _erx_n, None) is _erx_t:
+            return "E" + _erx_n
+        return "!"
+    try:
+        return "R" + _erx_src(_erx_r)
+    except (ValueError, RecursionError, TypeError):
+        return "?"
+_erx_first = _erx_run()
+_erx_second = _erx_run()
+print("{mark}" + repr([_erx_first, _erx_second]) + "{mark}")
+'''
+
+
+def collector(test: str, function: str) -> str:
+    """A test that runs ``test`` with ``function`` wrapped and prints the argument tuples
+    of its outermost calls (``None`` for a call whose arguments are not plain data)."""
+    body = textwrap.indent(test, "    ")
+    return (f"{SANDBOX_SOURCE}{_WRAP}\n_erx_seen = []\n"
+            f"{function} = _erx_wrap({function}, _erx_seen)\n"
+            f"try:\n{body}\nexcept BaseException:\n    pass\n"
+            f"print({MARK!r} + repr(_erx_seen) + {MARK!r})\n")
+
+
+def evaluator(call: str) -> str:
+    """A test that evaluates ``call`` (a call of the canonical, as source) twice and prints
+    both outcomes: ``R<source of the result>``, ``E<exception type>``, ``?`` (not plain
+    data) or ``!`` (an exception a test should not expect)."""
+    return SANDBOX_SOURCE + _RUN.replace("{call}", call).replace("{mark}", MARK.encode(
+        "unicode_escape").decode())
+
+
+def _payload(outcome: TestOutcome) -> str | None:
+    found = _FRAMED.findall(outcome.output)
+    return found[-1] if outcome.status == "pass" and found else None
+
+
+def read_calls(outcome: TestOutcome) -> list[tuple[tuple, dict]]:
+    """The ``(args, kwargs)`` a collector saw, in call order; calls with arguments that are
+    not plain data are left out."""
+    text = _payload(outcome)
+    if text is None:
+        return []
+    try:
+        seen = from_source(text, where="collector output")
+    except InputFormatError:
+        return []
+    calls = []
+    for item in seen if type(seen) is list else []:
+        if type(item) is not str:
+            continue
+        try:
+            value = from_source(item, where="collected call")
+        except InputFormatError:
+            continue
+        if (type(value) is tuple and len(value) == 2 and type(value[0]) is tuple
+                and type(value[1]) is dict and all(type(k) is str for k in value[1])):
+            calls.append((value[0], value[1]))
+    return calls
+
+
+def read_evaluation(outcomes: Sequence[TestOutcome]) -> tuple[str, str] | None:
+    """``("return", source)`` or ``("raises", type name)`` when every run of an evaluator
+    (one outcome per hash seed) agrees with itself and with the others; None when the
+    canonical errs, times out, returns something that is not plain data, or is not
+    deterministic."""
+    seen: list[tuple[str, Any]] = []
+    for outcome in outcomes:
+        text = _payload(outcome)
+        if text is None:
+            return None
+        try:
+            pair = from_source(text, where="evaluator output")
+        except InputFormatError:
+            return None
+        if type(pair) is not list or len(pair) != 2 or not all(type(p) is str for p in pair):
+            return None
+        for item in pair:
+            if not item or item[0] not in "RE":
+                return None
+            if item[0] == "E":
+                seen.append(("raises", item[1:]))
+                continue
+            try:
+                seen.append(("return", (from_source(item[1:], where="result"), item[1:])))
+            except InputFormatError:
+                return None
+    if not seen:
+        return None
+    kind, first = seen[0]
+    for other_kind, other in seen[1:]:
+        if other_kind != kind:
+            return None
+        if kind == "raises" and other != first:
+            return None
+        if kind == "return" and not _same(other[0], first[0]):
+            return None
+    if kind == "raises":
+        return "raises", str(first)
+    return "return", first[1]
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Plain values equal and of the same types all the way down (``1 == 1.0 == True``
+    would let a nondeterministic type slip through)."""
+    if type(a) is not type(b):
+        return False
+    if type(a) in (list, tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if type(a) is dict:
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    return bool(a == b)

@@ -1,0 +1,211 @@
+"""The input engine: plain-data source both ways, inputs collected in the sandbox, generated
+deterministically, filtered by the canonical, and differential runs checked against a
+brute-force in-process comparison of canonical and mutant."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+from _audit_cases import CLAMP, WEAK
+
+from execretrieval import MemoryCache, Oracle, generate_mutants
+from execretrieval.errors import InputFormatError
+from execretrieval.inputs import (
+    InputTask,
+    build_input_sets,
+    canonical_answer,
+    from_source,
+    run_differential,
+    suggest_tests,
+    to_source,
+)
+from execretrieval.inputs.mutate import Pools, mutate_value
+
+
+@pytest.fixture(scope="module")
+def oracle():
+    with Oracle(cache=MemoryCache(), workers=2) as o:
+        yield o
+
+
+def _random_plain(rng: random.Random, depth: int = 0):
+    kinds = ["int", "float", "str", "bool", "none", "bytes"]
+    if depth < 3:
+        kinds += ["list", "tuple", "dict", "set", "frozenset"]
+    kind = rng.choice(kinds)
+    if kind == "int":
+        return rng.randint(-10 ** 12, 10 ** 12)
+    if kind == "float":
+        return rng.choice([rng.uniform(-1e6, 1e6), float("inf"), -float("inf"), -0.0, 1e-300])
+    if kind == "str":
+        return "".join(rng.choice("ab'\"\\\n\té日😀\x00") for _ in range(rng.randrange(6)))
+    if kind == "bool":
+        return rng.random() < 0.5
+    if kind == "none":
+        return None
+    if kind == "bytes":
+        return bytes(rng.randrange(256) for _ in range(rng.randrange(4)))
+    items = [_random_plain(rng, depth + 1) for _ in range(rng.randrange(4))]
+    if kind == "list":
+        return items
+    if kind == "tuple":
+        return tuple(items)
+    hashable = [x for x in items if _hashable(x)]
+    if kind == "dict":
+        return {x: i for i, x in enumerate(hashable)}
+    return set(hashable) if kind == "set" else frozenset(hashable)
+
+
+def _hashable(x) -> bool:
+    try:
+        hash(x)
+    except TypeError:
+        return False
+    return True
+
+
+def test_plain_source_round_trips_like_cpython_eval() -> None:
+    rng = random.Random(7)
+    for _ in range(500):
+        value = _random_plain(rng)
+        source = to_source(value)
+        assert eval(source) == value  # noqa: S307 - the reference: CPython itself
+        back = from_source(source)
+        assert back == value and type(back) is type(value)
+
+
+@pytest.mark.parametrize("text", ["__import__('os').system('true')", "open('x')",
+                                  "[x for x in ()]", "{**{}}", "a", "1 +", "(lambda: 1)()"])
+def test_from_source_evaluates_nothing(text: str) -> None:
+    with pytest.raises(InputFormatError):
+        from_source(text)
+
+
+def test_to_source_refuses_what_is_not_plain() -> None:
+    for value in (float("nan"), object(), [1, object()], 10 ** 40):
+        with pytest.raises(ValueError):
+            to_source(value)
+
+
+def test_mutation_keeps_each_type_and_is_seeded() -> None:
+    values = [0, -3, 2.5, True, "abc", "", b"xy", [1, 2, 3], (1, "a"), {"k": 1}, {1, 2},
+              frozenset({"a"}), [[1], [2, 3]], None]
+    for value in values:
+        rng = random.Random(1)
+        out = [mutate_value(value, rng, Pools()) for _ in range(50)]
+        assert all(type(o) is type(value) for o in out)
+        again = random.Random(1)
+        assert out == [mutate_value(value, again, Pools()) for _ in range(50)]
+    ints = {mutate_value(5, random.Random(s), Pools()) for s in range(200)}
+    assert {0, -1, 1, 4, 6} <= ints and max(ints) > 10 ** 8
+
+
+CALLS = "def head(xs, n=1):\n    return xs[:n]\n"
+
+
+def test_collects_every_call_however_the_test_builds_it(oracle: Oracle) -> None:
+    tests = ("xs = [3, 1, 2]\nassert head(xs) == [3]",
+             "for k in range(2):\n    assert len(head([9, 8, 7], n=k)) == k",
+             "with pytest.raises(TypeError):\n    head(None)",
+             "assert head([object()]) != []",            # not plain: left out
+             "assert 1 == 1")                           # does not call head
+    [inputs] = build_input_sets(oracle, [InputTask(CALLS, "head", tests)], n=40, seed=3)
+    suite = [c.call for c in inputs.cases if c.origin == "suite"]
+    assert suite == ["head([3, 1, 2])", "head([9, 8, 7], n=0)", "head([9, 8, 7], n=1)",
+                     "head(None)"]
+    assert inputs.collected == 4
+    raising = [c for c in inputs.cases if c.call == "head(None)"]
+    assert raising[0].kind == "raises" and raising[0].expected == "TypeError"
+    # every kept case is what CPython itself answers for that call
+    namespace: dict = {}
+    exec(CALLS, namespace)  # noqa: S102 - the reference, in the test process
+    for case in inputs.cases:
+        try:
+            expected = ("return", eval(case.call, namespace))  # noqa: S307
+        except Exception as exc:  # noqa: BLE001
+            expected = ("raises", type(exc).__name__)
+        got = (case.kind, from_source(case.expected) if case.kind == "return"
+               else case.expected)
+        assert got == expected, case.call
+
+
+def test_same_seed_same_inputs_other_seed_other(oracle: Oracle) -> None:
+    task = InputTask(CLAMP, "clamp", WEAK)
+    a, b, c = (build_input_sets(oracle, [task], n=50, seed=s)[0] for s in (0, 0, 1))
+    assert a.cases == b.cases and len(a.cases) == 50
+    assert a.cases[:3] == c.cases[:3]  # the suite's own calls lead
+    assert a.cases != c.cases
+
+
+def test_nondeterministic_and_failing_inputs_are_dropped(oracle: Oracle) -> None:
+    code = ("import random\n"
+            "def pick(xs):\n"
+            "    if not xs:\n"
+            "        raise ValueError('empty')\n"
+            "    if len(xs) > 3:\n"
+            "        return [random.random(), *xs]\n"
+            "    if len(xs) == 3:\n"
+            "        while True:\n"
+            "            pass\n"
+            "    return list({str(x) for x in xs})\n")
+    tests = ("assert pick([1]) == ['1']",)
+    [inputs] = build_input_sets(oracle, [InputTask(code, "pick", tests)], n=60, seed=0)
+    for case in inputs.cases:
+        xs = from_source(case.call[len("pick("):-1])
+        if not xs:
+            assert (case.kind, case.expected) == ("raises", "ValueError")
+        else:  # >3: random; 3: loops
+            assert len(xs) < 3
+            if len({str(x) for x in xs}) > 1:  # kept only if both hash seeds agree
+                orders = {subprocess.run(
+                    [sys.executable, "-c", f"print(list({{str(x) for x in {xs!r}}}))"],
+                    env={**os.environ, "PYTHONHASHSEED": str(seed)}, capture_output=True,
+                    text=True, check=True).stdout for seed in (0, 1)}
+                assert len(orders) == 1, xs
+    assert any(c.kind == "raises" for c in inputs.cases)
+
+
+def test_differential_matches_brute_force_in_process(oracle: Oracle) -> None:
+    [inputs] = build_input_sets(oracle, [InputTask(CLAMP, "clamp", WEAK)], n=80, seed=0)
+    mutants = generate_mutants(CLAMP, "clamp").mutants
+    runs = run_differential(oracle, [(m.code, inputs) for m in mutants])
+    canon: dict = {}
+    exec(CLAMP, canon)  # noqa: S102
+    for mutant, run in zip(mutants, runs, strict=True):
+        space: dict = {}
+        exec(mutant.code, space)  # noqa: S102
+        differ = {i for i, c in enumerate(inputs.cases)
+                  if eval(c.call, canon) != eval(c.call, space)}  # noqa: S307
+        assert {d.case for d in run.differences} == differ, mutant.bug_description
+        assert run.tried == len(inputs.cases)
+        for d in run.differences:
+            case = inputs.cases[d.case]
+            assert canonical_answer(case) == repr(eval(case.call, canon))  # noqa: S307
+            assert d.output == repr(eval(case.call, space))  # noqa: S307
+    # `>` -> `>=` in `if x > hi: return hi` returns hi either way: no input tells it apart
+    equivalent = [r for m, r in zip(mutants, runs, strict=True)
+                  if "`>` changed to `>=`" in m.bug_description]
+    assert equivalent and not equivalent[0].distinguished
+    picks = suggest_tests(inputs, runs)
+    killed = {k for s in picks for k in s.kills}
+    assert killed == {k for k, r in enumerate(runs) if r.distinguished}
+    # greedy is minimal here: no single pick kills every distinguishable run
+    assert len(picks) >= 1 and all(s.test.startswith("assert clamp(") for s in picks)
+
+
+def test_mutant_that_loops_is_told_apart_by_timeout(oracle: Oracle) -> None:
+    code = "def countdown(n):\n    out = []\n    while n > 0:\n        out.append(n)\n" \
+           "        n -= 1\n    return out\n"
+    looping = code.replace("n -= 1", "n -= 0 if n == 1 else 1")
+    with Oracle(cache=MemoryCache(), workers=2, timeout=1.0) as quick:
+        [inputs] = build_input_sets(quick, [InputTask(code, "countdown",
+                                                      ("assert countdown(0) == []",))],
+                                    n=20, seed=0)
+        [run] = run_differential(quick, [(looping, inputs)])
+    outputs = {inputs.cases[d.case].call: d.output for d in run.differences}
+    assert outputs and all(v == "timeout" for v in outputs.values())
+    assert all(from_source(call[len("countdown("):-1]) >= 1 for call in outputs)
