@@ -8,7 +8,8 @@ checks each one equals its owner's, so a change there fails a test until it is m
 
 from __future__ import annotations
 
-__all__ = ["AUDIT_DEFAULT_INPUTS", "AUDIT_DEFAULT_SEEDS", "EMBED_PRESETS", "FLAG_CATEGORIES", "TIE_POLICIES"]
+__all__ = ["AUDIT_DEFAULT_INPUTS", "AUDIT_DEFAULT_SEEDS", "EMBED_PRESETS", "FLAG_CATEGORIES",
+           "TIE_POLICIES"]
 
 #: ``execretrieval.measure.ties.TIE_POLICIES``
 TIE_POLICIES = ("expected", "optimistic", "pessimistic", "corpus")
