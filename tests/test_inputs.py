@@ -23,7 +23,7 @@ from execretrieval.inputs import (
     suggest_tests,
     to_source,
 )
-from execretrieval.inputs.mutate import Pools, mutate_value
+from execretrieval.inputs.mutate import Pools, boundary_variants, mutate_value
 
 
 @pytest.fixture(scope="module")
@@ -209,3 +209,32 @@ def test_mutant_that_loops_is_told_apart_by_timeout(oracle: Oracle) -> None:
     outputs = {inputs.cases[d.case].call: d.output for d in run.differences}
     assert outputs and all(v == "timeout" for v in outputs.values())
     assert all(from_source(call[len("countdown("):-1]) >= 1 for call in outputs)
+
+
+def test_boundary_variants_move_one_number_and_keep_the_shape() -> None:
+    pools = Pools(ints=[11, 12, 13])
+    steps, zeros, literals = boundary_variants("2024-03-31", pools)
+    assert steps == ["2023-03-31", "2025-03-31", "2024-02-31", "2024-04-31",
+                     "2024-03-30", "2024-03-32"]
+    assert zeros == ["0000-03-31", "2024-00-31", "2024-03-00"]   # unsigned, as wide
+    assert "2024-13-31" in literals and "2024-03-13" in literals
+    steps, zeros, _ = boundary_variants((3, [0, -2]), Pools())
+    assert steps == [(2, [0, -2]), (4, [0, -2]), (3, [-1, -2]), (3, [1, -2]),
+                     (3, [0, -3]), (3, [0, -1])]
+    assert (0, [0, -2]) in zeros and all(type(v) is tuple for v in zeros)
+    assert boundary_variants(True, Pools()) == [[], [], []]   # a bool is not a number
+
+
+def test_a_day_past_the_month_tells_a_boundary_mutant_apart(oracle: Oracle) -> None:
+    """The one input a month-length mutant gets wrong (day 32 of a month in the suite)
+    comes from moving one number of the suite's own input, not from random edits."""
+    code = ("def valid_day(text):\n"
+            "    year, month, day = (int(p) for p in text.split('-'))\n"
+            "    days = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]\n"
+            "    return 1 <= month <= 12 and 1 <= day <= days[month - 1]\n")
+    tests = ("assert valid_day('2023-03-31') == True", "assert valid_day('2023-04-31') == False")
+    mutant = code.replace("[31, 28, 31,", "[31, 28, 32,")
+    [inputs] = build_input_sets(oracle, [InputTask(code, "valid_day", tests)], n=20, seed=0)
+    [run] = run_differential(oracle, [(mutant, inputs)])
+    assert run.distinguished
+    assert any(inputs.cases[d.case].call == "valid_day('2023-03-32')" for d in run.differences)

@@ -48,7 +48,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--limit", type=positive_int, metavar="N",
                         help="audit only the first N queries")
     parser.add_argument("--query", action="append", metavar="ID", dest="queries",
-                        help="audit only this query (repeatable)")
+                        help="audit only this query, by id or function name (repeatable)")
     parser.add_argument("--top", type=positive_int, default=10, metavar="N",
                         help="queries listed in the text summary (default 10)")
     parser.add_argument("--inputs", type=non_negative_int, default=DEFAULT_INPUTS,
@@ -92,7 +92,7 @@ def _run(args: argparse.Namespace) -> int:
     started = time.monotonic()
     with make_oracle(args) as oracle, TerminalProgress("auditing") as progress:
         audit = run_audit(bench, oracle, seeds=args.seeds, limit=args.limit,
-                          query_ids=args.queries, inputs=args.inputs,
+                          query_ids=_query_ids(bench, args.queries), inputs=args.inputs,
                           input_seed=args.input_seed, progress=progress)
     executed = audit.executed
     elapsed = time.monotonic() - started
@@ -110,6 +110,20 @@ def _run(args: argparse.Namespace) -> int:
     if out_dir is None:
         return 0
     return _apply(args, bench, audit, out_dir)
+
+
+def _query_ids(bench: Any, names: list[str] | None) -> list[str] | None:
+    """``--query`` values as query ids: an id or a function name, as the GUI takes them."""
+    if names is None:
+        return None
+    ids = []
+    for name in names:
+        query = bench.find_query(name)
+        if query is None:
+            raise InputFormatError(f"no query {name!r} in {bench.name}: give a query id or "
+                                   "a function name", field="--query")
+        ids.append(query.query_id)
+    return ids
 
 
 def _apply(args: argparse.Namespace, bench: Any, audit: AuditResult, out_dir: Path) -> int:

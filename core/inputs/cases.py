@@ -27,7 +27,7 @@ from typing import Any
 from ..errors import CancelledError
 from ..hooks import Progress, ShouldStop
 from .batches import derived_oracle, run_chunked
-from .mutate import mutate_value, pools_from_code, value_for_hint
+from .mutate import boundary_variants, mutate_value, pools_from_code, value_for_hint
 from .plain import call_source
 from .probes import collector, evaluator, read_calls, read_evaluation
 
@@ -102,16 +102,17 @@ def _generate(task: InputTask, seeds: list[tuple[tuple, dict]], n: int,
     seen: set[str] = set()
     pool: list[tuple[tuple, dict]] = []
 
-    def add(args: tuple, kwargs: dict, origin: str) -> None:
+    def add(args: tuple, kwargs: dict, origin: str) -> bool:
         try:
             source = call_source(task.function_name, args, kwargs)
         except (ValueError, RecursionError):
-            return
+            return False
         if source in seen or (origin != "suite" and len(source) > _MAX_CALL):
-            return
+            return False
         seen.add(source)
         out.append((source, origin))
         pool.append((args, kwargs))
+        return True
 
     for seed_args, seed_kwargs in seeds:
         add(seed_args, seed_kwargs, "suite")
@@ -121,6 +122,7 @@ def _generate(task: InputTask, seeds: list[tuple[tuple, dict]], n: int,
                           for i in range(len(pools.params)))
             if all(a is not None for a in fresh):
                 add(fresh, {}, "generated")
+    _boundaries(list(pool), pools, rng, add, room=n // 2)
     tries = 0
     while pool and len(out) < n and tries < n * _TRIES:
         tries += 1
@@ -144,6 +146,27 @@ def _generate(task: InputTask, seeds: list[tuple[tuple, dict]], n: int,
                 kwargs[which] = mutate_value(kwargs[which], rng, pools)
         add(tuple(args), kwargs, "generated")
     return out[:max(n, len(seeds))]
+
+
+def _boundaries(calls: list[tuple[tuple, dict]], pools: Any, rng: random.Random,
+                add: Any, room: int) -> None:
+    """Half the budget goes to the suite's own calls with one number moved (one step
+    first, then to 0, then to the body's literals), each tier shuffled by the seed."""
+    tiers: list[list[tuple[tuple, dict]]] = [[], [], []]
+    for args, kwargs in calls:
+        for i, arg in enumerate(args):
+            for tier, values in zip(tiers, boundary_variants(arg, pools), strict=True):
+                tier.extend((args[:i] + (v,) + args[i + 1:], kwargs) for v in values)
+        for key, arg in kwargs.items():
+            for tier, values in zip(tiers, boundary_variants(arg, pools), strict=True):
+                tier.extend((args, {**kwargs, key: v}) for v in values)
+    added = 0
+    for tier in tiers:
+        rng.shuffle(tier)
+        for args, kwargs in tier:
+            if added >= room:
+                return
+            added += add(args, kwargs, "generated")
 
 
 def _kept(candidates: list[list[tuple[str, str]]], by_seed: list[list[list[Any]]]

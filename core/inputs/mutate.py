@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Pools", "mutate_value", "pools_from_code", "value_for_hint"]
+__all__ = ["Pools", "boundary_variants", "mutate_value", "pools_from_code", "value_for_hint"]
 
 _UNICODE = "éßÅ日本😀\u0301\u00a0"
 _CHARS = "abcxyzABZ019 _-.,;:!?'\"/\\\t\n"
@@ -220,6 +220,65 @@ def _mutate_number_in(v: str, rng: random.Random, pools: Pools) -> str:
     text = str(abs(new)).zfill(len(run.group()) if run.group().startswith("0") or
                                len(str(abs(new))) < len(run.group()) else 0)
     return v[:run.start()] + text + v[run.end():]
+
+
+def boundary_variants(value: Any, pools: Pools) -> list[list[Any]]:
+    """Every value one number away from ``value``, in tiers: each number in it (an int, an
+    int inside a container, a number written in a string) moved one step (tier 0), to 0
+    (tier 1), or to a literal of the function's body or its neighbour (tier 2).
+
+    Random mutation rarely hits the one combination a boundary mutant gets wrong (day 32 of
+    a month whose other fields stay valid); these variants change one number and keep the
+    rest, as a tester writing boundary cases would. A number written in a string takes no
+    sign (a ``-`` would change the string's shape, not the number).
+    """
+    tiers: list[list[Any]] = [[], [], []]
+    for old, rebuild, unsigned in _number_sites(value):
+        wanted = ([old - 1, old + 1], [0], pools.ints[:24])
+        for tier, news in zip(tiers, wanted, strict=True):
+            for new in news:
+                if new != old and abs(new) < _MAX_INT and not (unsigned and new < 0):
+                    tier.append(rebuild(new))
+    return tiers
+
+
+def _number_sites(value: Any, depth: int = 0) -> list[tuple[int, Any, bool]]:
+    """``(number, rebuild, unsigned)`` for each number in ``value``: ``rebuild(n)`` is
+    ``value`` with that one number replaced by ``n`` (same types, same shape); ``unsigned``
+    when the number is written in a string."""
+    t = type(value)
+    if depth > 3:
+        return []
+    if t is int:
+        return [(value, lambda n: n, False)]
+    if t is str:
+        sites: list[tuple[int, Any, bool]] = []
+        for run in _DIGITS.finditer(value):
+            def rebuild(n: int, run: re.Match[str] = run) -> str:   # as wide as before
+                return value[:run.start()] + str(n).zfill(len(run.group())) + value[run.end():]
+            sites.append((int(run.group()), rebuild, True))
+        return sites
+    if t is list or t is tuple:
+        out: list[tuple[int, Any, bool]] = []
+        for i, item in enumerate(value):
+            for old, inner, unsigned in _number_sites(item, depth + 1):
+                def rebuild_seq(n: int, i: int = i, inner: Any = inner) -> Any:
+                    items = list(value)
+                    items[i] = inner(n)
+                    return tuple(items) if t is tuple else items
+                out.append((old, rebuild_seq, unsigned))
+        return out
+    if t is dict:
+        out = []
+        for key in list(value):
+            for old, inner, unsigned in _number_sites(value[key], depth + 1):
+                def rebuild_dict(n: int, key: Any = key, inner: Any = inner) -> Any:
+                    copy = dict(value)
+                    copy[key] = inner(n)
+                    return copy
+                out.append((old, rebuild_dict, unsigned))
+        return out
+    return []
 
 
 def _mutate_str(v: str, rng: random.Random, pools: Pools, *, ascii_only: bool = False) -> str:
