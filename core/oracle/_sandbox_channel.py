@@ -356,9 +356,9 @@ def make_describe(known, base_str, args_of, mro_of, name_of, qualname_of):
         name = _qualname(_type(x))
         return "<a " + (name if _type(name) is _str else "?") + " object>"
 
-    def describe(exc, _known=known, _base_str=base_str, _args=args_of, _mro=mro_of, _name=name_of, _plain=plain,
-                 _shown=shown, _type=type, _str=str, _tuple=tuple, _id=id, _len=len,
-                 _base=BaseException, _join=", ".join, _list=list):
+    def describe(exc, _known=known, _base_str=base_str, _args=args_of, _mro=mro_of,
+                 _name=name_of, _plain=plain, _shown=shown, _type=type, _str=str,
+                 _tuple=tuple, _id=id, _len=len, _base=BaseException, _join=", ".join, _list=list):
         """"TypeName: message" of an exception, from runner-held code only: the message is
         the nearest built-in ancestor's own ``__str__`` when the exception's args and the
         attributes that ``__str__`` reads are plain data, else ``BaseException.__str__``

@@ -3,12 +3,12 @@
 Imported by the fork server (:mod:`_sandbox_child`), never by the engine. Three parts:
 
 * ``HOOKS``: source of the equality function and the explainer, executed in bare
-  globals so that nothing in them leads back to runner modules (the audit hooks and the
-  judge's helpers are ``CHANNEL`` in ``_sandbox_channel.py``, executed the same way). Every name they use is a
+  globals so that nothing in them leads back to runner modules. Every name they use is a
   default argument (a tuple, immutable; assigning ``__defaults__`` or ``__code__`` of a
   protected function is refused by the guard), never a global or a closure cell, because
   candidates can reach these functions (frames, the tests' code constants) and could
-  otherwise rebind what they call.
+  otherwise rebind what they call. (The audit hooks and the judge's helpers are
+  ``CHANNEL`` in ``_sandbox_channel.py``, executed the same way.)
 * :func:`compile_test`: parses a test and rewrites every ``==`` / ``!=`` into a call of the
   runner-held equality function (placed into the code object's constants, so no name
   lookup the candidate could shadow leads to it). A bare ``assert A op B`` (``op`` one of

@@ -261,7 +261,7 @@ def make_hooks() -> dict:
     guarded_explain = nogc(explain, gc.disable, gc.enable, gc.isenabled)
     fingerprint = namespace["make_fingerprint"](
         builtins.__dict__, sys.modules, os.getcwd, sys.getrecursionlimit,
-        sys.get_int_max_str_digits, types.ModuleType.__dict__["__dict__"].__get__)
+        sys.get_int_max_str_digits, vars(types.ModuleType)["__dict__"].__get__)
     describe, describe_parts = namespace["make_describe"](
         types.MappingProxyType(_exception_table()), BaseException.__str__,
         BaseException.__dict__["args"].__get__,
@@ -314,7 +314,6 @@ def make_hooks() -> dict:
 def _install_hooks(hooks: dict) -> None:
     """In W, before any candidate code: no ctypes handle left in reach, the audit hooks."""
     import gc
-
     from _blake2 import blake2b
 
     for module_globals in hooks["runner_globals"]:  # candidates can walk frames to these

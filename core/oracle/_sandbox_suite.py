@@ -26,10 +26,9 @@ import os
 import select
 import signal
 import time
+from _blake2 import blake2b
 
 TYPE_CHECKING = False  # (not typing.TYPE_CHECKING: the server does not import typing)
-
-from _blake2 import blake2b
 
 if TYPE_CHECKING or __package__:  # in the engine (tools, tests); the server: bare
     from ._sandbox_channel import TAMPERED_EXIT
@@ -369,7 +368,7 @@ class _Verdicts:
 
     def __init__(self, work: tuple, start: int, outcomes: dict, quiet: bool = False) -> None:
         self.work, self.outcomes, self.data = work, outcomes, b""
-        self.mac = None  # W's keyed BLAKE2b, once its HELLO came
+        self.mac: blake2b | None = None  # W's keyed BLAKE2b, once its HELLO came
         self.next = self._skip(start)
         self.finished = False  # W said it stops, or ran every test
         self.broken = False
