@@ -48,6 +48,12 @@ def _scan(frames):
         elif t is dict:
             for x in list(v.values()):
                 scan(x, depth + 1)
+        elif t is type(_scan):  # a function: what its closure holds
+            for cell in v.__closure__ or ():
+                try:
+                    scan(cell.cell_contents, depth + 1)
+                except ValueError:
+                    pass
     sealed = False
     for f in frames:
         code = f.f_code
@@ -222,6 +228,8 @@ ATTACKS = [
             "import signal\ntry:\n    signal._signal.signal.__defaults__\n"
             "except BaseException as e:\n    _steal_tb(e.__traceback__)\nassert False",
             ("fail",)),
+    _attack("every_frame_and_closure_from_the_test", "",
+            "_steal()\nassert False"),
     # --- reading or redirecting the channel itself ---
     Attack("redirect_the_channel_and_read_a_verdict",
            BASE + "import os\n",

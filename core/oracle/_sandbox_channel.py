@@ -22,8 +22,7 @@ bare globals, so nothing in it leads back to runner modules. The rule it keeps:
   MAC of its own content, never the key, so a candidate that redirects or reads the channel's
   fd learns nothing it can reuse (a swallowed verdict makes the test an ``error``). The
   channel never raises: refused or forged events are recorded and turn the current test
-  into an ``error``; anything unexpected inside it (a closed or replaced fd, memory running
-  out) ends W at once with ``TAMPERED_EXIT``, before any candidate code could run. Hooks
+  into an ``error``; anything unexpected inside it (a closed fd, memory running out) ends W at once with ``TAMPERED_EXIT``, before any candidate code could run. Hooks
   that do refuse (the guard) raise from a frame holding only public things (event names,
   the runner's public functions), so a refusal's traceback leads nowhere.
 * **No candidate code runs inside runner code.** The channel disables the cyclic garbage
@@ -46,7 +45,7 @@ __all__ = ["CHANNEL", "TAMPERED_EXIT"]
 TAMPERED_EXIT = 75
 
 CHANNEL = r'''
-def make_channel(urandom, write, exit_, fstat, gc_disable, gc_enable, gc_isenabled, getframe,
+def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, getframe,
                  getpid, getpgrp, getsignal, new_mac, magic, taint_events, candidate,
                  fatal_names, type_dict, items, tampered_exit):
     """The verdict channel: an audit hook, referenced only by the interpreter's hook list."""
@@ -57,15 +56,13 @@ def make_channel(urandom, write, exit_, fstat, gc_disable, gc_enable, gc_isenabl
                          "erxr.arm", "object.__setattr__", "object.__delattr__"}
                         | kills | taint_events)
     statuses = (b"pass", b"fail", b"error")
-    # after arming: [keyed MAC, pipe fd, W's judge frame, W's pid, violation (b"" if none),
-    # tainted, index of the test running, (st_dev, st_ino) of the pipe]
+    # after arming (in W: the server makes the channel, each W arms its own copy): [keyed
+    # MAC, pipe fd, W's judge frame, W's pid, violation (b"" if none), tainted, test index]
     state = []
 
     def deliver(index, status, stop, body):
-        """One message: a header, its MAC (never the key), the body."""
-        st = fstat(state[1])
-        if (st.st_dev, st.st_ino) != state[7]:
-            exit_(tampered_exit)  # fd 3 is no longer the pipe to the server
+        """One message: a header, its MAC (never the key), the body. (Whatever fd 3 is now,
+        a message sent elsewhere is only lost: the server makes its test an error.)"""
         head = b"%s %d %s %d %d" % (magic, index, status, stop, len_(body))
         mac = state[0].copy()
         mac.update(head + b"\n" + body)
@@ -75,7 +72,7 @@ def make_channel(urandom, write, exit_, fstat, gc_disable, gc_enable, gc_isenabl
 
     def violation(text):
         """The current test becomes an error with ``text`` (the first reason wins)."""
-        if len_(state) == 8 and not state[4]:
+        if len_(state) == 7 and not state[4]:
             state[4] = text
 
     def channel(event, args):
@@ -84,7 +81,7 @@ def make_channel(urandom, write, exit_, fstat, gc_disable, gc_enable, gc_isenabl
         was = gc_isenabled()
         gc_disable()  # no gc callback, no finaliser of a cycle can run in this frame
         try:
-            armed = len_(state) == 8
+            armed = len_(state) == 7
             if type_(args) is not tuple_:
                 # a C event whose one argument is a tuple subclass: never one of ours
                 if armed:
@@ -179,9 +176,8 @@ def make_channel(urandom, write, exit_, fstat, gc_disable, gc_enable, gc_isenabl
                     line = b"HELLO " + key.hex().encode() + b"\n"
                     if write(fd, line) != len_(line):
                         exit_(tampered_exit)
-                    st = fstat(fd)
                     state.extend((new_mac(key=key, digest_size=16), fd, getframe(1), getpid(),
-                                  b"", False, 0, (st.st_dev, st.st_ino)))
+                                  b"", False, 0))
                     key = line = None
         except BaseException:
             exit_(tampered_exit)  # never raise from here: the traceback would lead here

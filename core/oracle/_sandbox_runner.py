@@ -26,18 +26,31 @@ something parsed out of the printed text. fds 1 and 2 are
 restored from fd 4 after every test; if fd 4 itself is no longer the pipe, W counts as
 dirty and a fresh W (with a fresh pipe) runs the next test.
 
-How a verdict is made unforgeable: the audit hook "channel" is defined in bare globals and
-referenced by nothing but the interpreter's hook list. Before any candidate code runs the
-judge frame raises ``erxr.arm``: the hook makes a random token, writes ``HELLO <token>`` to
-W's pipe and remembers token, pipe, frame and pid in its closure. After each test that same
-frame raises ``erxr.verdict``; the hook checks frame and pid and writes ``ERXR1 <token>
-<index> <status> <stop> <len>`` plus the detail. Everything the judge calls after candidate
-code ran was bound before it (exec, the exception types, the hooks' functions, which take
-all they use as default arguments and cannot be rebound: the guard refuses assignments to
-them). Candidates may walk frames but frames hold no secret; the ways to reach the hook's
-closure are refused by the guard: gc object walks, ``sys._current_frames``, tracing and
-profiling, Python-level signal handlers, ``ctypes`` and sub-interpreters; ``/proc`` is
-hidden by the server. The server rejects anything else in the pipe as tampering.
+How a verdict is made unforgeable: the audit hook "channel" (``_sandbox_channel.py``) is
+defined in bare globals and referenced by nothing but the interpreter's hook list. Before
+any candidate code runs the judge frame raises ``erxr.arm``: the hook makes a random key,
+writes ``HELLO <key>`` to W's pipe and keeps a keyed BLAKE2b, the pipe (fd and inode),
+frame and pid in its closure. After each test that same frame raises ``erxr.verdict``; the
+hook checks frame, pid and the exact types of what it is given, and writes ``ERXR1 <index>
+<status> <stop> <len> <mac>`` plus the detail, the MAC covering header and detail: the key
+never crosses the pipe again, so reading or redirecting fd 3 forges nothing. No frame that
+candidate code can reach holds the key, while a hook runs or after it refuses: hooks never
+call, compare, hash or measure an object the candidate made (exact built-in types are
+checked first; anything else counts as the candidate's own event), never raise (the
+channel records a forged or refused event as this test's error and ends W with
+``TAMPERED_EXIT`` on anything unexpected), run with the cyclic gc off and never drop the
+last reference to a candidate's object, so no gc callback or finaliser runs inside them.
+Everything the judge calls after candidate code ran was bound before it (exec, the
+exception types, the hooks' functions, which take all they use as default arguments and
+cannot be rebound: the guard refuses assignments to them, and reading the defaults of the
+wrappers that hold an original), and none of it calls the candidate's objects either
+(describe, flush and the fingerprint read runner-held objects only); the judge keeps gc
+off from the end of a test to its verdict. The other ways to the hook's closure are
+refused by the guard: gc object walks, ``sys._current_frames``, tracing and profiling,
+Python-level signal handlers (also a fresh ``_signal`` from ``_imp``), ``ctypes``,
+``_testcapi`` and sub-interpreters (by import name, exact ``str`` only, and by spec);
+``/proc`` is hidden by the server. The server rejects anything else in the pipe as
+tampering.
 """
 
 from __future__ import annotations
@@ -246,6 +259,8 @@ def make_hooks() -> dict:
     import _signal
     import gc
 
+    from _blake2 import blake2b
+
     namespace: dict = {"__builtins__": builtins}
     exec(_HOOKS_CODE, namespace)  # bare globals: nothing there leads back to this module
     exec(_CHANNEL_CODE, namespace)
@@ -303,7 +318,16 @@ def make_hooks() -> dict:
     protected = (eq, chain, compare, explain, guarded_eq, guarded_explain, fingerprint,
                  namespace["same"], describe, *describe_parts, flush, approx, approx.__eq__,
                  *hidden_all)
-    return {"namespace": namespace, "eq": guarded_eq, "chain": chain,
+    # Made here, once; each W arms its own copy (see _install_hooks)
+    fatal_names = tuple(_FATAL.get(n, b"") for n in range(65))  # private, immutable
+    channel = namespace["make_channel"](
+        os.urandom, os.write, os._exit, gc.disable, gc.enable, gc.isenabled,
+        sys._getframe, os.getpid, os.getpgrp, _GETSIGNAL, blake2b, _MAGIC, _TAINT_EVENTS,
+        _CANDIDATE, fatal_names, type.__dict__["__dict__"].__get__,
+        types.MappingProxyType.items, TAMPERED_EXIT)
+    guard = namespace["make_guard"](_BLOCKED_EVENTS, _BLOCKED_IMPORTS, hidden_all, protected,
+                                    PermissionError)
+    return {"namespace": namespace, "channel": channel, "guard": guard, "eq": guarded_eq, "chain": chain,
             "explain": guarded_explain, "same": namespace["same"],
             "describe": describe, "flush": flush, "fingerprint": fingerprint,
             "hidden": hidden_all, "protected": protected,
@@ -313,24 +337,14 @@ def make_hooks() -> dict:
 
 def _install_hooks(hooks: dict) -> None:
     """In W, before any candidate code: no ctypes handle left in reach, the audit hooks."""
-    import gc
-    from _blake2 import blake2b
-
     for module_globals in hooks["runner_globals"]:  # candidates can walk frames to these
         for name in ("ctypes", "_LIBC", "_setup_module"):
             module_globals.pop(name, None)
-    namespace = hooks["namespace"]
-    fatal_names = tuple(_FATAL.get(n, b"") for n in range(65))  # private, immutable
     # The guard last, since it then refuses further hooks. The judge's own few audited
-    # calls (setrlimit) pass both.
-    sys.addaudithook(namespace["make_channel"](
-        os.urandom, os.write, os._exit, os.fstat, gc.disable, gc.enable, gc.isenabled,
-        sys._getframe, os.getpid, os.getpgrp, _GETSIGNAL, blake2b, _MAGIC, _TAINT_EVENTS,
-        _CANDIDATE, fatal_names, type.__dict__["__dict__"].__get__, types.MappingProxyType.items,
-        TAMPERED_EXIT))
-    sys.addaudithook(namespace["make_guard"](
-        _BLOCKED_EVENTS, _BLOCKED_IMPORTS, hooks["hidden"], hooks["protected"],
-        PermissionError))
+    # calls (setrlimit) pass both. The channel leaves the dict W inherited: from here on
+    # only the interpreter's hook list holds it.
+    sys.addaudithook(hooks.pop("channel"))
+    sys.addaudithook(hooks["guard"])
 
 
 def worker(spec: dict, hooks: dict, wfd: int, in_pidns: bool) -> None:
@@ -370,12 +384,11 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
     the frame holds nothing that leads to the channel's key, and the cyclic gc is off from
     the end of each test to its verdict (see _sandbox_channel.py)."""
     import gc
-    import itertools
 
     exit_, audit, exec_, AssertionError_ = os._exit, sys.audit, exec, AssertionError
     BaseException_, ModuleType, builtins_ = BaseException, types.ModuleType, builtins
     gc_enable, gc_disable = gc.enable, gc.disable
-    all_, map_, type_, str_, is_, repeat = all, map, type, str, operator.is_, itertools.repeat
+    sizeof = dict.__sizeof__
     describe, flush, same = hooks["describe"], hooks["flush"], hooks["same"]
     fingerprint = hooks["fingerprint"]
     modules, put, pop, pytest_shim = sys.modules, dict.__setitem__, dict.pop, hooks["pytest"]
@@ -409,6 +422,11 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
         put(namespace, "__builtins__", builtins_)
         put(namespace, "pytest", pytest_shim)
         put(modules, "__candidate__", module)
+        # A dict whose keys are all exact strs (CPython's "unicode" kind) never calls a
+        # key's __eq__; a key of any other type turns it into the general kind, whose
+        # table has wider entries, so its size tells: the pop below is then skipped (W is
+        # dirty anyway, since sys.modules changed).
+        size = sizeof(modules)
         status, detail, piped = b"pass", "", True
         gc_enable()  # candidate code runs with the gc as Python has it
         try:
@@ -440,7 +458,7 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
         gc_disable()  # (an exception the handlers themselves raised ends W: no verdict)
         if status != b"pass":
             flush()
-        if all_(map_(is_, map_(type_, modules), repeat(str_))):  # no key of the candidate's
+        if sizeof(modules) == size:  # no key of the candidate's: nothing of it is called
             pop(modules, "__candidate__", None)
         del module, namespace  # the candidate's objects go now, before the check
         dirty = False

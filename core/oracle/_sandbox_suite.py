@@ -5,7 +5,7 @@ server (trusted) compiles the code and every test before any candidate code runs
 with ``==`` / ``!=`` routed through the runner-held plain-data equality, see
 ``_sandbox_hooks.py``), then forks a worker W as PID 1 of a fresh PID namespace (see
 ``_sandbox_runner.py``). W runs the tests from a given one on and reports one verdict per
-test through its token-guarded pipe; the server decides every outcome from those verdicts
+test through its MAC-guarded pipe; the server decides every outcome from those verdicts
 and from how W ended. When W reports that it is no longer clean, or dies, or is caught
 tampering, the server forks a fresh W (in a fresh namespace) for the next test. When W
 ends, the kernel kills everything else in its namespace; the server is a child subreaper
@@ -364,7 +364,7 @@ def _run_worker(spec: dict, hooks: dict, deadline: float, output: _Output,
 
 
 class _Verdicts:
-    """Parses W's pipe: ``HELLO <token>`` once, then one message per test, in order."""
+    """Parses W's pipe: ``HELLO <key>`` once, then one message per test, in order."""
 
     def __init__(self, work: tuple, start: int, outcomes: dict, quiet: bool = False) -> None:
         self.work, self.outcomes, self.data = work, outcomes, b""
