@@ -22,8 +22,9 @@ bare globals, so nothing in it leads back to runner modules. The rule it keeps:
   MAC of its own content, never the key, so a candidate that redirects or reads the channel's
   fd learns nothing it can reuse (a swallowed verdict makes the test an ``error``). The
   channel never raises: refused or forged events are recorded and turn the current test
-  into an ``error``; anything unexpected inside it (a closed fd, memory running out) ends W at once with ``TAMPERED_EXIT``, before any candidate code could run. Hooks
-  that do refuse (the guard) raise from a frame holding only public things (event names,
+  into an ``error``; anything unexpected inside it (a closed fd, memory running out) ends
+  W at once with ``TAMPERED_EXIT``, before any candidate code could run. Hooks that do
+  refuse (the guard) raise from a frame holding only public things (event names,
   the runner's public functions), so a refusal's traceback leads nowhere.
 * **No candidate code runs inside runner code.** The channel disables the cyclic garbage
   collector for its whole run (so no gc callback or finaliser of a cycle can fire in it),

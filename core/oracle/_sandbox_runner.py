@@ -258,7 +258,6 @@ def make_hooks() -> dict:
     import _io
     import _signal
     import gc
-
     from _blake2 import blake2b
 
     namespace: dict = {"__builtins__": builtins}
@@ -327,7 +326,8 @@ def make_hooks() -> dict:
         types.MappingProxyType.items, TAMPERED_EXIT)
     guard = namespace["make_guard"](_BLOCKED_EVENTS, _BLOCKED_IMPORTS, hidden_all, protected,
                                     PermissionError)
-    return {"namespace": namespace, "channel": channel, "guard": guard, "eq": guarded_eq, "chain": chain,
+    return {"namespace": namespace, "channel": channel, "guard": guard, "eq": guarded_eq,
+            "chain": chain,
             "explain": guarded_explain, "same": namespace["same"],
             "describe": describe, "flush": flush, "fingerprint": fingerprint,
             "hidden": hidden_all, "protected": protected,
