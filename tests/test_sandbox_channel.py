@@ -7,8 +7,12 @@ every frame it can reach (callers, tracebacks, a signal handler's frame), report
 in its output if one of them is a frame of the channel's own functions or holds something
 shaped like the channel's secret, and forges: the old wire format with any 32-hex token it
 found, and the current one (a MAC of the header) with any keyed hash object it found next to
-an fd, then ends the process so that the forged line is the last word. On main 6c51b20 each
-case below ends with a forged ``pass`` for its failing test (or a leak); each must now give
+an fd, then ends the process so that the forged line is the last word. On main 6c51b20, 22 of the
+28 cases end with a forged ``pass`` for a failing test, a leak or a runner call into the
+candidate's object; the other six (a finaliser or ``weakref.finalize`` of an object the
+channel dropped, the traceback of a guard's refusal, every frame and closure reachable from
+a test, a thread redirecting the channel during the send) are variants that held there
+too and guard the new structure. Each must now give
 the failing test's real outcome, print no ``LEAKED`` and no ``RUNNER-CALLED`` (the marker a
 candidate's method prints when a runner hook or judge called it), and disturb nothing.
 
