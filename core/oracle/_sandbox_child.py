@@ -10,7 +10,7 @@ and no engine state leaks into candidate code. Process tree for one suite::
     │       decides every outcome, see _sandbox_suite.py)
       └── worker W (PID 1 of a fresh PID namespace; no capabilities or an unprivileged
                     uid; rlimits; audit hooks): runs the tests, one verdict per test
-                    through its token-guarded pipe (see _sandbox_runner.py)
+                    through its MAC-guarded pipe (see _sandbox_runner.py)
 
 Why this shape: one fork per suite for honest code, a fresh W whenever a test leaves the
 process changed, so monkey-patching cannot fool later tests; W being PID 1 of its own

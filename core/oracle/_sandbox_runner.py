@@ -26,18 +26,31 @@ something parsed out of the printed text. fds 1 and 2 are
 restored from fd 4 after every test; if fd 4 itself is no longer the pipe, W counts as
 dirty and a fresh W (with a fresh pipe) runs the next test.
 
-How a verdict is made unforgeable: the audit hook "channel" is defined in bare globals and
-referenced by nothing but the interpreter's hook list. Before any candidate code runs the
-judge frame raises ``erxr.arm``: the hook makes a random token, writes ``HELLO <token>`` to
-W's pipe and remembers token, pipe, frame and pid in its closure. After each test that same
-frame raises ``erxr.verdict``; the hook checks frame and pid and writes ``ERXR1 <token>
-<index> <status> <stop> <len>`` plus the detail. Everything the judge calls after candidate
-code ran was bound before it (exec, the exception types, the hooks' functions, which take
-all they use as default arguments and cannot be rebound: the guard refuses assignments to
-them). Candidates may walk frames but frames hold no secret; the ways to reach the hook's
-closure are refused by the guard: gc object walks, ``sys._current_frames``, tracing and
-profiling, Python-level signal handlers, ``ctypes`` and sub-interpreters; ``/proc`` is
-hidden by the server. The server rejects anything else in the pipe as tampering.
+How a verdict is made unforgeable: the audit hook "channel" (``_sandbox_channel.py``) is
+defined in bare globals and referenced by nothing but the interpreter's hook list. Before
+any candidate code runs the judge frame raises ``erxr.arm``: the hook makes a random key,
+writes ``HELLO <key>`` to W's pipe and keeps a keyed BLAKE2b, the pipe (fd and inode),
+frame and pid in its closure. After each test that same frame raises ``erxr.verdict``; the
+hook checks frame, pid and the exact types of what it is given, and writes ``ERXR1 <index>
+<status> <stop> <len> <mac>`` plus the detail, the MAC covering header and detail: the key
+never crosses the pipe again, so reading or redirecting fd 3 forges nothing. No frame that
+candidate code can reach holds the key, while a hook runs or after it refuses: hooks never
+call, compare, hash or measure an object the candidate made (exact built-in types are
+checked first; anything else counts as the candidate's own event), never raise (the
+channel records a forged or refused event as this test's error and ends W with
+``TAMPERED_EXIT`` on anything unexpected), run with the cyclic gc off and never drop the
+last reference to a candidate's object, so no gc callback or finaliser runs inside them.
+Everything the judge calls after candidate code ran was bound before it (exec, the
+exception types, the hooks' functions, which take all they use as default arguments and
+cannot be rebound: the guard refuses assignments to them, and reading the defaults of the
+wrappers that hold an original), and none of it calls the candidate's objects either
+(describe, flush and the fingerprint read runner-held objects only); the judge keeps gc
+off from the end of a test to its verdict. The other ways to the hook's closure are
+refused by the guard: gc object walks, ``sys._current_frames``, tracing and profiling,
+Python-level signal handlers (also a fresh ``_signal`` from ``_imp``), ``ctypes``,
+``_testcapi`` and sub-interpreters (by import name, exact ``str`` only, and by spec);
+``/proc`` is hidden by the server. The server rejects anything else in the pipe as
+tampering.
 """
 
 from __future__ import annotations
@@ -59,8 +72,10 @@ import types
 TYPE_CHECKING = False  # (not typing.TYPE_CHECKING: the server does not import typing)
 
 if TYPE_CHECKING or __package__:  # in the engine (tools, tests); the server: bare
+    from ._sandbox_channel import CHANNEL, TAMPERED_EXIT
     from ._sandbox_hooks import HOOKS
 else:
+    from _sandbox_channel import CHANNEL, TAMPERED_EXIT
     from _sandbox_hooks import HOOKS
 
 _LIBC = ctypes.CDLL(None, use_errno=True)
@@ -93,7 +108,7 @@ PRELOADABLE = frozenset({
     "pprint", "queue", "random", "re", "statistics", "string", "struct", "textwrap",
     "time", "typing", "unicodedata", "weakref", "zlib"})
 _RUNNER_MODULES = ("__main__", "_sandbox_child", "_sandbox_runner", "_sandbox_hooks",
-                   "_sandbox_setup", "_sandbox_suite")
+                   "_sandbox_channel", "_sandbox_setup", "_sandbox_suite")
 _CANDIDATE = "__candidate__"
 _GETSIGNAL = _signal.getsignal  # C: returns the handler, 0 for SIG_DFL
 # Signals whose default action ends the process (number -> name for the crash message).
@@ -217,31 +232,73 @@ def _preload(names: list[str]) -> None:
                 pass
 
 
+def _exception_table() -> dict:
+    """id of each built-in exception class -> (its ``__str__``, the getters of the C-level
+    attributes that ``__str__`` may read), for describing exceptions without candidate code."""
+    skip = {"args", "__traceback__", "__context__", "__cause__", "__suppress_context__",
+            "__dict__", "__notes__"}
+    table: dict[int, tuple] = {}
+    for value in vars(builtins).values():
+        if isinstance(value, type) and issubclass(value, BaseException):
+            definer = next(k for k in value.__mro__ if "__str__" in vars(k))
+            getters = [d.__get__ for k in definer.__mro__ if k is not object
+                       for attr, d in vars(k).items()
+                       if attr not in skip and type(d).__name__ in ("member_descriptor",
+                                                                     "getset_descriptor")]
+            table[id(value)] = (definer.__dict__["__str__"], tuple(getters))
+    return table
+
+
 def make_hooks() -> dict:
     """Once per server, before any suite: the functions made in bare globals that every W
-    shares (equality, fingerprint, describe, flush, the restricted ``signal.signal``), the
-    namespace holding the hook factories, and the runner modules taken out of
-    ``sys.modules`` (the server keeps its own references)."""
+    shares (equality, fingerprint, describe, flush, the restricted ``signal.signal`` and
+    module loaders), the namespace holding the hook factories, and the runner modules taken
+    out of ``sys.modules`` (the server keeps its own references)."""
+    import _imp
+    import _io
     import _signal
+    import gc
+    from _blake2 import blake2b
 
     namespace: dict = {"__builtins__": builtins}
     exec(_HOOKS_CODE, namespace)  # bare globals: nothing there leads back to this module
+    exec(_CHANNEL_CODE, namespace)
     pytest_shim = sys.modules["pytest"]
     eq, chain, compare = namespace["make_eq"](
         pytest_shim.approx, sys.audit, operator.lt, operator.le, operator.gt, operator.ge,
         operator.contains, operator.is_, operator.is_not, operator.not_,
         collections.Counter, collections.OrderedDict)
     explain = namespace["make_explain"](compare, pytest_shim.approx, AssertionError)
+    # what tests call directly runs with the cyclic gc off (see _sandbox_channel.py)
+    nogc = namespace["make_nogc"]
+    guarded_eq = nogc(eq, gc.disable, gc.enable, gc.isenabled)
+    guarded_explain = nogc(explain, gc.disable, gc.enable, gc.isenabled)
     fingerprint = namespace["make_fingerprint"](
-        builtins.__dict__, sys.modules, os.getcwd, sys.getrecursionlimit, sys,
-        tuple, list, list.extend, dict.values, dict.keys, object.__getattribute__)
+        builtins.__dict__, sys.modules, os.getcwd, sys.getrecursionlimit,
+        sys.get_int_max_str_digits, vars(types.ModuleType)["__dict__"].__get__)
+    describe, describe_parts = namespace["make_describe"](
+        types.MappingProxyType(_exception_table()), BaseException.__str__,
+        BaseException.__dict__["args"].__get__,
+        type.__dict__["__mro__"].__get__, type.__dict__["__name__"].__get__,
+        type.__dict__["__qualname__"].__get__)
+    flush = namespace["make_flush"](
+        (sys.stdout, sys.stderr), _io.TextIOWrapper, _io.BufferedWriter, _io.FileIO,
+        _io.TextIOWrapper.__dict__["buffer"].__get__, _io.BufferedWriter.__dict__["raw"].__get__,
+        _io.TextIOWrapper.flush)
     original_signal = _signal.signal
-    hidden = namespace["make_signal"](original_signal, sys.audit, callable, int)
+    hidden = namespace["make_signal"](original_signal, sys.audit)
     _signal.signal = hidden  # signal.signal (the enum wrapper) calls through it
-    on_sigxcpu = namespace["make_cpu_handler"](sys.audit)
+    on_sigxcpu = namespace["make_cpu_handler"](sys.audit, gc.disable, os._exit)
     original_signal(signal.SIGXCPU, on_sigxcpu)  # W inherits the handler
-    raiser = namespace["make_raise"](_signal.raise_signal, sys.audit, int)
+    del original_signal
+    raiser = namespace["make_raise"](_signal.raise_signal, sys.audit)
     _signal.raise_signal = signal.raise_signal = raiser
+    loaders = []
+    for name in ("create_builtin", "create_dynamic"):  # a spec loads without an import event
+        create, load = namespace["make_loader"](getattr(_imp, name), _BLOCKED_IMPORTS,
+                                                PermissionError, types.SimpleNamespace)
+        setattr(_imp, name, create)
+        loaders += [create, load]
     import faulthandler  # its test helpers raise() a signal: as the kernel would for PID 1
 
     for name, sig in (("_sigsegv", signal.SIGSEGV), ("_sigabrt", signal.SIGABRT),
@@ -256,34 +313,38 @@ def make_hooks() -> dict:
             if name in _RUNNER_MODULES:
                 runner_globals.append(module.__dict__)
     approx = pytest_shim.approx
-    protected = (eq, chain, compare, explain, fingerprint, namespace["same"], namespace["describe"],
-                 namespace["flush"], hidden, raiser, on_sigxcpu, approx, approx.__eq__)
-    return {"namespace": namespace, "eq": eq, "chain": chain, "explain": explain,
-            "same": namespace["same"],
-            "describe": namespace["describe"], "flush": namespace["flush"],
-            "fingerprint": fingerprint, "hidden": hidden, "protected": protected,
+    hidden_all = (hidden, raiser, on_sigxcpu, *loaders)  # their defaults hold originals
+    protected = (eq, chain, compare, explain, guarded_eq, guarded_explain, fingerprint,
+                 namespace["same"], describe, *describe_parts, flush, approx, approx.__eq__,
+                 *hidden_all)
+    # Made here, once; each W arms its own copy (see _install_hooks)
+    fatal_names = tuple(_FATAL.get(n, b"") for n in range(65))  # private, immutable
+    channel = namespace["make_channel"](
+        os.urandom, os.write, os._exit, gc.disable, gc.enable, gc.isenabled,
+        sys._getframe, os.getpid, os.getpgrp, _GETSIGNAL, blake2b, _MAGIC, _TAINT_EVENTS,
+        _CANDIDATE, fatal_names, type.__dict__["__dict__"].__get__,
+        types.MappingProxyType.items, TAMPERED_EXIT)
+    guard = namespace["make_guard"](_BLOCKED_EVENTS, _BLOCKED_IMPORTS, hidden_all, protected,
+                                    PermissionError)
+    return {"namespace": namespace, "channel": channel, "guard": guard, "eq": guarded_eq,
+            "chain": chain,
+            "explain": guarded_explain, "same": namespace["same"],
+            "describe": describe, "flush": flush, "fingerprint": fingerprint,
+            "hidden": hidden_all, "protected": protected,
             "runner_globals": runner_globals, "pytest": pytest_shim,
             "salt": os.urandom(8).hex()}
 
 
 def _install_hooks(hooks: dict) -> None:
     """In W, before any candidate code: no ctypes handle left in reach, the audit hooks."""
-    import gc
-
     for module_globals in hooks["runner_globals"]:  # candidates can walk frames to these
         for name in ("ctypes", "_LIBC", "_setup_module"):
             module_globals.pop(name, None)
-    namespace = hooks["namespace"]
     # The guard last, since it then refuses further hooks. The judge's own few audited
-    # calls (setrlimit) pass both.
-    sys.addaudithook(namespace["make_channel"](
-        os.urandom, os.write, os._exit, gc.disable, gc.enable, sys._getframe, os.getpid, len,
-        PermissionError, _MAGIC, _TAINT_EVENTS, _CANDIDATE,
-        type.__dict__["__dict__"].__get__, type, issubclass, _GETSIGNAL, _FATAL,
-        os.getpgrp))
-    sys.addaudithook(namespace["make_guard"](
-        _BLOCKED_EVENTS, _BLOCKED_IMPORTS, hooks["hidden"], hooks["protected"],
-        PermissionError))
+    # calls (setrlimit) pass both. The channel leaves the dict W inherited: from here on
+    # only the interpreter's hook list holds it.
+    sys.addaudithook(hooks.pop("channel"))
+    sys.addaudithook(hooks["guard"])
 
 
 def worker(spec: dict, hooks: dict, wfd: int, in_pidns: bool) -> None:
@@ -319,9 +380,15 @@ def worker(spec: dict, hooks: dict, wfd: int, in_pidns: bool) -> None:
 
 def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: ignore[no-untyped-def]
            cpu_seconds: int, quiet: bool) -> None:
-    """The judge frame. Every name used after candidate code runs is bound locally first."""
+    """The judge frame. Every name used after candidate code runs is bound locally first;
+    the frame holds nothing that leads to the channel's key, and the cyclic gc is off from
+    the end of each test to its verdict (see _sandbox_channel.py)."""
+    import gc
+
     exit_, audit, exec_, AssertionError_ = os._exit, sys.audit, exec, AssertionError
-    BaseException_, sys_, ModuleType, builtins_ = BaseException, sys, types.ModuleType, builtins
+    BaseException_, ModuleType, builtins_ = BaseException, types.ModuleType, builtins
+    gc_enable, gc_disable = gc.enable, gc.disable
+    sizeof = dict.__sizeof__
     describe, flush, same = hooks["describe"], hooks["flush"], hooks["same"]
     fingerprint = hooks["fingerprint"]
     modules, put, pop, pytest_shim = sys.modules, dict.__setitem__, dict.pop, hooks["pytest"]
@@ -332,9 +399,12 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
         int.from_bytes
     pipe = fstat(4)
     pipe_id, FIONREAD, zero4 = (pipe.st_dev, pipe.st_ino), 0x541B, b"\0\0\0\0"
+    # what the fingerprint reads, taken now: later nothing is looked up by name
+    watched_modules = tuple([modules[name] for name in watched if name in modules])
+    lists = (sys.path, sys.meta_path, sys.path_hooks)
     del hooks, pipe  # a dict: nothing mutable stays in this frame for candidates to find
     audit("erxr.arm", 3)  # from this very frame: the only one that may vote later
-    baseline = fingerprint(watched)
+    baseline = fingerprint(watched_modules, lists)
     last = len(work) - 1
     for i in range_(start, len(work)):
         test = work[i]
@@ -352,11 +422,18 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
         put(namespace, "__builtins__", builtins_)
         put(namespace, "pytest", pytest_shim)
         put(modules, "__candidate__", module)
+        # A dict whose keys are all exact strs (CPython's "unicode" kind) never calls a
+        # key's __eq__; a key of any other type turns it into the general kind, whose
+        # table has wider entries, so its size tells: the pop below is then skipped (W is
+        # dirty anyway, since sys.modules changed).
+        size = sizeof(modules)
         status, detail, piped = b"pass", "", True
+        gc_enable()  # candidate code runs with the gc as Python has it
         try:
             exec_(code, namespace)
             if not quiet:  # (a quiet load prints nothing: all the test prints is its own)
-                flush(sys_)
+                gc_disable()
+                flush()
                 try:  # what loading printed is read before the test's part begins
                     spins = 0
                     while piped and from_bytes(ioctl(4, FIONREAD, zero4), "little"):
@@ -366,25 +443,28 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
                 except BaseException_:
                     piped = False
                 audit("erxr.setup", i)
+                gc_enable()
             exec_(test, namespace)
-            flush(sys_)
+            gc_disable()
+            flush()
         except AssertionError_ as exc:
+            gc_disable()
             status, detail = b"fail", describe(exc)
             if detail.startswith("AssertionError: "):
                 detail = detail[16:]
         except BaseException_ as exc:
+            gc_disable()
             status, detail = b"error", describe(exc)
+        gc_disable()  # (an exception the handlers themselves raised ends W: no verdict)
         if status != b"pass":
-            try:
-                flush(sys_)
-            except BaseException_:
-                pass
-        pop(modules, "__candidate__", None)
+            flush()
+        if sizeof(modules) == size:  # no key of the candidate's: nothing of it is called
+            pop(modules, "__candidate__", None)
         del module, namespace  # the candidate's objects go now, before the check
         dirty = False
         if i < last:  # after the last test W exits anyway
             try:
-                dirty = not same(baseline, fingerprint(watched))
+                dirty = not same(baseline, fingerprint(watched_modules, lists))
             except BaseException_:
                 dirty = True
             try:  # the test's output is read before its verdict; fds 1, 2 as they were
@@ -406,3 +486,4 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
 
 
 _HOOKS_CODE = compile(HOOKS, "<sandbox-hooks>", "exec")
+_CHANNEL_CODE = compile(CHANNEL, "<sandbox-hooks>", "exec")

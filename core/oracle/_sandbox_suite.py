@@ -5,7 +5,7 @@ server (trusted) compiles the code and every test before any candidate code runs
 with ``==`` / ``!=`` routed through the runner-held plain-data equality, see
 ``_sandbox_hooks.py``), then forks a worker W as PID 1 of a fresh PID namespace (see
 ``_sandbox_runner.py``). W runs the tests from a given one on and reports one verdict per
-test through its token-guarded pipe; the server decides every outcome from those verdicts
+test through its MAC-guarded pipe; the server decides every outcome from those verdicts
 and from how W ended. When W reports that it is no longer clean, or dies, or is caught
 tampering, the server forks a fresh W (in a fresh namespace) for the next test. When W
 ends, the kernel kills everything else in its namespace; the server is a child subreaper
@@ -26,13 +26,16 @@ import os
 import select
 import signal
 import time
+from _blake2 import blake2b
 
 TYPE_CHECKING = False  # (not typing.TYPE_CHECKING: the server does not import typing)
 
 if TYPE_CHECKING or __package__:  # in the engine (tools, tests); the server: bare
+    from ._sandbox_channel import TAMPERED_EXIT
     from ._sandbox_hooks import compile_test
     from ._sandbox_runner import PRELOADABLE, kill_descendants, kill_uid, static_imports, worker
 else:
+    from _sandbox_channel import TAMPERED_EXIT
     from _sandbox_hooks import compile_test
     from _sandbox_runner import PRELOADABLE, kill_descendants, kill_uid, static_imports, worker
 
@@ -361,11 +364,11 @@ def _run_worker(spec: dict, hooks: dict, deadline: float, output: _Output,
 
 
 class _Verdicts:
-    """Parses W's pipe: ``HELLO <token>`` once, then one message per test, in order."""
+    """Parses W's pipe: ``HELLO <key>`` once, then one message per test, in order."""
 
     def __init__(self, work: tuple, start: int, outcomes: dict, quiet: bool = False) -> None:
         self.work, self.outcomes, self.data = work, outcomes, b""
-        self.token: bytes | None = None
+        self.mac: blake2b | None = None  # W's keyed BLAKE2b, once its HELLO came
         self.next = self._skip(start)
         self.finished = False  # W said it stops, or ran every test
         self.broken = False
@@ -407,39 +410,57 @@ class _Verdicts:
                                                  "not written by the test runner"]
 
     def _parse(self) -> None:
+        """``HELLO <key>`` (the key of W's MAC, sent before any candidate code ran), then
+        ``ERXR1 <index> <status> <stop> <length> <mac>`` + body per message: the MAC is of
+        the header and body, so nothing W's candidate can read from the pipe lets it forge
+        another message."""
         while self.data and not self.broken:
             head, newline, rest = self.data.partition(b"\n")
             if not newline:
                 if len(head) > 200:
                     self._tampered()
                 return
-            if self.token is None:
-                if head.startswith(b"HELLO ") and len(head) == 38:
-                    self.token, self.data = head[6:], rest
+            if self.mac is None:
+                if head.startswith(b"HELLO ") and len(head) == 70:
+                    try:
+                        self.mac = blake2b(key=bytes.fromhex(head[6:].decode("ascii")),
+                                           digest_size=16)
+                    except ValueError:
+                        self._tampered()
+                        return
+                    self.data = rest
                     continue
                 self._tampered()
                 return
             parts = head.split(b" ")
-            if (parts == [_MAGIC, self.token, str(self.next).encode(), b"setup", b"0", b"0"]
-                    and not self.finished and not self.loaded):
-                self.loaded, self.data = True, rest
-                continue
-            if (self.finished or len(parts) != 6 or parts[0] != _MAGIC
-                    or parts[1] != self.token or parts[2] != str(self.next).encode()
-                    or parts[3] not in (b"pass", b"fail", b"error", b"timeout")
-                    or parts[4] not in (b"0", b"1") or not parts[5].isdigit()
-                    or int(parts[5]) > _MAX_MESSAGE):
+            if (len(parts) != 6 or parts[0] != _MAGIC or parts[1] != str(self.next).encode()
+                    or parts[3] not in (b"0", b"1") or not parts[4].isdigit()
+                    or int(parts[4]) > _MAX_MESSAGE):
                 self._tampered()
                 return
-            size = int(parts[5])
+            size = int(parts[4])
             if len(rest) < size:
                 return  # the rest of the detail is still on its way
-            self.outcomes[self.next] = [parts[3].decode(),
-                                        rest[:size].decode("utf-8", "replace")]
+            body = rest[:size]
+            mac = self.mac.copy()
+            mac.update(b" ".join(parts[:5]) + b"\n" + body)
+            if mac.hexdigest().encode() != parts[5]:
+                self._tampered()
+                return
+            if parts[2] == b"setup":
+                if self.finished or self.loaded or parts[3:5] != [b"0", b"0"]:
+                    self._tampered()
+                    return
+                self.loaded, self.data = True, rest[size:]
+                continue
+            if self.finished or parts[2] not in (b"pass", b"fail", b"error", b"timeout"):
+                self._tampered()
+                return
+            self.outcomes[self.next] = [parts[2].decode(), body.decode("utf-8", "replace")]
             self.data = rest[size:]
             self.last, self.loaded = self.next, self.quiet
             self.next = self._skip(self.next + 1)
-            if parts[4] == b"1" or self.next >= len(self.work):
+            if parts[3] == b"1" or self.next >= len(self.work):
                 self.finished = True
 
 
@@ -455,6 +476,10 @@ def _ending(status_word: int) -> tuple[str, str]:
             name = str(sig)
         return "error", f"Crashed: the test process was killed by signal {name}"
     code = os.waitstatus_to_exitcode(status_word)
+    if code == TAMPERED_EXIT:
+        return "error", ("Tampered: the test runner stopped the test process, whose result "
+                         "channel was interfered with (or whose memory ran out while it "
+                         "delivered a verdict)")
     return "error", f"Exited: the test process exited with code {code} before the test finished"
 
 

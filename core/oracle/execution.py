@@ -179,8 +179,9 @@ class Oracle:
         info.update(rlimits=",".join(limits),
                     process_cleanup="pid_namespace" if info.get("pid_namespace")
                     else "uid_kill" if info.get("unprivileged_uid") else "process_group",
-                    result_channel="per-test token, audit-hook guard, runner-held exec and "
-                                   "plain-data equality",
+                    result_channel="MAC-authenticated (key sealed in an audit hook), "
+                                   "audit-hook guard, runner-held exec and plain-data "
+                                   "equality",
                     output_capture=f"truncated to {self.limits.output_chars} chars",
                     platform=sys.platform, kernel=os.uname().release,
                     python=sys.version.split()[0])

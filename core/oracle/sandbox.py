@@ -38,9 +38,11 @@ verdict channel in ``_sandbox_runner.py``, the plain-data equality in ``_sandbox
   so output never counts against a limit; which test printed what comes from boundaries
   the worker sends on its channel after the server has read the pipe empty, never from
   the printed text; stdin is ``/dev/null``.
-* **Result channel**: a worker announces a random token before candidate code runs and
-  only the judge's own frame can make the audit hook that holds it deliver a verdict.
-  Anything else written to the channel makes the test an ``error`` ("Tampered").
+* **Result channel**: a worker's verdicts carry a MAC under a key it announces before
+  candidate code runs; the key lives only in the closure of an audit hook that no frame
+  candidate code can reach holds (the hooks never touch the candidate's objects, never
+  raise, and run with gc off), and only the judge's own frame can make that hook deliver a
+  verdict. Anything else written to the channel makes the test an ``error`` ("Tampered").
   Python-level costs: ``ctypes`` (and packages that import it, such as numpy), gc object
   walks, tracing/profiling and Python signal handlers are refused to candidates.
 

@@ -1,0 +1,420 @@
+"""Inside the sandbox: the verdict channel, the guard and the judge's helpers (stdlib only).
+
+Imported by the fork server (:mod:`_sandbox_child`) through :mod:`_sandbox_runner`, never by
+the engine. ``CHANNEL`` is source text executed, like ``HOOKS`` of ``_sandbox_hooks.py``, in
+bare globals, so nothing in it leads back to runner modules. The rule it keeps:
+
+* **No runner hook or judge calls a method of an object the candidate made.** Every value a
+  hook takes from an audit event is checked with ``type(x) is <exact built-in>`` before it is
+  compared, hashed, measured or formatted; anything else is treated as the candidate's own
+  event (a taint, or a refusal) without being touched. The hooks never look anything up in
+  a container the candidate can change: a class's namespace is copied in one C call and its
+  keys checked for exact ``str`` before one is compared. The judge's helpers (describing an
+  exception, flushing output, the fingerprint of what a test could patch) work the same way:
+  an exception is described from its ``args`` and its built-in ancestor's own ``__str__``
+  only when all of them are plain data, output is flushed through the runner's own
+  ``sys.stdout`` / ``sys.stderr`` objects only while they are the exact built-in I/O types,
+  and the fingerprint reads module namespaces the judge took before the candidate ran.
+* **No frame that candidate code can reach holds the channel's secret.** The key that
+  authenticates verdicts lives in the closure of ``channel`` (referenced by nothing but the
+  interpreter's audit-hook list) as a keyed BLAKE2 object; the key itself went to the server
+  once, in the ``HELLO`` line, before any candidate code ran. Every later message carries a
+  MAC of its own content, never the key, so a candidate that redirects or reads the channel's
+  fd learns nothing it can reuse (a swallowed verdict makes the test an ``error``). The
+  channel never raises: refused or forged events are recorded and turn the current test
+  into an ``error``; anything unexpected inside it (a closed fd, memory running out) ends
+  W at once with ``TAMPERED_EXIT``, before any candidate code could run. Hooks that do
+  refuse (the guard) raise from a frame holding only public things (event names,
+  the runner's public functions), so a refusal's traceback leads nowhere.
+* **No candidate code runs inside runner code.** The channel disables the cyclic garbage
+  collector for its whole run (so no gc callback or finaliser of a cycle can fire in it),
+  never drops the last reference to a candidate object (so no ``__del__`` or weakref
+  callback fires in it either), and Python-level signal handlers are the runner's own (the
+  guarded loaders refuse a fresh ``_signal``; the CPU-limit handler disables gc before it
+  allocates and never returns into candidate code). Candidate threads may run while the
+  channel runs, but they cannot reach its frame (``sys._current_frames`` and tracing are
+  refused) and what they can do to the fd only loses a verdict, never forges one. The judge
+  keeps gc disabled from the end of a test to its verdict, and the runner's plain-data
+  equality and explainer run with gc disabled (``nogc``).
+"""
+
+from __future__ import annotations
+
+__all__ = ["CHANNEL", "TAMPERED_EXIT"]
+
+# W's exit status when its channel could not deliver a verdict safely.
+TAMPERED_EXIT = 75
+
+CHANNEL = r'''
+def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, getframe,
+                 getpid, getpgrp, getsignal, new_mac, magic, taint_events, candidate,
+                 fatal_names, type_dict, items, tampered_exit):
+    """The verdict channel: an audit hook, referenced only by the interpreter's hook list."""
+    tuple_, int_, bytes_, bool_, str_, type_, len_ = tuple, int, bytes, bool, str, type, len
+    issubclass_ = issubclass
+    kills = frozenset({"os.kill", "os.killpg", "signal.pthread_kill", "erxr.raise", "os.abort"})
+    handled = frozenset({"erxr.verdict", "erxr.setup", "erxr.test", "erxr.plain", "erxr.cpu",
+                         "erxr.arm", "object.__setattr__", "object.__delattr__"}
+                        | kills | taint_events)
+    statuses = (b"pass", b"fail", b"error")
+    # after arming (in W: the server makes the channel, each W arms its own copy): [keyed
+    # MAC, pipe fd, W's judge frame, W's pid, violation (b"" if none), tainted, test index]
+    state = []
+
+    def deliver(index, status, stop, body):
+        """One message: a header, its MAC (never the key), the body. (Whatever fd 3 is now,
+        a message sent elsewhere is only lost: the server makes its test an error.)"""
+        head = b"%s %d %s %d %d" % (magic, index, status, stop, len_(body))
+        mac = state[0].copy()
+        mac.update(head + b"\n" + body)
+        line = head + b" " + mac.hexdigest().encode() + b"\n" + body
+        if write(state[1], line) != len_(line):
+            exit_(tampered_exit)
+
+    def violation(text):
+        """The current test becomes an error with ``text`` (the first reason wins)."""
+        if len_(state) == 7 and not state[4]:
+            state[4] = text
+
+    def channel(event, args):
+        if event not in handled:  # (event is always an exact str, made by the interpreter)
+            return
+        was = gc_isenabled()
+        gc_disable()  # no gc callback, no finaliser of a cycle can run in this frame
+        try:
+            armed = len_(state) == 7
+            if type_(args) is not tuple_:
+                # a C event whose one argument is a tuple subclass: never one of ours
+                if armed:
+                    state[5] = True
+            elif event == "erxr.verdict":
+                if (armed and getpid() == state[3] and getframe(1) is state[2]
+                        and len_(args) == 4 and type_(args[0]) is int_
+                        and type_(args[1]) is bytes_ and type_(args[2]) is bytes_
+                        and type_(args[3]) is bool_ and args[1] in statuses):
+                    index, status, body, dirty = args
+                    reason = state[4]
+                    state[4] = b""
+                    if reason:
+                        status, body = b"error", reason
+                    stop = 1 if dirty or state[5] else 0
+                    deliver(index, status, stop, body)
+                    if stop:
+                        exit_(0)  # a fresh W runs the next test
+                else:  # forks, other frames and forged arguments may not vote
+                    violation(b"Tampered: only the test runner may deliver a verdict")
+                    if armed:
+                        state[5] = True
+            elif event == "erxr.setup":  # the module is loaded, the test's own output begins
+                if (armed and getpid() == state[3] and getframe(1) is state[2]
+                        and len_(args) == 1 and type_(args[0]) is int_):
+                    deliver(args[0], b"setup", 0, b"")
+            elif event == "erxr.test":
+                if (armed and getframe(1) is state[2] and len_(args) == 1
+                        and type_(args[0]) is int_):
+                    state[6] = args[0]
+            elif event == "erxr.plain":  # the plain-data rule refused a comparison
+                text = args[0] if len_(args) == 1 else None
+                if type_(text) is not bytes_ or len_(text) > 2000:
+                    text = (b"plain-data comparison: the test compares plain data with an "
+                            b"object that is not plain data")
+                violation(text)
+            elif event == "erxr.cpu":  # SIGXCPU (W's handler): this test used up its CPU time
+                if armed and getpid() == state[3]:
+                    deliver(state[6], b"timeout", 1,
+                            b"the CPU time limit ran out during this test")
+                    exit_(0)
+            elif event in kills:
+                target, sig = -1, -1
+                if event == "os.abort":
+                    target, sig = 0, 6
+                elif len_(args) == 2 and type_(args[0]) is int_ and type_(args[1]) is int_:
+                    target, sig = args
+                elif armed:  # not the interpreter's event: the candidate's own
+                    state[5] = True
+                if (armed and getpid() == state[3] and 0 < sig < len_(fatal_names)
+                        and fatal_names[sig]):
+                    own = ((event == "os.kill" and (target == state[3] or target == 0))
+                           or (event == "os.killpg" and (target == 0 or target == getpgrp()))
+                           or event == "signal.pthread_kill" or event == "erxr.raise"
+                           or event == "os.abort")
+                    handler = getsignal(sig) if own and sig != 9 else 0
+                    if own and type_(handler) is int_ and handler == 0:
+                        # W is PID 1 of its namespace, where a signal it sends itself with
+                        # the default action would be ignored: deliver what the kernel
+                        # would have, a crash verdict
+                        deliver(state[6], b"error", 1,
+                                b"Crashed: the test process was killed by signal "
+                                + fatal_names[sig])
+                        exit_(0)
+            elif event in taint_events:
+                if armed and getframe(1) is not state[2]:  # not the judge's own
+                    state[5] = True
+            elif event == "object.__setattr__" or event == "object.__delattr__":
+                # a class attribute changed: harmless for the candidate's own classes, but a
+                # patched standard-library class would outlive the test
+                if armed and not state[5] and len_(args) >= 2:
+                    target = args[0]
+                    if issubclass_(type_(target), type_):
+                        module = None
+                        for pair in tuple_(items(type_dict(target))):  # one C call: a copy
+                            if type_(pair[0]) is not str_:
+                                module = None
+                                break
+                            if pair[0] == "__module__":
+                                module = pair[1]
+                        if type_(module) is not str_ or module != candidate:
+                            state[5] = True
+                    elif type_(args[1]) is str_ and args[1] == "__class__":
+                        state[5] = True  # a module's class swapped outlives the test
+            elif event == "erxr.arm":  # W, before any candidate code runs
+                if state:
+                    violation(b"Tampered: the verdict channel was armed twice")
+                    state[5] = True
+                elif len_(args) == 1 and type_(args[0]) is int_:
+                    key = urandom(32)
+                    fd = args[0]
+                    line = b"HELLO " + key.hex().encode() + b"\n"
+                    if write(fd, line) != len_(line):
+                        exit_(tampered_exit)
+                    state.extend((new_mac(key=key, digest_size=16), fd, getframe(1), getpid(),
+                                  b"", False, 0))
+                    key = line = None
+        except BaseException:
+            exit_(tampered_exit)  # never raise from here: the traceback would lead here
+        if was:
+            gc_enable()
+    return channel
+
+
+def make_guard(blocked, blocked_imports, hidden, protected, error):
+    """The guard: refuses what would reach the channel. It holds only public things (event
+    and module names, the runner's public functions), so a refusal's traceback, whose last
+    frame is this one, leads nowhere."""
+    looked_at = frozenset({"import", "object.__getattr__", "object.__setattr__",
+                           "object.__delattr__"})
+
+    def guard(event, args, _blocked=blocked, _imports=blocked_imports, _hidden=hidden,
+              _protected=protected, _error=error, _looked_at=looked_at, _type=type,
+              _tuple=tuple, _str=str, _len=len):
+        if event in _blocked or event[:7] == "ctypes.":
+            raise _error(event + " is not allowed in the sandbox")
+        if event not in _looked_at or _type(args) is not _tuple or not _len(args):
+            return
+        first = args[0]
+        if event == "import":
+            if _type(first) is not _str:
+                raise _error("importing a module by a name that is not a str is not allowed "
+                             "in the sandbox")
+            if (first in _imports or first.partition(".")[0] in _imports
+                    or first.rpartition(".")[2] in _imports):
+                raise _error("importing " + first + " is not allowed in the sandbox")
+        elif event == "object.__getattr__":
+            for obj in _hidden:
+                if first is obj:
+                    raise _error("the sandbox's own functions cannot be inspected")
+        else:
+            for obj in _protected:
+                if first is obj:
+                    raise _error("the sandbox's own functions cannot be changed")
+    return guard
+
+
+def make_signal(original, audit):
+    def signal(signalnum, handler, _original=original, _audit=audit, _callable=callable,
+               _issubclass=issubclass, _int=int, _index=int.__index__, _type=type):
+        """signal.signal restricted to SIG_DFL / SIG_IGN (handlers would receive frames).
+        Arguments are read as ints with int's own __index__: nothing of the candidate's
+        runs in this frame, which holds the real function."""
+        if _callable(handler):
+            raise PermissionError("Python-level signal handlers are disabled in the sandbox")
+        if not _issubclass(_type(signalnum), _int) or not _issubclass(_type(handler), _int):
+            raise TypeError("signal number and handler must be ints")
+        signalnum, handler = _index(signalnum), _index(handler)
+        _audit("erxr.taint", "signal")  # a changed disposition outlives the test
+        return _original(signalnum, handler)
+    return signal
+
+
+def make_raise(original, audit):
+    def raise_signal(signalnum, _original=original, _audit=audit, _issubclass=issubclass,
+                     _int=int, _index=int.__index__, _type=type):
+        """signal.raise_signal: as the kernel would treat it outside PID 1 (see channel)."""
+        if not _issubclass(_type(signalnum), _int):
+            raise TypeError("signal number must be an int")
+        signalnum = _index(signalnum)
+        _audit("erxr.raise", 0, signalnum)
+        return _original(signalnum)
+    return raise_signal
+
+
+def make_cpu_handler(audit, gc_disable, exit_):
+    def on_sigxcpu(signum, frame, _audit=audit, _disable=gc_disable, _exit=exit_):
+        """W is PID 1, which the kernel's SIGXCPU would not stop: report and end. gc goes
+        off before anything is allocated, since ``frame`` may be the channel's."""
+        _disable()
+        del frame
+        _audit("erxr.cpu")
+        _exit(1)  # a process the channel does not speak for: as the default action would
+    return on_sigxcpu
+
+
+def make_loader(original, blocked_imports, error, namespace):
+    """``_imp.create_builtin`` / ``create_dynamic`` refusing the blocked modules, which could
+    otherwise be loaded from a spec without an ``import`` event. Two frames: ``create``
+    reads the spec (candidate code may run there: it holds nothing but ``load``), ``load``
+    holds the original and takes exact strs only."""
+    def load(name, origin, _original=original, _blocked=blocked_imports, _error=error,
+             _namespace=namespace, _type=type, _str=str):
+        if _type(name) is not _str or (origin is not None and _type(origin) is not _str):
+            raise _error("a module spec's name and origin must be str in the sandbox")
+        if (name in _blocked or name.partition(".")[0] in _blocked
+                or name.rpartition(".")[2] in _blocked):
+            raise _error("importing " + name + " is not allowed in the sandbox")
+        return _original(_namespace(name=name, origin=origin))
+
+    def create(spec, *unused, _load=load, _getattr=getattr):
+        return _load(_getattr(spec, "name"), _getattr(spec, "origin", None))
+    return create, load
+
+
+def make_nogc(function, gc_disable, gc_enable, gc_isenabled):
+    def nogc(*args, _function=function, _disable=gc_disable, _enable=gc_enable,
+             _isenabled=gc_isenabled):
+        """``function(*args)`` with the cyclic gc off: no finaliser or gc callback of the
+        candidate's can run between the runner's check of a value and its use."""
+        was = _isenabled()
+        _disable()
+        try:
+            return _function(*args)
+        finally:
+            if was:
+                _enable()
+    return nogc
+
+
+def make_fingerprint(builtins_dict, modules, getcwd, getrecursionlimit, int_max_str_digits,
+                     module_dict):
+    def fingerprint(watched, lists, _b=builtins_dict, _m=modules, _cwd=getcwd,
+                    _rl=getrecursionlimit, _digits=int_max_str_digits, _dict=module_dict,
+                    _tuple=tuple, _list=list, _extend=list.extend, _values=dict.values,
+                    _keys=dict.keys):
+        """Identities of everything a test could patch for later tests (see the runner).
+        ``watched`` are module objects and ``lists`` the ``sys.path``-like lists the judge
+        took before any candidate code: nothing is looked up by name here."""
+        objects = _list(_values(_b))
+        _extend(objects, _keys(_b))
+        _extend(objects, _values(_m))
+        _extend(objects, _keys(_m))
+        for module in watched:
+            space = _dict(module)
+            _extend(objects, _values(space))
+            _extend(objects, _keys(space))
+        for items in lists:
+            _extend(objects, items)
+        return _tuple(objects), (_cwd(), _rl(), _digits())
+    return fingerprint
+
+
+def same(a, b, _len=len, _all=all, _map=map, _is=__import__("operator").is_):
+    """Two fingerprints agree: the same objects, in order, and the same scalars."""
+    return _len(a[0]) == _len(b[0]) and _all(_map(_is, a[0], b[0])) and a[1] == b[1]
+
+
+def make_describe(known, base_str, args_of, mro_of, name_of, qualname_of):
+    """``known``: id of each built-in exception class -> (its ``__str__``, the getters of
+    the attributes that ``__str__`` may read), made before any candidate code ran."""
+    def plain(values, _type=type, _int=int, _float=float, _complex=complex, _bool=bool,
+              _str=str, _bytes=bytes, _none=type(None), _tuple=tuple, _list=list,
+              _dict=dict, _set=set, _frozenset=frozenset, _pop=list.pop, _extend=list.extend,
+              _keys=dict.keys, _values=dict.values, _len=len):
+        stack, nodes = _list(values), 0
+        while stack:
+            x = _pop(stack)
+            t = _type(x)
+            nodes += 1
+            if nodes > 10000:
+                return False
+            if (t is _int or t is _str or t is _float or t is _bool or t is _none
+                    or t is _bytes or t is _complex):
+                continue
+            if t is _tuple or t is _list or t is _set or t is _frozenset:
+                _extend(stack, x)
+            elif t is _dict:
+                _extend(stack, _keys(x))
+                _extend(stack, _values(x))
+            else:
+                return False
+        return True
+
+    def shown(x, _plain=plain, _type=type, _repr=repr, _str=str, _qualname=qualname_of):
+        if _plain((x,)):
+            return _repr(x)
+        name = _qualname(_type(x))
+        return "<a " + (name if _type(name) is _str else "?") + " object>"
+
+    def describe(exc, _known=known, _base_str=base_str, _args=args_of, _mro=mro_of,
+                 _name=name_of, _plain=plain, _shown=shown, _type=type, _str=str,
+                 _tuple=tuple, _id=id, _len=len, _base=BaseException, _join=", ".join, _list=list):
+        """"TypeName: message" of an exception, from runner-held code only: the message is
+        the nearest built-in ancestor's own ``__str__`` when the exception's args and the
+        attributes that ``__str__`` reads are plain data, else ``BaseException.__str__``
+        when its args are, else its args shown as the explainer shows values (``<a T
+        object>``). A class's own ``__str__`` is never called."""
+        name = "Exception"
+        text = ""
+        try:
+            t = _type(exc)
+            found = _name(t)
+            if _type(found) is _str:
+                name = found
+            args = _args(exc)
+            if _type(args) is not _tuple:
+                args = ()
+            entry = None
+            for k in _mro(t):
+                entry = _known.get(_id(k))
+                if entry is not None:
+                    break
+            values = _list(args)
+            if entry is not None:
+                for get in entry[1]:
+                    try:
+                        values.append(get(exc))
+                    except _base:
+                        pass
+            if entry is not None and _plain(values):
+                text = entry[0](exc)
+            elif _plain(args):  # args alone are plain: as BaseException shows them
+                text = _base_str(exc)
+            elif _len(args) == 1:
+                text = _shown(args[0])
+            elif args:
+                parts = []
+                for x in args:
+                    parts.append(_shown(x))
+                text = "(" + _join(parts) + ")"
+            if _type(text) is not _str:
+                text = ""
+        except _base:
+            text = "<unprintable>"
+        return (name + ": " + text if text else name)[:2000]
+    return describe, (plain, shown)
+
+
+def make_flush(streams, text_io, buffered, file_io, buffer_of, raw_of, flush_text):
+    def flush(_streams=streams, _text=text_io, _buffered=buffered, _file=file_io,
+              _buffer=buffer_of, _raw=raw_of, _flush=flush_text, _type=type,
+              _base=BaseException):
+        """Flush the runner's own sys.stdout and sys.stderr (os._exit will not) while they
+        are the exact built-in I/O objects all the way down; whatever the candidate put in
+        their place is its own business."""
+        for stream in _streams:
+            try:
+                if (_type(stream) is _text and _type(_buffer(stream)) is _buffered
+                        and _type(_raw(_buffer(stream))) is _file):
+                    _flush(stream)
+            except _base:
+                pass
+    return flush
+'''

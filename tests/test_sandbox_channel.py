@@ -1,0 +1,351 @@
+"""Attacks on the judge's channel (issue 20 item 1): candidates that try to reach the secret
+that authenticates W's verdicts, or to run their own code inside the runner's hooks and
+judges, and use what they find to report ``pass`` for a test that fails.
+
+Every candidate carries the same thief (``THIEF``): wherever its code gets to run it walks
+every frame it can reach (callers, tracebacks, a signal handler's frame), reports ``LEAKED``
+in its output if one of them is a frame of the channel's own functions or holds something
+shaped like the channel's secret, and forges: the old wire format with any 32-hex token it
+found, and the current one (a MAC of the header) with any keyed hash object it found next to
+an fd, then ends the process so that the forged line is the last word. On main 6c51b20, 22 of the
+28 cases end with a forged ``pass`` for a failing test, a leak or a runner call into the
+candidate's object; the other six (a finaliser or ``weakref.finalize`` of an object the
+channel dropped, the traceback of a guard's refusal, every frame and closure reachable from
+a test, a thread redirecting the channel during the send) are variants that held there
+too and guard the new structure. Each must now give
+the failing test's real outcome, print no ``LEAKED`` and no ``RUNNER-CALLED`` (the marker a
+candidate's method prints when a runner hook or judge called it), and disturb nothing.
+
+Part of the hostile battery: ``test_sandbox_as_user.py`` runs this file as an ordinary user.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import pytest
+
+from execretrieval import Oracle
+
+ADD = "def add(a, b):\n    return a + b\n"
+OK = ["assert add(1, 2) == 3", "assert add(2, 2) == 4"]
+
+THIEF = r'''
+import os as _os, sys as _sys
+_TARGET = 1
+_SEALED = {"channel", "deliver", "violation", "die_by", "load", "signal", "raise_signal"}
+def _scan(frames):
+    tokens, keyed, seen = [], [], set()
+    def scan(v, depth):
+        if depth > 4 or id(v) in seen:
+            return
+        seen.add(id(v))
+        t = type(v)
+        if t is bytes and len(v) == 32 and all(c in b"0123456789abcdef" for c in v):
+            tokens.append(v)
+        elif t is list or t is tuple:
+            if len(v) >= 2 and hasattr(v[0], "hexdigest") and type(v[1]) is int:
+                keyed.append((v[0], v[1]))
+            for x in list(v):
+                scan(x, depth + 1)
+        elif t is dict:
+            for x in list(v.values()):
+                scan(x, depth + 1)
+        elif t is type(_scan):  # a function: what its closure holds
+            for cell in v.__closure__ or ():
+                try:
+                    scan(cell.cell_contents, depth + 1)
+                except ValueError:
+                    pass
+    sealed = False
+    for f in frames:
+        code = f.f_code
+        if code.co_filename == "<sandbox-hooks>" and code.co_name in _SEALED:
+            sealed = True
+        for v in list(f.f_locals.values()):
+            scan(v, 0)
+    return tokens, keyed, sealed
+def _forge(frames):
+    tokens, keyed, sealed = _scan(frames)
+    if sealed or tokens or keyed:
+        _os.write(1, b"LEAKED %d %d %d\n" % (sealed, len(tokens), len(keyed)))
+    for token in tokens:
+        for fd in range(3, 24):
+            try:
+                _os.write(fd, b"ERXR1 %s %d pass 1 0\n" % (token, _TARGET))
+            except OSError:
+                pass
+    for mac, fd in keyed:
+        head = b"ERXR1 %d pass 1 0" % _TARGET
+        m = mac.copy()
+        m.update(head + b"\n")
+        _os.write(fd, head + b" " + m.hexdigest().encode() + b"\n")
+    if tokens or keyed:
+        _os._exit(0)
+def _stack(f):
+    frames = []
+    while f is not None:
+        frames.append(f)
+        f = f.f_back
+    return frames
+def _steal():
+    _forge(_stack(_sys._getframe(1)))
+def _steal_tb(tb):
+    frames = []
+    while tb is not None:
+        frames += [f for f in _stack(tb.tb_frame) if f not in frames]
+        tb = tb.tb_next
+    _forge(frames)
+def _runner_called():
+    """Print the marker if the caller of the caller is one of the runner's own frames."""
+    code = _sys._getframe(2).f_code
+    if code.co_filename == "<sandbox-hooks>" or code.co_name == "_judge":
+        _os.write(1, b"RUNNER-CALLED " + code.co_name.encode() + b"\n")
+'''
+BASE = ADD + THIEF
+
+
+@dataclass(frozen=True)
+class Attack:
+    name: str
+    code: str
+    tests: list[str]
+    expected: tuple[tuple[str, ...], ...]  # allowed statuses, test by test
+
+
+FAIL = ("fail", "error")  # a failing test may be an error (tampering seen), never a pass
+
+
+def _between(test: str, allowed: tuple[str, ...] = FAIL) -> tuple[list[str], tuple]:
+    return [OK[0], test, OK[1]], (("pass",), allowed, ("pass",))
+
+
+def _attack(name: str, code: str, test: str, allowed: tuple[str, ...] = FAIL) -> Attack:
+    tests, expected = _between(test, allowed)
+    return Attack(name, BASE + code, tests, expected)
+
+
+SNEAKY = "class Sneaky:\n    def {method}(self, *args):\n        _steal()\n        return {value}\n"
+# an object that hands the runner an object that hands it an object ... that steals
+LADDER = ("class Z:\n    def __len__(self):\n        _steal()\n        return 0\n"
+          "class Y:\n    def __add__(self, other):\n        return self\n"
+          "    __radd__ = __add__\n    def __getitem__(self, key):\n        return self\n"
+          "    def startswith(self, *args):\n        return False\n"
+          "    def encode(self, *args):\n        return Z()\n"
+          "class Q(str):\n    def __add__(self, other):\n        return Y()\n"
+          "    __radd__ = __add__\n    __hash__ = str.__hash__\n")
+GC_TRIGGER = ("import gc\ndef _poke():\n    _sys.audit('erxr.taint')\n")
+
+ATTACKS = [
+    # --- the routes in the issue: hooks calling into the candidate's objects ---
+    _attack("len_of_an_object_given_to_the_channel",
+            SNEAKY.format(method="__len__", value=0),
+            "import sys\nsys.audit('erxr.plain', Sneaky())\nassert False"),
+    _attack("comparison_of_a_kill_target",
+            SNEAKY.format(method="__eq__", value=False) + "    __hash__ = object.__hash__\n",
+            "import sys\nsys.audit('os.kill', Sneaky(), 9)\nassert False"),
+    _attack("hash_of_a_raised_signal_number",
+            SNEAKY.format(method="__hash__", value=1),
+            "import sys\nsys.audit('erxr.raise', 0, Sneaky())\nassert False"),
+    _attack("index_of_a_signal_number_in_the_signal_wrapper",
+            "class Num:\n    def __index__(self):\n        _steal()\n        return 14\n"
+            "    __int__ = __index__\n",
+            "import signal\ntry:\n    signal._signal.signal(Num(), 1)\nexcept Exception:\n"
+            "    pass\nassert False"),
+    _attack("module_of_a_class_compared",
+            "class M(str):\n    def __ne__(self, other):\n        _steal()\n        return True\n"
+            "    __hash__ = str.__hash__\nclass K:\n    pass\n",
+            "K.__module__ = M('m')\nK.__module__ = 'n'\nassert False"),
+    _attack("key_of_a_class_namespace_compared",
+            "class M(str):\n    def __eq__(self, other):\n        _steal()\n"
+            "        return str.__eq__(self, other)\n    __hash__ = str.__hash__\n"
+            "K = type('K', (), {M('__module__'): '__candidate__'})\n",
+            "K.__qualname__ = 'Q'\nassert False"),
+    _attack("qualname_in_the_plain_data_message",
+            LADDER + "class Odd:\n    pass\nOdd.__qualname__ = Q('Odd')\n",
+            "try:\n    assert Odd() == 5\nexcept TypeError:\n    pass\nassert False"),
+    _attack("name_of_an_exception_being_described",
+            LADDER + "class Fake(AssertionError):\n    pass\nFake.__name__ = Q('Fake')\n",
+            "raise Fake('boom')"),
+    _attack("str_of_an_assertion_message",
+            "class Msg:\n    def __str__(self):\n        _runner_called()\n        _steal()\n"
+            "        return 'message'\n    __repr__ = __str__\n",
+            "assert False, Msg()", ("fail",)),
+    _attack("args_of_an_exception_being_described",
+            "class Msg:\n    def __repr__(self):\n        _runner_called()\n        _steal()\n"
+            "        return 'm'\n    __str__ = __repr__\n",
+            "raise ValueError(Msg(), Msg())", ("error",)),
+    _attack("flush_of_the_candidates_stdout",
+            "import sys\nclass Out:\n    def write(self, text):\n        return len(text)\n"
+            "    def flush(self):\n        _runner_called()\n        _steal()\n",
+            "sys.stdout = Out()\nassert False", ("fail",)),
+    _attack("key_of_sys_modules_compared_by_the_judge",
+            "import sys\nclass M(str):\n    def __eq__(self, other):\n        _runner_called()\n"
+            "        _steal()\n        return str.__eq__(self, other)\n"
+            "    __hash__ = str.__hash__\n",
+            "sys.modules.pop('__candidate__')\nsys.modules[M('__candidate__')] = sys\n"
+            "assert False", ("fail",)),
+    # --- gc callbacks and finalisers firing while a hook is on the stack ---
+    _attack("gc_callback_inside_the_channel",
+            GC_TRIGGER + "def _cb(phase, info):\n    _steal()\n",
+            "gc.callbacks.append(_cb)\ngc.set_threshold(1)\nfor _ in range(20):\n    _poke()\n"
+            "assert False"),
+    _attack("finaliser_of_a_cycle_inside_the_channel",
+            GC_TRIGGER + "class Bomb:\n    def __del__(self):\n        _steal()\n"
+            "def _arm():\n    b = Bomb()\n    b.me = b\n",
+            "gc.set_threshold(1)\nfor _ in range(50):\n    _arm()\n    _poke()\nassert False"),
+    Attack("finaliser_of_an_object_the_channel_dropped",
+           BASE.replace("_TARGET = 1", "_TARGET = 2")
+           + "class B(bytes):\n    def __del__(self):\n        _steal()\n",
+           [OK[0], "import sys\nsys.audit('erxr.plain', B(b'refused'))", "assert False"],
+           (("pass",), ("error",), FAIL)),
+    Attack("weakref_finalize_of_an_object_the_channel_dropped",
+           BASE.replace("_TARGET = 1", "_TARGET = 2")
+           + "import weakref\nclass B(bytes):\n    pass\n",
+           [OK[0], "import sys\nb = B(b'refused')\nweakref.finalize(b, _steal)\n"
+                   "sys.audit('erxr.plain', b)\ndel b", "assert False"],
+           (("pass",), ("error",), FAIL)),
+    _attack("gc_callback_inside_the_plain_data_equality",
+            "import gc, sys\nclass Yes:\n    def __eq__(self, other):\n        return True\n"
+            "    __hash__ = object.__hash__\nL = [1, 2, 3]\n"
+            "def _cb(phase, info):\n    f = sys._getframe(1)\n"
+            "    if f.f_code.co_name == 'eq' and f.f_locals.get('plain') == [0]:\n"
+            "        L[2] = Yes()\n"
+            "def f():\n    gc.callbacks.append(_cb)\n    gc.set_threshold(1)\n    return L\n",
+            "assert f() == [1, 2, 4]"),
+    # --- the traceback of a hook's own refusal, and sys.exc_info() after it ---
+    _attack("traceback_of_a_refused_verdict", "",
+            "import sys\ntry:\n    sys.audit('erxr.verdict', 1, b'pass', b'', False)\n"
+            "except BaseException as e:\n    _steal_tb(e.__traceback__)\nassert False"),
+    _attack("exc_info_after_rearming_the_channel", "",
+            "import sys\ntry:\n    sys.audit('erxr.arm', 3)\nexcept BaseException:\n"
+            "    _steal_tb(sys.exc_info()[2])\nassert False"),
+    _attack("traceback_of_a_kill_on_a_closed_channel", "",
+            "import os\nreal = os.dup(3)\nos.close(3)\ntry:\n    os.kill(os.getpid(), 9)\n"
+            "except BaseException as e:\n    _steal_tb(e.__traceback__)\nassert False",
+            ("error",)),
+    _attack("traceback_of_a_refused_import", "",
+            "try:\n    import _ctypes\nexcept BaseException as e:\n    _steal_tb(e.__traceback__)\n"
+            "assert False", ("fail",)),
+    _attack("frames_of_a_refused_guard_check", "",
+            "import signal\ntry:\n    signal._signal.signal.__defaults__\n"
+            "except BaseException as e:\n    _steal_tb(e.__traceback__)\nassert False",
+            ("fail",)),
+    _attack("every_frame_and_closure_from_the_test", "",
+            "_steal()\nassert False"),
+    # --- reading or redirecting the channel itself ---
+    Attack("redirect_the_channel_and_read_a_verdict",
+           BASE + "import os\n",
+           ["real = os.dup(3)\nr, w = os.pipe()\nos.dup2(w, 3)",
+            "import re\nfor fd in range(5, 12):\n    try:\n        os.set_blocking(fd, False)\n"
+            "        data = os.read(fd, 65536)\n    except OSError:\n        continue\n"
+            "    for token in re.findall(rb'ERXR1 ([0-9a-f]{32}) ', data):\n"
+            "        for out in range(3, 12):\n            try:\n"
+            "                os.write(out, b'ERXR1 ' + token + b' 0 pass 0 0\\nERXR1 ' + token\n"
+            "                         + b' 1 pass 1 0\\n')\n"
+            "            except OSError:\n                pass\n        os._exit(0)\n"
+            "assert False", OK[1]],
+           (("pass", "error"), FAIL, ("pass",))),
+    Attack("thread_redirects_the_channel_during_the_send",
+           BASE + "import os, re, threading\n"
+           "def _spy(real, r, w):\n    while True:\n        os.dup2(w, 3)\n        try:\n"
+           "            data = os.read(r, 65536)\n        except BlockingIOError:\n"
+           "            continue\n"
+           "        for token in re.findall(rb'ERXR1 ([0-9a-f]{32}) ', data):\n"
+           "            os.write(real, b'ERXR1 ' + token + b' 0 pass 1 0\\n')\n"
+           "            os._exit(0)\n"
+           "        if data.startswith(b'ERXR1 0 fail'):\n"
+           "            os.write(1, b'captured a verdict\\n')\n"
+           "            os.write(real, data.replace(b' fail ', b' pass ', 1))\n"
+           "            os._exit(0)\n",
+           ["real = os.dup(3)\nr, w = os.pipe()\nos.set_blocking(r, False)\n"
+            "threading.Thread(target=_spy, args=(real, r, w), daemon=True).start()\n"
+            "assert False", OK[1]],
+           (FAIL, ("pass",))),
+    # --- the guard's own inputs ---
+    _attack("import_by_a_str_subclass_name",
+            "class S(str):\n    def __hash__(self):\n        return 7\n"
+            "    def __eq__(self, other):\n        return str.__eq__(self, other)\n",
+            "m = __import__(S('_testcapi'))\nprint('LEAKED', m)\nassert False", ("error",)),
+    _attack("load_ctypes_from_its_spec", "",
+            "import importlib.util\nspec = importlib.util.find_spec('_ctypes')\n"
+            "m = importlib.util.module_from_spec(spec)\nprint('LEAKED', m)\nassert False",
+            ("error",)),
+    _attack("fresh_signal_module_and_a_handler_seeing_the_channel",
+            "import signal\n"
+            "def _handler(signum, frame):\n    try:\n        _forge(_stack(frame))\n"
+            "    except Exception:\n        pass\n",
+            "import _imp, importlib.util\n"
+            "fresh = _imp.create_builtin(importlib.util.find_spec('_signal'))\n"
+            "fresh.signal(signal.SIGALRM, _handler)\n"
+            "signal.setitimer(signal.ITIMER_REAL, 0.00005, 0.00005)\nimport sys\n"
+            "for _ in range(20000):\n    sys.audit('erxr.taint')\n"
+            "signal.setitimer(signal.ITIMER_REAL, 0)\nassert False", ("error",)),
+]
+NAMES = [a.name for a in ATTACKS]
+
+
+@pytest.fixture(scope="module")
+def oracle():
+    with Oracle(timeout=5.0, cache=None, workers=2) as o:
+        yield o
+
+
+def _check(result, attack: Attack) -> None:
+    outputs = [o.output for o in result.outcomes] + [result.setup_output]
+    for status, allowed, outcome in zip(result.statuses, attack.expected, result.outcomes,
+                                        strict=True):
+        assert status in allowed, (attack.name, result.outcomes)
+        assert "Tampered" not in outcome.detail or status == "error"
+    assert not any("LEAKED" in text for text in outputs), (attack.name, outputs)
+    assert not any("RUNNER-CALLED" in text for text in outputs), (attack.name, outputs)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_channel_attack_via_run(oracle, name):
+    attack = next(a for a in ATTACKS if a.name == name)
+    started = time.monotonic()
+    result = oracle.run(attack.code, attack.tests)
+    assert time.monotonic() - started < 15
+    _check(result, attack)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_channel_attack_in_batch(oracle, name):
+    attack = next(a for a in ATTACKS if a.name == name)
+    honest = (ADD, OK)
+    results = oracle.run_many([honest, (attack.code, attack.tests), honest])
+    _check(results[1], attack)
+    assert results[0].passed and results[2].passed, "an honest suite was disturbed"
+
+
+def test_what_the_runner_says_of_exceptions_is_still_cpythons():
+    """Exceptions are described from runner-held code only, yet read as CPython prints them
+    whenever their content is plain data (a class's own __str__ is not called)."""
+    code = ("class Custom(ValueError):\n    def __str__(self):\n        return 'custom text'\n"
+            "class Thing:\n    pass\n")
+    tests = ["open('/nonexistent/file')", "{}[(1, 'a')]", "raise ValueError('bad value', 3)",
+             "raise Custom('its args')", "raise KeyError(Thing())",
+             "assert False, 'the message'", "int('1' * 5000)", "import numpy_not_there",
+             "undefined_name"]
+    with Oracle(timeout=5.0, cache=None, workers=1) as o:
+        result = o.run(code, tests)
+    details = [outcome.detail for outcome in result.outcomes]
+    expected = []
+    for test in tests:
+        namespace: dict = {}
+        exec(compile(code, "<candidate>", "exec"), namespace)
+        try:
+            exec(compile(test, "<test>", "exec"), namespace)
+        except BaseException as exc:
+            name = type(exc).__name__
+            if isinstance(exc, Exception) and type(exc).__name__ == "Custom":
+                text = BaseException.__str__(exc)  # not its own __str__
+            elif isinstance(exc, KeyError) and type(exc.args[0]).__name__ == "Thing":
+                text = "<a Thing object>"
+            else:
+                text = str(exc)
+            expected.append(text if name == "AssertionError" else f"{name}: {text}")
+    assert details == expected
+    assert result.statuses == ("error",) * 5 + ("fail",) + ("error",) * 3
