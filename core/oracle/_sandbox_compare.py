@@ -36,6 +36,8 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # (not typing.TYPE_CHECKING: the server does not import typing)
 
+if TYPE_CHECKING:
+    from typing import Any
 if TYPE_CHECKING or __package__:  # in the engine (tools, tests); the server: bare
     from ._sandbox_explain import EXPLAIN
     from ._sandbox_plain import PLAIN
@@ -258,7 +260,7 @@ def make_compare(plain, rich, audit, approx_type, error, fraction, decimal, isna
 _CODE = compile("\n".join((PLAIN, RICH, COMPARE, EXPLAIN)), "<sandbox-compare>", "exec")
 
 
-def build(audit=None, approx_type=None):  # type: ignore[no-untyped-def]
+def build(audit: Any = None, approx_type: Any = None) -> dict:
     """The comparison rules, made in bare globals from references taken now. A dict:
     ``compare(a, b, op)`` (op 0 ==, 1 !=, 2 <, 3 <=, 4 >, 5 >=, 6 in, 7 not in; raises
     TypeError on a rule violation), ``chain(ops, thunks)``, ``explain(op, a, b, side)``,

@@ -257,8 +257,10 @@ def make_plain(error, fraction, decimal, date, time_, datetime, timedelta, timez
 
 
     views = (keys_t, values_t, items_t, okeys_t, ovalues_t, oitems_t)
-    return {"views": views, "type_type": type_type, "none": none, "keys_t": keys_t, "values_t": values_t,
-        "items_t": items_t, "okeys_t": okeys_t, "ovalues_t": ovalues_t, "oitems_t": oitems_t,
+    return {
+        "views": views, "type_type": type_type, "none": none, "keys_t": keys_t,
+        "values_t": values_t, "items_t": items_t, "okeys_t": okeys_t, "ovalues_t": ovalues_t,
+        "oitems_t": oitems_t,
         "REFLECT": REFLECT, "SYMBOLS": SYMBOLS, "NI": NI, "scalars": scalars,
         "containers": containers, "frac_num": frac_num, "frac_den": frac_den, "tz_of": tz_of,
         "mro_of": mro_of, "dict_of": dict_of, "qualname_of": qualname_of,

@@ -44,11 +44,9 @@ from __future__ import annotations
 
 import _signal
 import builtins
-import collections
 import ctypes
 import fcntl
 import functools
-import operator
 import os
 import resource
 import signal
@@ -59,8 +57,10 @@ import types
 TYPE_CHECKING = False  # (not typing.TYPE_CHECKING: the server does not import typing)
 
 if TYPE_CHECKING or __package__:  # in the engine (tools, tests); the server: bare
+    from ._sandbox_compare import build as build_rules
     from ._sandbox_hooks import HOOKS
 else:
+    from _sandbox_compare import build as build_rules
     from _sandbox_hooks import HOOKS
 
 _LIBC = ctypes.CDLL(None, use_errno=True)
@@ -93,7 +93,8 @@ PRELOADABLE = frozenset({
     "pprint", "queue", "random", "re", "statistics", "string", "struct", "textwrap",
     "time", "typing", "unicodedata", "weakref", "zlib"})
 _RUNNER_MODULES = ("__main__", "_sandbox_child", "_sandbox_runner", "_sandbox_hooks",
-                   "_sandbox_setup", "_sandbox_suite")
+                   "_sandbox_setup", "_sandbox_suite", "_sandbox_compare", "_sandbox_plain",
+                   "_sandbox_rich", "_sandbox_explain", "_sandbox_rewrite")
 _CANDIDATE = "__candidate__"
 _GETSIGNAL = _signal.getsignal  # C: returns the handler, 0 for SIG_DFL
 # Signals whose default action ends the process (number -> name for the crash message).
@@ -227,11 +228,19 @@ def make_hooks() -> dict:
     namespace: dict = {"__builtins__": builtins}
     exec(_HOOKS_CODE, namespace)  # bare globals: nothing there leads back to this module
     pytest_shim = sys.modules["pytest"]
-    eq, chain, compare = namespace["make_eq"](
-        pytest_shim.approx, sys.audit, operator.lt, operator.le, operator.gt, operator.ge,
-        operator.contains, operator.is_, operator.is_not, operator.not_,
-        collections.Counter, collections.OrderedDict)
-    explain = namespace["make_explain"](compare, pytest_shim.approx, AssertionError)
+    approx = pytest_shim.approx_type
+    rules = build_rules(sys.audit, approx)  # what a test's comparisons mean
+    approx.__eq__, approx.__ne__ = rules["approx_eq"], rules["approx_ne"]
+    approx.__repr__ = rules["show"]
+    shim = [approx, pytest_shim.raises.__func__] + [
+        v for v in vars(pytest_shim).values() if isinstance(v, types.FunctionType)]
+    judge = {"compare": rules["compare"], "chain": rules["chain"], "explain": rules["explain"],
+             "names": {n: v for n, v in vars(builtins).items() if not n.startswith("_")},
+             "pytest": pytest_shim, "pytest_names": {n: getattr(pytest_shim, n) for n in (
+                 "raises", "approx", "fail")}}
+    # a refused import is an ImportError, so ``try: import x / except ImportError`` works
+    import_error = type("SandboxImportError", (ImportError,), {
+        "__module__": "builtins", "__doc__": "An import the sandbox refuses."})
     fingerprint = namespace["make_fingerprint"](
         builtins.__dict__, sys.modules, os.getcwd, sys.getrecursionlimit, sys,
         tuple, list, list.extend, dict.values, dict.keys, object.__getattribute__)
@@ -255,10 +264,9 @@ def make_hooks() -> dict:
             module = sys.modules.pop(name)
             if name in _RUNNER_MODULES:
                 runner_globals.append(module.__dict__)
-    approx = pytest_shim.approx
-    protected = (eq, chain, compare, explain, fingerprint, namespace["same"], namespace["describe"],
-                 namespace["flush"], hidden, raiser, on_sigxcpu, approx, approx.__eq__)
-    return {"namespace": namespace, "eq": eq, "chain": chain, "explain": explain,
+    protected = (fingerprint, namespace["same"], namespace["describe"], namespace["flush"],
+                 hidden, raiser, on_sigxcpu, import_error, *rules["functions"], *shim)
+    return {"namespace": namespace, "judge": judge, "import_error": import_error,
             "same": namespace["same"],
             "describe": namespace["describe"], "flush": namespace["flush"],
             "fingerprint": fingerprint, "hidden": hidden, "protected": protected,
@@ -283,7 +291,7 @@ def _install_hooks(hooks: dict) -> None:
         os.getpgrp))
     sys.addaudithook(namespace["make_guard"](
         _BLOCKED_EVENTS, _BLOCKED_IMPORTS, hooks["hidden"], hooks["protected"],
-        PermissionError))
+        PermissionError, hooks["import_error"]))
 
 
 def worker(spec: dict, hooks: dict, wfd: int, in_pidns: bool) -> None:
