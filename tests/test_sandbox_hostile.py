@@ -500,7 +500,8 @@ def test_monkey_patched_builtins_cannot_fool_later_tests(oracle):
         "import math\nmath.sqrt = lambda x: 3\nassert math.sqrt(4) == 3",
         "import math\nassert math.sqrt(4) == 3",
     ])
-    assert result.statuses == ("pass", "fail", "pass", "fail")
+    # a test's ``sorted`` is the real builtin, even right after the test patched builtins
+    assert result.statuses == ("fail", "fail", "pass", "fail")
 
 
 def test_forged_pass_is_never_reported_as_pass(oracle):

@@ -117,6 +117,8 @@ def make_rich(plain, decimal, ordered, isnan, isinf, operators, truth, contains,
                     p, q = _ratio(v)
                     _append(out, ("n", p, q))
             return out[1] if out[0] == "f" else _tuple(out)
+        if fam == "values":  # no __eq__ of its own: hashed, and equal, by identity
+            return ("i", _id(x))
         if fam == "atom":
             if _type(x) is _bytearray:
                 raise _error("unhashable type: 'bytearray'")
@@ -207,8 +209,10 @@ def make_rich(plain, decimal, ordered, isnan, isinf, operators, truth, contains,
         return _ops[op](_len(x), _len(y))
 
     def set_rich(a, fa, b, fb, op, me, _elements=elements, _probe=probe, _has=probe_has,
-                 _len=len):
+                 _len=len, _reflect=REFLECT):
         """Sets and the set-like dict views (setobject.c; dictobject.c: all_contained_in)."""
+        if fa == "set" and fb != "set":  # set's method does not know views: the view's, reflected
+            a, fa, b, fb, op = b, fb, a, fa, _reflect[op]
         x, y = _elements(a, fa), _elements(b, fb)
         lx, ly = _len(x), _len(y)
         if op == 0 or op == 1:
