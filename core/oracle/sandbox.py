@@ -2,7 +2,7 @@
 
 Containment, as chosen for Linux (the process tree is drawn in ``_sandbox_child.py``; the
 set-up in ``_sandbox_setup.py``, a suite in ``_sandbox_suite.py``, the worker and the
-verdict channel in ``_sandbox_runner.py``, the plain-data equality in ``_sandbox_hooks.py``):
+verdict channel in ``_sandbox_runner.py``, the comparison rules in ``_sandbox_compare.py``):
 
 * **Start-up cost**: each server is a clean ``python -P -s -S`` process with an environment
   of four fixed variables (``-I`` minus ``-E``, which would ignore ``PYTHONHASHSEED``;
