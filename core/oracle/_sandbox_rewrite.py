@@ -69,9 +69,10 @@ def _calls(node: ast.AST) -> bool:
     return False
 
 
-def _explain_asserts(tree: ast.AST, explain_name: str) -> None:
+def _explain_asserts(tree: ast.AST, explain_name: str) -> int:
     """``assert A op B`` (no message) -> ``EXPLAIN(op, A, B, side)`` in place; ``side``
-    is "left" / "right" when only that operand calls something, else ""."""
+    is "left" / "right" when only that operand calls something, else "". How many."""
+    done = 0
     for parent in ast.walk(tree):
         for field in ("body", "orelse", "finalbody", "handlers"):
             block = getattr(parent, field, None)
@@ -93,6 +94,8 @@ def _explain_asserts(tree: ast.AST, explain_name: str) -> None:
                 for node in (func, op, where, call, expr):
                     _located(node, stmt)
                 block[k] = expr
+                done += 1
+    return done
 
 
 class _Comparisons(ast.NodeTransformer):
@@ -229,14 +232,17 @@ def _swap_constants(code, swaps: dict):  # type: ignore[no-untyped-def]
     return code.replace(co_consts=tuple(swapped(c) for c in code.co_consts))
 
 
-def compile_test(tree: ast.Module, judge: dict, salt: str):  # type: ignore[no-untyped-def]
-    """Compile a parsed test as the module docstring says. ``judge``: ``compare``,
-    ``chain``, ``explain`` (the runner's, see ``_sandbox_compare.build``), ``names`` (name ->
-    the real builtin), ``pytest`` (the shim module) and ``pytest_names`` (its public names).
+# one match per judged comparison operator in a test's text (more where text looks like one)
+_OPERATORS = re.compile(r"==|!=|<|>|\bin\b")
+_IDENTIFIER = re.compile(r"[^\W\d]\w*")
 
-    ``salt`` makes the placeholder constants unguessable, so a test's own string constants
-    are never mistaken for them. Raises SyntaxError / ValueError like ``compile``.
-    """
+
+def _prepared(judge: dict, salt: str) -> tuple:
+    """(swaps, placeholders of names, of pytest's names, the names that get folded) for a
+    salt, made once per server (a few hundred strings)."""
+    made = judge.get("_prepared")
+    if made is not None and made[0] == salt:
+        return made[1]
     prefix = f"\0erxr-{salt}-"
     swaps = {prefix + "compare": judge["compare"], prefix + "chain": judge["chain"],
              prefix + "explain": judge["explain"], prefix + "pytest": judge["pytest"]}
@@ -248,12 +254,31 @@ def compile_test(tree: ast.Module, judge: dict, salt: str):  # type: ignore[no-u
     for name, obj in judge["pytest_names"].items():
         attributes[name] = prefix + "pytest-" + name
         swaps[attributes[name]] = obj
-    _explain_asserts(tree, prefix + "explain")
-    tree = _Comparisons(prefix + "compare", prefix + "chain").visit(tree)
-    patterns: dict = {}
-    tree = _RealNames(placeholders, attributes, patterns, _bound_names(tree)).visit(tree)
-    swaps.update(patterns)
-    ast.fix_missing_locations(tree)
+    made = (swaps, placeholders, attributes, frozenset(placeholders), prefix)
+    judge["_prepared"] = (salt, made)
+    return made
+
+
+def compile_test(tree: ast.Module, judge: dict, salt: str,  # type: ignore[no-untyped-def]
+                 source: str | None = None):
+    """Compile a parsed test as the module docstring says. ``judge``: ``compare``,
+    ``chain``, ``explain`` (the runner's, see ``_sandbox_compare.build``), ``names`` (name ->
+    the real builtin), ``pytest`` (the shim module) and ``pytest_names`` (its public names).
+    ``source``, the test's text, lets passes with nothing to do be skipped.
+
+    ``salt`` makes the placeholder constants unguessable, so a test's own string constants
+    are never mistaken for them. Raises SyntaxError / ValueError like ``compile``.
+    """
+    swaps, placeholders, attributes, foldable, prefix = _prepared(judge, salt)
+    explained = _explain_asserts(tree, prefix + "explain")
+    if source is None or len(_OPERATORS.findall(source)) != explained:
+        tree = _Comparisons(prefix + "compare", prefix + "chain").visit(tree)
+    if source is None or not foldable.isdisjoint(_IDENTIFIER.findall(source)):
+        patterns: dict = {}
+        tree = _RealNames(placeholders, attributes, patterns, _bound_names(tree)).visit(tree)
+        ast.fix_missing_locations(tree)  # (imports turned into assignments)
+        if patterns:
+            swaps = {**swaps, **patterns}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # "'str' object is not callable" on a placeholder
         code = compile(tree, "<test>", "exec")

@@ -235,7 +235,8 @@ def make_hooks() -> dict:
     shim = [approx, pytest_shim.raises.__func__] + [
         v for v in vars(pytest_shim).values() if isinstance(v, types.FunctionType)]
     judge = {"compare": rules["compare"], "chain": rules["chain"], "explain": rules["explain"],
-             "names": {n: v for n, v in vars(builtins).items() if not n.startswith("_")},
+             "names": {n: v for n, v in vars(builtins).items()
+                       if not n.startswith("_") and n not in ("True", "False", "None")},
              "pytest": pytest_shim, "pytest_names": {n: getattr(pytest_shim, n) for n in (
                  "raises", "approx", "fail")}}
     # a refused import is an ImportError, so ``try: import x / except ImportError`` works

@@ -81,7 +81,8 @@ def _compile_test(test: str, judge: dict, salt: str) -> tuple:
     if hit is not None:
         return hit
     tree = ast.parse(test, "<test>", "exec")
-    hit = (compile_test(tree, judge, salt), static_imports([tree]))
+    imported = static_imports([tree]) if "import" in test else []  # (no import without it)
+    hit = (compile_test(tree, judge, salt, test), imported)
     if len(_COMPILED) >= 4096:
         _COMPILED.clear()
     _COMPILED[test] = hit
