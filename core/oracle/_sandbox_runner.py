@@ -268,6 +268,7 @@ def make_hooks() -> dict:
     protected = (fingerprint, namespace["same"], namespace["describe"], namespace["flush"],
                  hidden, raiser, on_sigxcpu, import_error, *rules["functions"], *shim)
     return {"namespace": namespace, "judge": judge, "import_error": import_error,
+            "values_equal": rules["values_equal"],  # two plain values, as a test's == judges
             "same": namespace["same"],
             "describe": namespace["describe"], "flush": namespace["flush"],
             "fingerprint": fingerprint, "hidden": hidden, "protected": protected,
