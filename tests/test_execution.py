@@ -369,4 +369,5 @@ def test_replacing_exec_and_exceptions_cannot_forge_a_pass(oracle):
     code = ("import builtins\nbuiltins.exec = lambda *a, **k: None\n"
             "builtins.compile = lambda *a, **k: None\nbuiltins.AssertionError = ValueError\n")
     result = oracle.run(code, ["assert False", "assert 1 == 2", "raise AssertionError('x')"])
-    assert result.statuses == ("fail", "fail", "error"), result.outcomes
+    # the test's own AssertionError is the real one, whatever the code rebound it to
+    assert result.statuses == ("fail", "fail", "fail"), result.outcomes

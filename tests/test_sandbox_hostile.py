@@ -230,6 +230,29 @@ def _cases(world: World) -> list[Case]:
         Case("read_own_memory", "open('/proc/self/mem', 'rb')", ("error",)),
         Case("list_other_processes", "import os\nassert os.listdir('/proc') == []\n"
              "open('/proc/1/environ')", ("error",)),
+        # --- issue 20: every comparison a test makes (the full grid: test_comparison_rules) ---
+        Case("always_equal_in_a_list", "assert weird(2, 3) in [5, 6]", ("error",),
+             code=ADD + "class Yes:\n    def __eq__(self, other):\n        return True\n"
+                        "def weird(a, b):\n    return Yes()\n"),
+        Case("always_less_in_a_chain", "assert 4 <= weird(2, 3) <= 6", ("error",),
+             code=ADD + "class Yes:\n    def __le__(self, other):\n        return True\n"
+                        "    __ge__ = __lt__ = __gt__ = __le__\n"
+                        "def weird(a, b):\n    return Yes()\n"),
+        Case("always_equal_against_approx", "assert weird(2, 3) == pytest.approx(5.0)",
+             ("error",),
+             code=ADD + "class Yes:\n    def __eq__(self, other):\n        return True\n"
+                        "    def __sub__(self, other):\n        return 0\n    __rsub__ = __sub__\n"
+                        "def weird(a, b):\n    return Yes()\n"),
+        Case("shadow_builtins_and_pytest", "assert sorted([add(2, 2)]) == [5]\n"
+             "with pytest.raises(ValueError):\n    add(1, 2)", ("fail",),
+             code=ADD + "sorted = lambda x: [5]\nclass _P:\n    @staticmethod\n"
+                        "    def raises(*a):\n"
+                        "        return __import__('contextlib').suppress(BaseException)\n"
+                        "pytest = _P()\n"),
+        Case("rewrite_the_chains_defaults",
+             "import sys\nfor c in sys._getframe().f_code.co_consts:\n"
+             "    kw = getattr(c, '__kwdefaults__', None)\n    if kw:\n"
+             "        kw['_compare'] = lambda *a: True\nassert 1 < add(1, 2) == 4", ("fail",)),
     ]
 
 
@@ -500,7 +523,8 @@ def test_monkey_patched_builtins_cannot_fool_later_tests(oracle):
         "import math\nmath.sqrt = lambda x: 3\nassert math.sqrt(4) == 3",
         "import math\nassert math.sqrt(4) == 3",
     ])
-    assert result.statuses == ("pass", "fail", "pass", "fail")
+    # a test's ``sorted`` is the real builtin, even right after the test patched builtins
+    assert result.statuses == ("fail", "fail", "pass", "fail")
 
 
 def test_forged_pass_is_never_reported_as_pass(oracle):

@@ -1,8 +1,9 @@
 """Inside the sandbox: the verdict channel, the guard and the judge's helpers (stdlib only).
 
 Imported by the fork server (:mod:`_sandbox_child`) through :mod:`_sandbox_runner`, never by
-the engine. ``CHANNEL`` is source text executed, like ``HOOKS`` of ``_sandbox_hooks.py``, in
-bare globals, so nothing in it leads back to runner modules. The rule it keeps:
+the engine. ``CHANNEL`` is source text executed in bare globals (as the comparison rules
+of ``_sandbox_compare.py`` are), so nothing in it leads back to runner modules. The rule
+it keeps:
 
 * **No runner hook or judge calls a method of an object the candidate made.** Every value a
   hook takes from an audit event is checked with ``type(x) is <exact built-in>`` before it is
@@ -187,7 +188,7 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
     return channel
 
 
-def make_guard(blocked, blocked_imports, hidden, protected, error):
+def make_guard(blocked, blocked_imports, hidden, protected, error, import_error):
     """The guard: refuses what would reach the channel. It holds only public things (event
     and module names, the runner's public functions), so a refusal's traceback, whose last
     frame is this one, leads nowhere."""
@@ -195,8 +196,8 @@ def make_guard(blocked, blocked_imports, hidden, protected, error):
                            "object.__delattr__"})
 
     def guard(event, args, _blocked=blocked, _imports=blocked_imports, _hidden=hidden,
-              _protected=protected, _error=error, _looked_at=looked_at, _type=type,
-              _tuple=tuple, _str=str, _len=len):
+              _protected=protected, _error=error, _import_error=import_error,
+              _looked_at=looked_at, _type=type, _tuple=tuple, _str=str, _len=len):
         if event in _blocked or event[:7] == "ctypes.":
             raise _error(event + " is not allowed in the sandbox")
         if event not in _looked_at or _type(args) is not _tuple or not _len(args):
@@ -207,8 +208,9 @@ def make_guard(blocked, blocked_imports, hidden, protected, error):
                 raise _error("importing a module by a name that is not a str is not allowed "
                              "in the sandbox")
             if (first in _imports or first.partition(".")[0] in _imports
-                    or first.rpartition(".")[2] in _imports):
-                raise _error("importing " + first + " is not allowed in the sandbox")
+                    or first.rpartition(".")[2] in _imports):  # an ImportError: fallbacks work
+                raise _import_error("importing " + first + " is not allowed in the sandbox",
+                                    name=first)
         elif event == "object.__getattr__":
             for obj in _hidden:
                 if first is obj:
@@ -270,7 +272,7 @@ def make_loader(original, blocked_imports, error, namespace):
             raise _error("a module spec's name and origin must be str in the sandbox")
         if (name in _blocked or name.partition(".")[0] in _blocked
                 or name.rpartition(".")[2] in _blocked):
-            raise _error("importing " + name + " is not allowed in the sandbox")
+            raise _error("importing " + name + " is not allowed in the sandbox", name=name)
         return _original(_namespace(name=name, origin=origin))
 
     def create(spec, *unused, _load=load, _getattr=getattr):

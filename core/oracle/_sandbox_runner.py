@@ -57,11 +57,9 @@ from __future__ import annotations
 
 import _signal
 import builtins
-import collections
 import ctypes
 import fcntl
 import functools
-import operator
 import os
 import resource
 import signal
@@ -73,10 +71,10 @@ TYPE_CHECKING = False  # (not typing.TYPE_CHECKING: the server does not import t
 
 if TYPE_CHECKING or __package__:  # in the engine (tools, tests); the server: bare
     from ._sandbox_channel import CHANNEL, TAMPERED_EXIT
-    from ._sandbox_hooks import HOOKS
+    from ._sandbox_compare import build as build_rules
 else:
     from _sandbox_channel import CHANNEL, TAMPERED_EXIT
-    from _sandbox_hooks import HOOKS
+    from _sandbox_compare import build as build_rules
 
 _LIBC = ctypes.CDLL(None, use_errno=True)
 _MAGIC = b"ERXR1"
@@ -107,8 +105,9 @@ PRELOADABLE = frozenset({
     "io", "itertools", "json", "keyword", "math", "numbers", "operator", "pickle",
     "pprint", "queue", "random", "re", "statistics", "string", "struct", "textwrap",
     "time", "typing", "unicodedata", "weakref", "zlib"})
-_RUNNER_MODULES = ("__main__", "_sandbox_child", "_sandbox_runner", "_sandbox_hooks",
-                   "_sandbox_channel", "_sandbox_setup", "_sandbox_suite")
+_RUNNER_MODULES = ("__main__", "_sandbox_child", "_sandbox_runner", "_sandbox_channel",
+                   "_sandbox_setup", "_sandbox_suite", "_sandbox_compare", "_sandbox_plain",
+                   "_sandbox_rich", "_sandbox_explain", "_sandbox_rewrite")
 _CANDIDATE = "__candidate__"
 _GETSIGNAL = _signal.getsignal  # C: returns the handler, 0 for SIG_DFL
 # Signals whose default action ends the process (number -> name for the crash message).
@@ -261,18 +260,27 @@ def make_hooks() -> dict:
     from _blake2 import blake2b
 
     namespace: dict = {"__builtins__": builtins}
-    exec(_HOOKS_CODE, namespace)  # bare globals: nothing there leads back to this module
-    exec(_CHANNEL_CODE, namespace)
+    exec(_CHANNEL_CODE, namespace)  # bare globals: nothing there leads back to this module
     pytest_shim = sys.modules["pytest"]
-    eq, chain, compare = namespace["make_eq"](
-        pytest_shim.approx, sys.audit, operator.lt, operator.le, operator.gt, operator.ge,
-        operator.contains, operator.is_, operator.is_not, operator.not_,
-        collections.Counter, collections.OrderedDict)
-    explain = namespace["make_explain"](compare, pytest_shim.approx, AssertionError)
+    approx = pytest_shim.approx_type
+    rules = build_rules(sys.audit, approx)  # what a test's comparisons mean
     # what tests call directly runs with the cyclic gc off (see _sandbox_channel.py)
     nogc = namespace["make_nogc"]
-    guarded_eq = nogc(eq, gc.disable, gc.enable, gc.isenabled)
-    guarded_explain = nogc(explain, gc.disable, gc.enable, gc.isenabled)
+    guarded = {name: nogc(rules[name], gc.disable, gc.enable, gc.isenabled)
+               for name in ("compare", "chain", "explain", "approx_eq", "approx_ne")}
+    approx.__eq__, approx.__ne__ = guarded["approx_eq"], guarded["approx_ne"]
+    approx.__repr__ = rules["show"]
+    shim = [approx, pytest_shim.raises.__func__] + [
+        v for v in vars(pytest_shim).values() if isinstance(v, types.FunctionType)]
+    judge = {"compare": guarded["compare"], "chain": guarded["chain"],
+             "explain": guarded["explain"],
+             "names": {n: v for n, v in vars(builtins).items()
+                       if not n.startswith("_") and n not in ("True", "False", "None")},
+             "pytest": pytest_shim, "pytest_names": {n: getattr(pytest_shim, n) for n in (
+                 "raises", "approx", "fail")}}
+    # a refused import is an ImportError, so ``try: import x / except ImportError`` works
+    import_error = type("SandboxImportError", (ImportError,), {
+        "__module__": "builtins", "__doc__": "An import the sandbox refuses."})
     fingerprint = namespace["make_fingerprint"](
         builtins.__dict__, sys.modules, os.getcwd, sys.getrecursionlimit,
         sys.get_int_max_str_digits, vars(types.ModuleType)["__dict__"].__get__)
@@ -296,7 +304,7 @@ def make_hooks() -> dict:
     loaders = []
     for name in ("create_builtin", "create_dynamic"):  # a spec loads without an import event
         create, load = namespace["make_loader"](getattr(_imp, name), _BLOCKED_IMPORTS,
-                                                PermissionError, types.SimpleNamespace)
+                                                import_error, types.SimpleNamespace)
         setattr(_imp, name, create)
         loaders += [create, load]
     import faulthandler  # its test helpers raise() a signal: as the kernel would for PID 1
@@ -312,11 +320,9 @@ def make_hooks() -> dict:
             module = sys.modules.pop(name)
             if name in _RUNNER_MODULES:
                 runner_globals.append(module.__dict__)
-    approx = pytest_shim.approx
     hidden_all = (hidden, raiser, on_sigxcpu, *loaders)  # their defaults hold originals
-    protected = (eq, chain, compare, explain, guarded_eq, guarded_explain, fingerprint,
-                 namespace["same"], describe, *describe_parts, flush, approx, approx.__eq__,
-                 *hidden_all)
+    protected = (fingerprint, namespace["same"], describe, *describe_parts, flush,
+                 import_error, *rules["functions"], *guarded.values(), *shim, *hidden_all)
     # Made here, once; each W arms its own copy (see _install_hooks)
     fatal_names = tuple(_FATAL.get(n, b"") for n in range(65))  # private, immutable
     channel = namespace["make_channel"](
@@ -325,10 +331,11 @@ def make_hooks() -> dict:
         _CANDIDATE, fatal_names, type.__dict__["__dict__"].__get__,
         types.MappingProxyType.items, TAMPERED_EXIT)
     guard = namespace["make_guard"](_BLOCKED_EVENTS, _BLOCKED_IMPORTS, hidden_all, protected,
-                                    PermissionError)
-    return {"namespace": namespace, "channel": channel, "guard": guard, "eq": guarded_eq,
-            "chain": chain,
-            "explain": guarded_explain, "same": namespace["same"],
+                                    PermissionError, import_error)
+    return {"namespace": namespace, "channel": channel, "guard": guard, "judge": judge,
+            "import_error": import_error,
+            "values_equal": rules["values_equal"],  # two plain values, as a test's == judges
+            "same": namespace["same"],
             "describe": describe, "flush": flush, "fingerprint": fingerprint,
             "hidden": hidden_all, "protected": protected,
             "runner_globals": runner_globals, "pytest": pytest_shim,
@@ -485,5 +492,4 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
     exit_(0)
 
 
-_HOOKS_CODE = compile(HOOKS, "<sandbox-hooks>", "exec")
 _CHANNEL_CODE = compile(CHANNEL, "<sandbox-hooks>", "exec")

@@ -1,9 +1,9 @@
 """Inside the sandbox: how the fork server runs one suite (stdlib only).
 
 Imported by the fork server (:mod:`_sandbox_child`), never by the engine. Per suite the
-server (trusted) compiles the code and every test before any candidate code runs (tests
-with ``==`` / ``!=`` routed through the runner-held plain-data equality, see
-``_sandbox_hooks.py``), then forks a worker W as PID 1 of a fresh PID namespace (see
+server (trusted) compiles the code and every test before any candidate code runs (their
+comparisons routed through the runner-held comparison rules, see ``_sandbox_rewrite.py``
+and ``_sandbox_compare.py``), then forks a worker W as PID 1 of a fresh PID namespace (see
 ``_sandbox_runner.py``). W runs the tests from a given one on and reports one verdict per
 test through its MAC-guarded pipe; the server decides every outcome from those verdicts
 and from how W ended. When W reports that it is no longer clean, or dies, or is caught
@@ -32,11 +32,11 @@ TYPE_CHECKING = False  # (not typing.TYPE_CHECKING: the server does not import t
 
 if TYPE_CHECKING or __package__:  # in the engine (tools, tests); the server: bare
     from ._sandbox_channel import TAMPERED_EXIT
-    from ._sandbox_hooks import compile_test
+    from ._sandbox_rewrite import compile_test
     from ._sandbox_runner import PRELOADABLE, kill_descendants, kill_uid, static_imports, worker
 else:
     from _sandbox_channel import TAMPERED_EXIT
-    from _sandbox_hooks import compile_test
+    from _sandbox_rewrite import compile_test
     from _sandbox_runner import PRELOADABLE, kill_descendants, kill_uid, static_imports, worker
 
 _MAGIC = b"ERXR1"
@@ -77,27 +77,22 @@ def quiet(code) -> bool:  # type: ignore[no-untyped-def]
 _COMPILED: dict[str, tuple] = {}  # test text -> (code object, imported names)
 
 
-def _compile_test(test: str, eq, chain, salt: str,  # type: ignore[no-untyped-def]
-                  explain=None) -> tuple:
+def _compile_test(test: str, judge: dict, salt: str) -> tuple:
     """A test's code object and the modules it imports, cached: a benchmark runs the same
     tests against many snippets. Raises SyntaxError & co. like ``compile``."""
     hit = _COMPILED.get(test)
     if hit is not None:
         return hit
-    if "==" in test or "!=" in test or "import" in test or "assert" in test:
-        tree = ast.parse(test, "<test>", "exec")
-        imported = static_imports([tree]) if "import" in test else []  # (no import without it)
-        hit = (compile_test(tree, eq, chain, salt, test, explain), imported)
-    else:  # nothing to rewrite, nothing imported: compile the text as it is
-        hit = (compile(test, "<test>", "exec"), [])
+    tree = ast.parse(test, "<test>", "exec")
+    imported = static_imports([tree]) if "import" in test else []  # (no import without it)
+    hit = (compile_test(tree, judge, salt, test), imported)
     if len(_COMPILED) >= 4096:
         _COMPILED.clear()
     _COMPILED[test] = hit
     return hit
 
 
-def prepare(req: dict, eq, chain, salt: str,  # type: ignore[no-untyped-def]
-            explain=None) -> tuple:
+def prepare(req: dict, judge: dict, salt: str) -> tuple:
     """(code object or error text, per test: code object or None, errors, imported names,
     whether loading the code is :func:`quiet`)."""
     tests = req["tests"]
@@ -110,7 +105,7 @@ def prepare(req: dict, eq, chain, salt: str,  # type: ignore[no-untyped-def]
     work: list = []
     for i, test in enumerate(tests):
         try:
-            compiled, imported = _compile_test(test, eq, chain, salt, explain)
+            compiled, imported = _compile_test(test, judge, salt)
             work.append(compiled)
             names.update(imported)
         except (SyntaxError, ValueError, OverflowError, RecursionError) as exc:
@@ -131,8 +126,7 @@ def run_suite(req: dict, workdir: str, uid: int | None, active: dict, hooks: dic
     started = time.monotonic()
     tests, timeout = req["tests"], float(req["timeout"])
     outcomes: dict[int, list] = {}
-    code, work, errors, imported, silent = prepare(req, hooks["eq"], hooks["chain"],
-                                                   hooks["salt"], hooks["explain"])
+    code, work, errors, imported, silent = prepare(req, hooks["judge"], hooks["salt"])
     if isinstance(code, str):
         outcomes = {i: ["error", code] for i in range(len(tests))}
         work = ()

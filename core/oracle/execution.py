@@ -3,12 +3,12 @@
 Each (code, test suite) pair runs in its own sandboxed process tree with a fresh module
 namespace per test (exec the code, then the test; registered in ``sys.modules`` as
 ``__candidate__``, so dataclasses, enums and pickling work) and a per-suite timeout. Tests
-compare plain data only with plain data (see ``_sandbox_hooks.py``). Outcomes per test are ``pass``,
-``fail`` (an AssertionError; detail is its message, or "AssertionError"), ``timeout`` (the
-test running at the deadline and every test not reached) and ``error`` ("TypeName: message";
-a SyntaxError in the code makes every test an error). How the sandbox contains hostile code
-is described in :mod:`execretrieval.oracle.sandbox`. Results are cached
-(:mod:`execretrieval.oracle.cache`) so a warm re-run executes nothing.
+compare plain data only with plain data (see ``_sandbox_compare.py``). Outcomes per test
+are ``pass``, ``fail`` (an AssertionError; detail is its message, or "AssertionError"),
+``timeout`` (the test running at the deadline and every test not reached) and ``error``
+("TypeName: message"; a SyntaxError in the code makes every test an error). How the
+sandbox contains hostile code is described in :mod:`execretrieval.oracle.sandbox`. Results
+are cached (:mod:`execretrieval.oracle.cache`) so a warm re-run executes nothing.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Containment, as chosen for Linux (the process tree is drawn in ``_sandbox_child.py``; the
 set-up in ``_sandbox_setup.py``, a suite in ``_sandbox_suite.py``, the worker and the
-verdict channel in ``_sandbox_runner.py``, the plain-data equality in ``_sandbox_hooks.py``):
+verdict channel in ``_sandbox_runner.py``, the comparison rules in ``_sandbox_compare.py``):
 
 * **Start-up cost**: each server is a clean ``python -P -s -S`` process with an environment
   of four fixed variables (``-I`` minus ``-E``, which would ignore ``PYTHONHASHSEED``;
@@ -125,7 +125,9 @@ def _compile_server_modules() -> None:
     import importlib.util
     import py_compile
 
-    for name in ("_sandbox_setup", "_sandbox_runner", "_sandbox_hooks", "_sandbox_suite"):
+    for name in ("_sandbox_setup", "_sandbox_runner", "_sandbox_channel", "_sandbox_suite",
+                 "_sandbox_compare", "_sandbox_plain", "_sandbox_rich", "_sandbox_explain",
+                 "_sandbox_rewrite"):
         source = _CHILD.with_name(f"{name}.py")
         try:
             cached = importlib.util.cache_from_source(str(source))

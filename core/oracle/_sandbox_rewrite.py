@@ -1,0 +1,285 @@
+"""How a test is compiled so that the runner judges it (stdlib only).
+
+Used by the fork server (``_sandbox_suite.py``) before any candidate code runs. A test is
+parsed and rewritten, then its placeholder constants are swapped for the runner's own
+objects (placed into the code object's constants, so no name lookup that the candidate
+could shadow leads to them):
+
+* every comparison with ``==``, ``!=``, ``<``, ``<=``, ``>``, ``>=``, ``in`` or ``not in``
+  becomes a call of the runner-held ``compare(a, b, op)`` (a chain: ``chain(ops, thunks)``,
+  each operand evaluated once, in order), which applies the plain-data rule
+  (``_sandbox_compare.py``); ``is`` / ``is not`` alone stay as they are;
+* a bare ``assert A op B`` (no message) becomes ``explain(op, A, B, side)``, which fails
+  with both values ("returned -1, expected 0" when only ``side`` calls something);
+* every name the test reads that is a builtin (``abs``, ``all``, ``sorted``, ``len``,
+  ``isinstance``, ``ValueError``...) or ``pytest`` means the real one, even if the candidate's
+  module (or its ``__builtins__``) rebinds it: unless the test binds that name itself
+  (assigns it, defines it, imports it as something else), its reads become the object the
+  runner holds. ``import pytest`` / ``from pytest import raises`` in a test bind the runner's
+  shim, and ``pytest.raises`` / ``pytest.approx`` / ``pytest.fail`` are the shim's own
+  functions, whatever the candidate did to the module; a literal ``match=`` pattern is
+  compiled here, before the candidate can touch ``re``. Dunder names (``__name__``) are left
+  alone: they are the module's. A helper the candidate defines under another name
+  (``sum_digits``) is unaffected; a candidate that defines a function called ``sum`` and a
+  test that calls ``sum`` get the builtin.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import warnings
+
+TYPE_CHECKING = False  # (not typing.TYPE_CHECKING: the server does not import typing)
+if TYPE_CHECKING:
+    from typing import Any
+
+__all__ = ["compile_test", "OPS"]
+
+# a test's comparison operators -> the op codes of ``compare`` / ``chain``
+OPS = {ast.Eq: 0, ast.NotEq: 1, ast.Lt: 2, ast.LtE: 3, ast.Gt: 4, ast.GtE: 5, ast.In: 6,
+       ast.NotIn: 7, ast.Is: 8, ast.IsNot: 9}
+_JUDGED = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn)
+_constant: Any = ast.Constant  # (typeshed does not allow a tuple; compile() does)
+
+# Calls that build an expected value rather than compute the answer under test.
+_BUILDERS = frozenset({"list", "tuple", "set", "frozenset", "dict", "range", "str", "int",
+                       "float", "bool", "bytes", "complex", "sorted", "reversed", "len",
+                       "abs", "round", "sum", "min", "max", "enumerate", "zip", "map",
+                       "filter", "approx", "Fraction", "Decimal", "date", "datetime",
+                       "time", "timedelta", "Counter", "OrderedDict", "deque",
+                       "defaultdict", "bytearray"})
+
+
+def _located(node: Any, where: ast.AST) -> Any:
+    for name in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
+        setattr(node, name, getattr(where, name, None))
+    return node
+
+
+def _calls(node: ast.AST) -> bool:
+    """Whether ``node`` calls something other than a builder of expected values."""
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call):
+            func = n.func
+            name = func.id if isinstance(func, ast.Name) else (
+                func.attr if isinstance(func, ast.Attribute) else "")
+            if name not in _BUILDERS:
+                return True
+    return False
+
+
+def _explain_asserts(tree: ast.AST, explain_name: str) -> int:
+    """``assert A op B`` (no message) -> ``EXPLAIN(op, A, B, side)`` in place; ``side``
+    is "left" / "right" when only that operand calls something, else "". How many."""
+    done = 0
+    for parent in ast.walk(tree):
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            block = getattr(parent, field, None)
+            if not isinstance(block, list):
+                continue
+            for k, stmt in enumerate(block):
+                test = stmt.test if isinstance(stmt, ast.Assert) else None
+                if (stmt.__class__ is not ast.Assert or stmt.msg is not None
+                        or not isinstance(test, ast.Compare) or len(test.ops) != 1
+                        or not isinstance(test.ops[0], _JUDGED)):
+                    continue
+                left, right = test.left, test.comparators[0]
+                side = ("left" if _calls(left) and not _calls(right) else
+                        "right" if _calls(right) and not _calls(left) else "")
+                func, op = ast.Constant(explain_name), ast.Constant(OPS[type(test.ops[0])])
+                where = ast.Constant(side)
+                call = ast.Call(func=func, args=[op, left, right, where], keywords=[])
+                expr = ast.Expr(value=call)
+                for node in (func, op, where, call, expr):
+                    _located(node, stmt)
+                block[k] = expr
+                done += 1
+    return done
+
+
+class _Comparisons(ast.NodeTransformer):
+    """Every judged comparison -> ``COMPARE(a, b, op)`` or ``CHAIN(ops, (thunks))``,
+    innermost first."""
+
+    def __init__(self, compare_name: str, chain_name: str) -> None:
+        self.compare_name, self.chain_name = compare_name, chain_name
+
+    def visit_Compare(self, node: ast.Compare) -> Any:
+        self.generic_visit(node)
+        if not any(isinstance(op, _JUDGED) for op in node.ops):
+            return node
+        if len(node.ops) == 1:
+            return _located(ast.Call(
+                func=_located(ast.Constant(self.compare_name), node),
+                args=[node.left, node.comparators[0],
+                      _located(ast.Constant(OPS[type(node.ops[0])]), node)],
+                keywords=[]), node)
+        codes = tuple(OPS[type(op)] for op in node.ops)
+        thunks = [_located(ast.Lambda(args=ast.arguments(posonlyargs=[], args=[], vararg=None,
+                                                         kwonlyargs=[], kw_defaults=[],
+                                                         kwarg=None, defaults=[]),
+                                      body=operand), operand)
+                  for operand in [node.left, *node.comparators]]
+        return _located(ast.Call(
+            func=_located(ast.Constant(self.chain_name), node),
+            args=[_located(_constant(codes), node),
+                  _located(ast.Tuple(elts=thunks, ctx=ast.Load()), node)],
+            keywords=[]), node)
+
+
+def _bound_names(tree: ast.AST) -> set[str]:
+    """Every name the test binds anywhere (any scope): those keep their own meaning."""
+    bound: set[str] = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+            bound.add(n.id)
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(n.name)
+        elif isinstance(n, ast.arg):
+            bound.add(n.arg)
+        elif isinstance(n, (ast.Import, ast.ImportFrom)):
+            for alias in n.names:
+                if not (alias.name == "pytest" and alias.asname is None
+                        and isinstance(n, ast.Import)):
+                    bound.add(alias.asname or alias.name.split(".")[0])
+        elif isinstance(n, ast.ExceptHandler) and n.name:
+            bound.add(n.name)
+        elif isinstance(n, (ast.Global, ast.Nonlocal)):
+            bound.update(n.names)
+        elif isinstance(n, (ast.MatchAs, ast.MatchStar)) and n.name:
+            bound.add(n.name)
+        elif isinstance(n, ast.MatchMapping) and n.rest:
+            bound.add(n.rest)
+    return bound
+
+
+class _RealNames(ast.NodeTransformer):
+    """Reads of builtin names and ``pytest`` -> placeholders of the runner's objects."""
+
+    def __init__(self, placeholders: dict, attributes: dict, patterns: dict,
+                 bound: set) -> None:
+        self.placeholders, self.attributes, self.patterns = placeholders, attributes, patterns
+        self.bound = bound
+
+    def _real(self, name: str) -> str | None:
+        return self.placeholders.get(name) if name not in self.bound else None
+
+    def visit_Name(self, node: ast.Name) -> Any:
+        real = self._real(node.id) if isinstance(node.ctx, ast.Load) else None
+        return _located(ast.Constant(real), node) if real is not None else node
+
+    def visit_Attribute(self, node: ast.Attribute) -> Any:
+        if (isinstance(node.value, ast.Name) and node.value.id == "pytest"
+                and isinstance(node.ctx, ast.Load) and self._real("pytest") is not None
+                and node.attr in self.attributes):
+            return _located(ast.Constant(self.attributes[node.attr]), node)
+        self.generic_visit(node)
+        return node
+
+    def visit_Call(self, node: ast.Call) -> Any:
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Constant) and node.func.value == self.attributes.get(
+                "raises"):
+            for keyword in node.keywords:
+                value = keyword.value
+                if keyword.arg == "match" and isinstance(value, ast.Constant) \
+                        and isinstance(value.value, str):
+                    try:
+                        pattern = re.compile(value.value)
+                    except re.error:
+                        continue  # raised at run time, as pytest would
+                    name = f"{self.placeholders['pytest']}-re{len(self.patterns)}"
+                    self.patterns[name] = pattern
+                    keyword.value = _located(ast.Constant(name), value)
+        return node
+
+    def visit_Import(self, node: ast.Import) -> Any:
+        """``import pytest`` -> ``pytest = <the shim>`` (other modules still imported)."""
+        if "pytest" in self.bound or not any(a.name == "pytest" and a.asname is None
+                                             for a in node.names):
+            return node
+        out: list[ast.stmt] = [_located(ast.Assign(
+            targets=[_located(ast.Name("pytest", ast.Store()), node)],
+            value=_located(ast.Constant(self.placeholders["pytest"]), node)), node)]
+        rest = [a for a in node.names if not (a.name == "pytest" and a.asname is None)]
+        if rest:
+            out.append(_located(ast.Import(names=rest), node))
+        return out
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> Any:
+        """``from pytest import raises as r`` -> ``r = <the shim's raises>``."""
+        if node.module != "pytest" or node.level or any(
+                a.name not in self.attributes for a in node.names):
+            return node
+        return [_located(ast.Assign(
+            targets=[_located(ast.Name(a.asname or a.name, ast.Store()), node)],
+            value=_located(ast.Constant(self.attributes[a.name]), node)), node)
+            for a in node.names]
+
+
+def _swap_constants(code, swaps: dict):  # type: ignore[no-untyped-def]
+    def swapped(const):  # type: ignore[no-untyped-def]
+        if type(const) is str and const in swaps:
+            return swaps[const]
+        if type(const) is type(code):
+            return _swap_constants(const, swaps)
+        if type(const) is tuple:
+            return tuple(swapped(c) for c in const)
+        if type(const) is frozenset:
+            return frozenset(swapped(c) for c in const)
+        return const
+    return code.replace(co_consts=tuple(swapped(c) for c in code.co_consts))
+
+
+# one match per judged comparison operator in a test's text (more where text looks like one)
+_OPERATORS = re.compile(r"==|!=|<|>|\bin\b")
+_IDENTIFIER = re.compile(r"[^\W\d]\w*")
+
+
+def _prepared(judge: dict, salt: str) -> tuple:
+    """(swaps, placeholders of names, of pytest's names, the names that get folded) for a
+    salt, made once per server (a few hundred strings)."""
+    made = judge.get("_prepared")
+    if made is not None and made[0] == salt:
+        return made[1]
+    prefix = f"\0erxr-{salt}-"
+    swaps = {prefix + "compare": judge["compare"], prefix + "chain": judge["chain"],
+             prefix + "explain": judge["explain"], prefix + "pytest": judge["pytest"]}
+    placeholders = {"pytest": prefix + "pytest"}
+    for name, obj in judge["names"].items():
+        placeholders[name] = prefix + "b-" + name
+        swaps[placeholders[name]] = obj
+    attributes = {}
+    for name, obj in judge["pytest_names"].items():
+        attributes[name] = prefix + "pytest-" + name
+        swaps[attributes[name]] = obj
+    made = (swaps, placeholders, attributes, frozenset(placeholders), prefix)
+    judge["_prepared"] = (salt, made)
+    return made
+
+
+def compile_test(tree: ast.Module, judge: dict, salt: str,  # type: ignore[no-untyped-def]
+                 source: str | None = None):
+    """Compile a parsed test as the module docstring says. ``judge``: ``compare``,
+    ``chain``, ``explain`` (the runner's, see ``_sandbox_compare.build``), ``names`` (name ->
+    the real builtin), ``pytest`` (the shim module) and ``pytest_names`` (its public names).
+    ``source``, the test's text, lets passes with nothing to do be skipped.
+
+    ``salt`` makes the placeholder constants unguessable, so a test's own string constants
+    are never mistaken for them. Raises SyntaxError / ValueError like ``compile``.
+    """
+    swaps, placeholders, attributes, foldable, prefix = _prepared(judge, salt)
+    explained = _explain_asserts(tree, prefix + "explain")
+    if source is None or len(_OPERATORS.findall(source)) != explained:
+        tree = _Comparisons(prefix + "compare", prefix + "chain").visit(tree)
+    if source is None or not foldable.isdisjoint(_IDENTIFIER.findall(source)):
+        patterns: dict = {}
+        tree = _RealNames(placeholders, attributes, patterns, _bound_names(tree)).visit(tree)
+        ast.fix_missing_locations(tree)  # (imports turned into assignments)
+        if patterns:
+            swaps = {**swaps, **patterns}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "'str' object is not callable" on a placeholder
+        code = compile(tree, "<test>", "exec")
+    return _swap_constants(code, swaps)
