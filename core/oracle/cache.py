@@ -32,7 +32,7 @@ from .results import SuiteResult
 
 __all__ = ["Cache", "MemoryCache", "ResultCache", "cache_key", "default_cache_path"]
 
-RUNNER_VERSION = "5"  # bump when the sandbox would judge the same suite differently
+RUNNER_VERSION = "6"  # bump when the sandbox would judge the same suite differently
 _SCHEMA = "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, value TEXT NOT NULL, " \
           "created REAL NOT NULL)"
 # PRAGMA user_version of the file. 2: values carry each test's output and the setup part
