@@ -171,8 +171,12 @@ def _verdicts(jobs: list[tuple[str, list[str]]]) -> list[str]:
     out = []
     for result in results:
         reason = keep_reason(result)
-        out.append("kept today" if reason is None
-                   else f"rejected today: {reason}; {_cut(result.first_problem(), 110)}")
+        if reason is None:
+            out.append("kept today")
+        elif result.passed:
+            out.append(f"rejected today: {reason}")
+        else:
+            out.append(f"rejected today: {reason}; {_cut(result.first_problem(), 110)}")
     return out
 
 
