@@ -1,12 +1,15 @@
 """Write data/tiny: four hand-made tasks with hand-written single-edit distractors.
 
 The tiny benchmark exercises loading, the oracle and the gates end to end in seconds.
-Run: python tools/make_tiny.py
+Run: python tools/make_tiny.py [--out DIR] (default data/tiny; tools/check_data.py writes
+it elsewhere and compares). Same source, same bytes.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import sys
 from pathlib import Path
 
 OUT = Path(__file__).resolve().parent.parent / "data" / "tiny"
@@ -143,7 +146,10 @@ TASKS = [
 ]
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=OUT, help="folder to write")
+    out = parser.parse_args(argv).out
     queries, corpus = [], []
     next_cid = 1
     for qi, task in enumerate(TASKS, start=1):
@@ -155,7 +161,10 @@ def main() -> None:
         }]
         next_cid += 1
         for bug_type, description, (old, new) in task["distractors"]:
-            assert task["code"].count(old) == 1, (task["function_name"], old)
+            if task["code"].count(old) != 1:
+                print(f"make_tiny: {task['function_name']}: {old!r} occurs "
+                      f"{task['code'].count(old)} times in the code, not once", file=sys.stderr)
+                return 1
             snippets.append({
                 "corpus_id": f"c_{next_cid:04d}", "query_id": qid, "role": "distractor",
                 "bug_type": bug_type, "bug_description": description,
@@ -168,16 +177,17 @@ def main() -> None:
             "correct_corpus_ids": [canonical_id],
         })
         corpus.extend(snippets)
-    OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "queries.jsonl").write_text("".join(json.dumps(q) + "\n" for q in queries))
-    (OUT / "corpus.jsonl").write_text("".join(json.dumps(s) + "\n" for s in corpus))
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "queries.jsonl").write_text("".join(json.dumps(q) + "\n" for q in queries))
+    (out / "corpus.jsonl").write_text("".join(json.dumps(s) + "\n" for s in corpus))
     manifest = {
         "name": "tiny", "version": "1", "source": "hand-written (tools/make_tiny.py)",
         "license": "MIT", "created": "2026-11-29",
         "counts": {"queries": len(queries), "snippets": len(corpus)},
     }
-    (OUT / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -378,6 +378,12 @@ def worker(spec: dict, hooks: dict, wfd: int, in_pidns: bool) -> None:
     _prctl(38, 1)  # PR_SET_NO_NEW_PRIVS
     if spec["imported"]:
         _preload(spec["imported"])
+    # random reseeds itself from os.urandom in every forked child; a test that draws its
+    # inputs from it (HumanEval's decode_shift, find_zero, ...) would draw new ones each
+    # run, and a mutant that crashes on some draws would pass or fail by chance. Seeded
+    # here, before any candidate code, from the suite's hash seed: outcomes reproduce.
+    if "random" in sys.modules:
+        sys.modules["random"].seed(int(spec["limits"].get("hash_seed") or 0))
     work, start = spec["work"], spec["start"]
     _set_limits(spec["limits"], spec["cpu_seconds"], uid, len(work) - start)
     _install_hooks(hooks)
