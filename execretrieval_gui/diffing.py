@@ -31,7 +31,7 @@ from .diff_align import (
 
 __all__ = ["CANON_LINE", "CANON_MARK", "MUTANT_LINE", "MUTANT_MARK", "DiffRow", "Gap", "anchor",
            "change_blocks", "diff_rows", "fold_rows", "line_marks", "marked_fragments",
-           "render_plain", "render_side_by_side", "render_unified", "tokens"]
+           "render_plain", "render_side_by_side", "render_unified", "tokens", "warm_up"]
 
 # rendering ---------------------------------------------------------------------------
 
@@ -71,6 +71,12 @@ def _highlight_lines(code: str) -> tuple[tuple[tuple[str, str], ...], ...]:
             if part:
                 lines[-1].append((css, part))
     return tuple(tuple(line) for line in lines)
+
+
+def warm_up() -> None:
+    """Lex a small snippet so Pygments has compiled its lexer before the first diff."""
+    for ttype, _value in PythonLexer().get_tokens("def f(x):\n    return [x, 'a', 1.0]  # c\n"):
+        _token_css(ttype)
 
 
 def _line_html(runs: tuple[tuple[str, str], ...], marks: tuple[Span, ...], mark_bg: str) -> str:

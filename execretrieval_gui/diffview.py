@@ -68,6 +68,9 @@ class DiffView(QWidget):
         self.browser.setObjectName("diffBrowser")
         self.browser.setLineWrapMode(QTextBrowser.LineWrapMode.NoWrap)
         self.browser.setOpenLinks(False)
+        # Pygments compiles its Python lexer on first use (~30 ms): do it while the first
+        # ranking is computed, not when the first diff is wanted
+        QTimer.singleShot(0, diffing.warm_up)
 
         modes = QHBoxLayout()
         modes.setSpacing(6)
@@ -166,7 +169,7 @@ class DiffView(QWidget):
             self._describe(f"<b>{cand.corpus_id}</b> — {label}, shown as is "
                            f"(it passes the query's tests by construction)"
                            if canon is not None else f"<b>{cand.corpus_id}</b>")
-            self.browser.setLineWrapMode(NoWrap)
+            self._wrap_mode(NoWrap)
             self.browser.setHtml(diffing.render_plain(cand.code))
             self._update_change_label()
             return
@@ -179,7 +182,7 @@ class DiffView(QWidget):
                 "shown as is: real code of no query" if cand.role == "background" else
                 f"<b>{cand.corpus_id}</b> — a snippet of another query ({cand.query_id}; "
                 f"{what}), shown as is: it is not an edit of this query's canonical")
-            self.browser.setLineWrapMode(NoWrap)
+            self._wrap_mode(NoWrap)
             self.browser.setHtml(diffing.render_plain(cand.code))
             self._update_change_label()
             return
@@ -199,7 +202,7 @@ class DiffView(QWidget):
         self.marked = diffing.marked_fragments(canon.code, cand.code)
         self.changes = len(diffing.change_blocks(diffing.diff_rows(canon.code, cand.code)))
         # rows wrapped to the width by the renderer: nothing ever sticks out sideways
-        self.browser.setLineWrapMode(QTextBrowser.LineWrapMode.WidgetWidth)
+        self._wrap_mode(QTextBrowser.LineWrapMode.WidgetWidth)
         if unified:
             self.browser.setHtml(diffing.render_unified(canon.code, cand.code, self.folded,
                                                         self._unified_wrap()))
@@ -211,6 +214,12 @@ class DiffView(QWidget):
             # the document is laid out once the event loop runs: scroll then
             QTimer.singleShot(0, self._scroll_to_change)
         self._update_change_label()
+
+    def _wrap_mode(self, mode: QTextBrowser.LineWrapMode) -> None:
+        """Set the browser's wrap mode only if it changes: Qt lays out the old document
+        again on every call, just before setHtml replaces it."""
+        if self.browser.lineWrapMode() != mode:
+            self.browser.setLineWrapMode(mode)
 
     # changes --------------------------------------------------------------------------
     def step_change(self, step: int) -> None:

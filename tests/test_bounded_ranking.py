@@ -168,3 +168,33 @@ def test_evaluate_refuses_to_keep_fewer_than_it_measures(
     assert cli.main(["evaluate", str(tiny_dir), "--model", "bm25", "--keep", "10",
                      "--bootstrap", "20", "--out", str(out)]) == 0
     assert json.loads(out.read_text())["settings"]["kept_per_query"] == 10
+
+
+@settings(max_examples=120, deadline=None)
+@given(rows=st.integers(1, 6), cols=st.integers(1, 300), keep=st.integers(1, 320),
+       block=st.integers(1, 6), seed=st.integers(0, 2**32 - 1),
+       tie_share=st.sampled_from([0.0, 0.05, 0.5]))
+def test_kept_rows_of_continuous_scores_match_the_stable_sort(
+        rows: int, cols: int, keep: int, block: int, seed: int, tie_share: float) -> None:
+    """Mostly distinct scores (the common dense case, taken for the whole block at once),
+    some repeated, signed zeros, infinities and NaN: still the brute-force stable sort."""
+    rng = np.random.default_rng(seed)
+    scores = rng.standard_normal((rows, cols))
+    repeat = rng.random((rows, cols)) < tie_share
+    scores[repeat] = scores[0, 0]
+    scores[rng.random((rows, cols)) < 0.05] = np.nan
+    scores[rng.random((rows, cols)) < 0.05] = -np.inf
+    scores[rng.random((rows, cols)) < 0.02] = np.inf
+    zeros = rng.random((rows, cols)) < 0.05
+    scores[zeros] = np.where(rng.random(int(zeros.sum())) < 0.5, 0.0, -0.0)
+    builder = RankingBuilder(rows, cols, keep=keep)
+    for start in range(0, rows, block):
+        builder.add(scores[start:start + block])
+    ranking = builder.finish("m")
+    for q in range(rows):
+        order, keys = _brute(scores[q])
+        finite = int((keys > -np.inf).sum())
+        length = finite if keep >= finite else int((keys >= keys[order[keep - 1]]).sum())
+        assert ranking.order[q, :length].tolist() == order[:length].tolist()
+        assert (ranking.order[q, length:] == -1).all()
+        assert ranking.keys[q, :length].tolist() == keys[order[:length]].tolist()

@@ -341,40 +341,36 @@ class RankingBuilder:
         keys = np.asarray(scores, dtype=np.float64)
         if np.isnan(keys).any():
             keys = np.where(np.isnan(keys), -np.inf, keys)
-        b, n = keys.shape
-        kk = min(self.keep, n)
-        if 0 < kk < n:
-            threshold = -np.partition(-keys, kk - 1, axis=1)[:, kk - 1]
-        else:
-            threshold = np.full(b, -np.inf)
-        for r in range(b):
-            row = keys[r]
-            t = threshold[r]
-            idx = np.flatnonzero(row >= t) if t > -np.inf else np.flatnonzero(row > -np.inf)
-            idx = idx[np.argsort(-row[idx], kind="stable")]
-            self._order.append(idx.astype(np.int32))
-            self._keys.append(row[idx])
+        for order, row_keys in _top_rows(keys, min(self.keep, keys.shape[1])):
+            self._order.append(order)
+            self._keys.append(row_keys)
         self._add_own(keys)
         if len(self.own.pairs):
             c, d = self.own.pairs[:, 0], self.own.pairs[:, 1]
             self._identical &= (keys[:, c] == keys[:, d]).all(axis=0)
-        self.done += b
+        self.done += keys.shape[0]
 
     def _add_own(self, keys: np.ndarray) -> None:
         rows = slice(self.done, self.done + keys.shape[0])
         index = self.own.index[rows]
-        positions = np.arange(keys.shape[1])
+        r = np.arange(keys.shape[0])
         key_t, above_t, at_least_t, rank_t = (t[rows] for t in self._own)
         for g in range(index.shape[1]):
             j = index[:, g]
             valid = j >= 0
-            k = keys[np.arange(keys.shape[0]), np.where(valid, j, 0)]
-            above = (keys > k[:, None]).sum(axis=1)
+            k = keys[r, np.where(valid, j, 0)]
+            above = np.count_nonzero(keys > k[:, None], axis=1)
             equal = keys == k[:, None]
+            ties = np.count_nonzero(equal, axis=1)   # the snippet itself included
+            # ties in corpus order: only a row where others tie needs the count before j
+            before = np.zeros(keys.shape[0], dtype=np.int64)
+            tied = np.flatnonzero(valid & (ties > 1))
+            if tied.size:
+                before[tied] = np.count_nonzero(
+                    equal[tied] & (np.arange(keys.shape[1])[None, :] < j[tied, None]), axis=1)
             key_t[:, g] = np.where(valid, k, np.nan)
             above_t[:, g] = np.where(valid, above, -1)
-            at_least_t[:, g] = np.where(valid, above + equal.sum(axis=1), -1)
-            before = (equal & (positions[None, :] < j[:, None])).sum(axis=1)
+            at_least_t[:, g] = np.where(valid, above + ties, -1)
             rank_t[:, g] = np.where(valid, above + before + 1, -1)
 
     def finish(self, model: str, *, source: str = "") -> Ranking:
@@ -398,6 +394,43 @@ class RankingBuilder:
         return Ranking(model, self.n_corpus, order, keys, own_index, own_key, own_above,
                        own_at_least, own_rank, keep=min(self.keep, self.n_corpus),
                        identical=identical, source=source)
+
+
+def _top_rows(keys: np.ndarray, kk: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Each row's stored part, best first (ties in corpus order): its ``kk`` best scores
+    extended to the end of the tie group at position ``kk``, never a -inf (module doc).
+
+    One argpartition and one sort for the whole block; a row whose tie group straddles the
+    cut (more than ``kk`` scores at least its ``kk``-th best) is completed on its own."""
+    b, n = keys.shape
+    if kk <= 0 or n == 0:
+        for _ in range(b):
+            yield np.zeros(0, dtype=np.int32), np.zeros(0)
+        return
+    if kk < n:
+        top = np.argpartition(keys, n - kk, axis=1)[:, n - kk:]
+        threshold = np.take_along_axis(keys, top, axis=1).min(axis=1)
+        whole = np.count_nonzero(keys >= threshold[:, None], axis=1) == kk
+    else:   # every snippet is kept
+        top = np.broadcast_to(np.arange(n), (b, n))
+        threshold = np.full(b, -np.inf)
+        whole = np.ones(b, dtype=bool)
+    top = np.sort(top, axis=1)   # corpus order first, so the stable sort keeps it in ties
+    top_keys = np.take_along_axis(keys, top, axis=1)
+    by_score = np.argsort(-top_keys, axis=1, kind="stable")
+    order = np.take_along_axis(top, by_score, axis=1).astype(np.int32)
+    order_keys = np.take_along_axis(top_keys, by_score, axis=1)
+    retrieved = np.count_nonzero(order_keys > -np.inf, axis=1)   # -inf sorts last
+    for r in range(b):
+        if whole[r] or threshold[r] == -np.inf:
+            # fewer than kk retrieved, or exactly kk at least the threshold: all in ``top``
+            m = int(retrieved[r])
+            yield order[r, :m], order_keys[r, :m]
+            continue
+        row = keys[r]
+        idx = np.flatnonzero(row >= threshold[r])
+        idx = idx[np.argsort(-row[idx], kind="stable")]
+        yield idx.astype(np.int32), row[idx]
 
 
 def build_ranking(model: str, blocks: Iterable[np.ndarray], n_queries: int, n_corpus: int,
