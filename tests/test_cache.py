@@ -94,6 +94,27 @@ def test_corrupt_database_is_moved_aside_and_rebuilt(tmp_path):
     assert list(tmp_path.glob("r.sqlite.corrupt-*"))
 
 
+def test_damaged_page_inside_the_file_is_moved_aside_when_read(tmp_path):
+    """Opening does not read the whole file (no integrity scan at every start); a damaged
+    page deep inside raises when a lookup reaches it, and the file is set aside then."""
+    path = tmp_path / "r.sqlite"
+    first = ResultCache(path)
+    for i in range(3000):
+        first.put(f"k{i}", RESULT)
+    first.close()
+    data = bytearray(path.read_bytes())
+    middle = len(data) // 2
+    data[middle:middle + 3 * 4096] = b"\xa5" * (3 * 4096)
+    path.write_bytes(bytes(data))
+    cache = ResultCache(path)
+    assert not cache.moved_aside   # the header is sound: opened at once
+    hits = [cache.get(f"k{i}") is not None for i in range(3000)]
+    assert cache.moved_aside and list(tmp_path.glob("r.sqlite.corrupt-*"))
+    assert any(hits) and not all(hits)   # what came before the damage was read, then none
+    cache.put("new", RESULT)
+    assert cache.get("new") is not None
+
+
 def test_damaged_row_is_a_miss(tmp_path):
     path = tmp_path / "r.sqlite"
     cache = ResultCache(path)
