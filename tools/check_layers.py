@@ -25,11 +25,12 @@ ALLOWED = {
     "build": {"base", "oracle", "benchmark", "mutation"},
     "audit": {"base", "oracle", "benchmark", "mutation"},
     "measure": {"base", "benchmark", "ranking"},
-    "report": {"base", "oracle", "benchmark", "ranking", "measure", "audit"},
+    "pipeline": {"base", "oracle", "benchmark", "ranking"},
+    "report": {"base", "oracle", "benchmark", "ranking", "measure", "audit", "pipeline"},
     "cli": {"base", "oracle", "benchmark", "mutation", "ranking", "build", "audit",
-            "measure", "report", "top"},
+            "measure", "pipeline", "report", "top"},
     "top": {"base", "oracle", "benchmark", "mutation", "ranking", "build", "audit",
-            "measure", "report"},
+            "measure", "pipeline", "report"},
 }
 
 
