@@ -15,7 +15,7 @@ A snippet no model kept is not retrieved by the fusion (score -inf).
       combsum(d) = sum over models m that kept d of (s_m(d) - min_m) / (max_m - min_m)
 
   min and max over the snippets model m kept for that query; when they are equal every
-  kept snippet normalises to 1 (ranx divides by zero there).
+  kept snippet normalises to 0, as in ranx (it stays retrieved, contributing nothing).
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ def combsum_scores(blocks: Sequence[np.ndarray], *, depth: int = DEFAULT_KEEP) -
             low = np.nanmin(np.where(kept, keys, np.inf), axis=1, keepdims=True)
             high = np.nanmax(np.where(kept, keys, -np.inf), axis=1, keepdims=True)
             span = high - low
-            norm = np.where(span > 0, (keys - low) / np.where(span > 0, span, 1.0), 1.0)
+            norm = np.where(span > 0, (keys - low) / np.where(span > 0, span, 1.0), 0.0)
         out += np.where(kept, norm, 0.0)
         any_kept |= kept
     return np.where(any_kept, out, -np.inf)
