@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ..hooks import Progress, ShouldStop
 from ..ranking.ranking import DEFAULT_KEEP, Ranking, Retriever
 from ..ranking.registry import get_retriever, rank, rank_retriever
+from .consensus import ConsensusStage
 from .fusion import RRF_K, FusionRetriever
 from .names import PipelineNameError, PipelineSpec, StageSpec, parse_pipeline
 from .split import Split
@@ -61,7 +62,7 @@ def _base(benchmark: Benchmark, spec: PipelineSpec) -> Retriever:
 
 
 def _stage(spec: PipelineSpec, stage: StageSpec, previous: Retriever, oracle: Any,
-           split: Split | None) -> ExecStage:
+           split: Split | None) -> ExecStage | ConsensusStage:
     where = f"pipeline {spec.text!r}, stage {stage.name!r}"
     depth = int(_number(stage.option("depth"), DEFAULT_DEPTH, f"{where}, depth", integer=True))
     if split is None:
@@ -71,6 +72,8 @@ def _stage(spec: PipelineSpec, stage: StageSpec, previous: Retriever, oracle: An
             "tests the stage never ran")
     if oracle is None:
         raise SplitRequiredError(f"{where} executes tests and needs an oracle")
+    if stage.name == "consensus":
+        return ConsensusStage(spec.text, previous, oracle, split, depth=depth)
     return ExecStage(spec.text, previous, oracle, split, depth=depth)
 
 

@@ -51,10 +51,12 @@ def slip_through(judged: Benchmark, ranking: Ranking, oracle: Any,
                  exclude: Collection[str] = ()) -> dict[str, Any] | None:
     """Candidates an ``exec`` stage saw pass every visible test that fail a held-out one
     (``judged`` holds the held-out suites); None for a system without such a stage."""
-    if not isinstance(ranking, PipelineRanking) or not ranking.logs:
+    logs = [log for log in ranking.logs if log.stage == "exec"] \
+        if isinstance(ranking, PipelineRanking) else []
+    if not logs:
         return None
     seen: dict[str, set[str]] = {}
-    for log in ranking.logs:
+    for log in logs:
         for qid, entry in log.per_query.items():
             if qid not in exclude:
                 seen.setdefault(qid, set()).update(entry["pass_visible"])
