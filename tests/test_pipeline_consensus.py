@@ -7,8 +7,8 @@ import dataclasses
 
 import numpy as np
 import pytest
-from conftest import DATA
 
+from conftest import DATA
 from execretrieval.benchmark.dataset import Benchmark, load_benchmark
 from execretrieval.oracle.execution import Oracle
 from execretrieval.pipeline import SplitRequiredError, make_split, rank_system
