@@ -55,3 +55,11 @@ def test_malformed_names_say_what_and_what_exists(name: str, says: list[str]) ->
     for part in says:
         assert part in str(caught.value)
     assert isinstance(caught.value, ModelNotFoundError)   # the CLI's error path for models
+
+
+def test_an_existing_path_with_a_plus_is_a_model_not_a_pipeline(tmp_path) -> None:
+    run = tmp_path / "bm25+ce.trec"
+    run.write_text("q_0001 Q0 c_00001 1 1.0 x\n", encoding="utf-8")
+    assert parse_pipeline(str(run)).is_plain_model
+    with pytest.raises(PipelineNameError, match="unknown stage 'ce.trec'"):
+        parse_pipeline(str(tmp_path / "missing+ce.trec"))

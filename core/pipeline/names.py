@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..errors import ModelNotFoundError
 
@@ -140,7 +141,8 @@ def parse_pipeline(text: str) -> PipelineSpec:
     """
     if not isinstance(text, str) or not text:
         raise PipelineNameError("empty model or pipeline name")
-    if "+" not in text and text.partition(":")[0] not in FUSIONS:
+    if ("+" not in text and text.partition(":")[0] not in FUSIONS) \
+            or Path(text).expanduser().exists():
         return PipelineSpec(text, BaseSpec(model=text))   # any model name or path, as is
     if not _SAFE.fullmatch(text):
         bad = sorted({c for c in text if not _SAFE.fullmatch(c)})
