@@ -227,6 +227,10 @@ def _evaluate(args: argparse.Namespace) -> int:
     if args.pool_sizes and not args.pool:
         print("execretrieval evaluate: error: --pool-sizes needs --pool", file=sys.stderr)
         return 2
+    if args.pool_sizes and args.visible is not None:
+        print("execretrieval evaluate: error: --pool-sizes does not judge on held-out tests "
+              "yet; leave out --visible or --pool-sizes", file=sys.stderr)
+        return 2
     benchmark = _load(args.directory, args.pool)
     exclude = read_exclusions(args.exclude_queries, benchmark)
     command = shlex.join(["execretrieval", *sys.argv[1:]]) if sys.argv[1:] else \
