@@ -121,3 +121,15 @@ def test_cli_evaluate_reports_pipelines_and_refuses_exec_without_split(tmp_path)
     assert len(data["split"]["visible"]) == 160
     assert data["cost"]["bm25+exec"]["executions_per_query"] == 10
     assert "bm25+exec: exec@1 = " in done.stdout
+
+
+def test_queries_left_without_held_out_tests_are_excluded_and_counted(small: Benchmark) -> None:
+    split = make_split(small, 8, seed=0)
+    empty = {q.query_id for q in small.queries if len(q.test_suite) <= 8}
+    assert empty and empty != {q.query_id for q in small.queries}
+    with Oracle(workers=2) as oracle:
+        report = evaluate_models(small, ["bm25"], oracle, n_boot=100, split=split)
+    ev = report.models["bm25"]
+    assert set(ev.query_ids) == {q.query_id for q in small.queries} - empty
+    assert report.settings["split"]["excluded_no_held_out"] == len(empty)
+    assert set(report.to_dict()["split"]["excluded_no_held_out"]) == empty
