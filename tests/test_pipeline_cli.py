@@ -56,3 +56,13 @@ def test_the_python_api_names_pipelines() -> None:
     assert ranking.model == "combsum:bm25,tfidf"
     assert execretrieval.parse_pipeline("bm25+exec").stages[0].name == "exec"
     assert execretrieval.make_split(benchmark, 3, seed=0).visible_tests("q_0001")
+
+
+def test_the_html_report_has_the_quality_and_cost_table(tmp_path) -> None:
+    out = tmp_path / "r.html"
+    done = _cli("evaluate", str(BUILTIN), "--model", "tfidf", "--model", "tfidf+exec:depth=2",
+                "--visible", "0.5", "--bootstrap", "100", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    page = out.read_text(encoding="utf-8")
+    assert "<h2>Quality and cost</h2>" in page
+    assert "<td>tfidf+exec:depth=2</td>" in page and "<td>2.0</td>" in page

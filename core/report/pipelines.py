@@ -26,7 +26,8 @@ if TYPE_CHECKING:
     from ..measure.metrics import ModelEvaluation
     from ..ranking.ranking import Ranking
 
-__all__ = ["against_base", "cost_markdown", "identity", "slip_through", "system_costs", "tops"]
+__all__ = ["against_base", "cost_markdown", "cost_table", "identity", "slip_through",
+           "system_costs", "tops"]
 
 TOP = 10
 
@@ -125,34 +126,47 @@ def identity(benchmark: Benchmark, ranking: Ranking) -> dict[str, Any]:
             "stages": [{"name": s.name, "options": dict(s.options)} for s in spec.stages]}
 
 
-def cost_markdown(data: Mapping[str, Any], metric: str = "exec@1") -> list[str]:
-    """The quality-vs-cost table of a report's JSON (empty without a split or a pipeline)."""
+def cost_table(data: Mapping[str, Any], metric: str = "exec@1"
+               ) -> tuple[str, list[str], list[list[str]]] | None:
+    """The quality-vs-cost table of a report's JSON: (note, header, rows) as plain text,
+    or None without a split or a pipeline."""
     costs = data.get("cost") or {}
     split = data.get("split")
     if not split and not any(c.get("stages") for c in costs.values()):
-        return []
-    lines = ["", "## Quality and cost", ""]
+        return None
+    note = ""
     if split:
-        lines += [f"Judged on held-out tests only (split seed {split['seed']}, visible "
-                  f"{split.get('visible_spec')}; {len(split.get('excluded_no_held_out', []))} "
-                  "queries with no held-out test excluded). Executions are the stages' "
-                  "suites (the judging runs are not counted).", ""]
-    lines += [f"| system | {metric} [95% CI] | vs base [95% CI] | p | executions / query | "
-              "cache hits | stage wall s | slip-through (candidates / queries) |",
-              "|---|---|---|---|---|---|---|---|"]
+        note = (f"Judged on held-out tests only (split seed {split['seed']}, visible "
+                f"{split.get('visible_spec')}; {len(split.get('excluded_no_held_out', []))} "
+                "queries with no held-out test excluded). Executions are the stages' "
+                "suites (the judging runs are not counted).")
+    header = ["system", f"{metric} [95% CI]", "vs base [95% CI]", "p", "executions / query",
+              "cache hits", "stage wall s", "slip-through (candidates / queries)"]
+    rows = []
     for name, model in data.get("models", {}).items():
         ci = model.get("metrics", {}).get(metric, {})
         cost = costs.get(name, {})
         base = (data.get("against_base") or {}).get(name)
         vs = (f"{base['diff']:+.3f} [{base['ci_low']:+.3f}, {base['ci_high']:+.3f}] vs "
               f"{base['base']}" if base else "")
-        p = f"{base['p_value']:.3g}" if base else ""
         slip = cost.get("slip_through")
-        slipped = f"{slip['candidates']} / {slip['queries']}" if slip else ""
-        lines.append(f"| {name} | {ci.get('mean', float('nan')):.3f} "
-                     f"[{ci.get('ci_low', float('nan')):.3f}, "
-                     f"{ci.get('ci_high', float('nan')):.3f}] | {vs} | {p} | "
-                     f"{cost.get('executions_per_query', 0.0):.1f} | "
-                     f"{cost.get('cache_hits', 0)} | {cost.get('wall_seconds', 0.0):.2f} | "
-                     f"{slipped} |")
+        rows.append([name,
+                     f"{ci.get('mean', float('nan')):.3f} [{ci.get('ci_low', float('nan')):.3f}"
+                     f", {ci.get('ci_high', float('nan')):.3f}]",
+                     vs, f"{base['p_value']:.3g}" if base else "",
+                     f"{cost.get('executions_per_query', 0.0):.1f}",
+                     str(cost.get("cache_hits", 0)), f"{cost.get('wall_seconds', 0.0):.2f}",
+                     f"{slip['candidates']} / {slip['queries']}" if slip else ""])
+    return note, header, rows
+
+
+def cost_markdown(data: Mapping[str, Any], metric: str = "exec@1") -> list[str]:
+    """The quality-vs-cost table as Markdown lines (empty without a split or a pipeline)."""
+    table = cost_table(data, metric)
+    if table is None:
+        return []
+    note, header, rows = table
+    lines = ["", "## Quality and cost", ""] + ([note, ""] if note else [])
+    lines += ["| " + " | ".join(header) + " |", "|---" * len(header) + "|"]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
     return lines
