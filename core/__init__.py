@@ -113,6 +113,11 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     ".ranking.ranking": (
         "Ranking",
     ),
+    ".pipeline": (
+        "make_split",
+        "parse_pipeline",
+        "rank_system",
+    ),
     ".ranking.registry": (
         "available_models",
         "rank",

@@ -26,11 +26,13 @@ ALLOWED = {
     "build": {"base", "oracle", "benchmark", "mutation", "inputs"},
     "audit": {"base", "oracle", "benchmark", "mutation", "inputs"},
     "measure": {"base", "benchmark", "ranking"},
-    "report": {"base", "oracle", "benchmark", "ranking", "measure", "inputs", "audit"},
+    "pipeline": {"base", "oracle", "benchmark", "ranking", "inputs"},
+    "report": {"base", "oracle", "benchmark", "ranking", "measure", "inputs", "audit",
+               "pipeline"},
     "cli": {"base", "oracle", "benchmark", "mutation", "ranking", "inputs", "build",
-            "audit", "measure", "report", "top"},
+            "audit", "measure", "pipeline", "report", "top"},
     "top": {"base", "oracle", "benchmark", "mutation", "ranking", "inputs", "build",
-            "audit", "measure", "report"},
+            "audit", "measure", "pipeline", "report"},
 }
 
 

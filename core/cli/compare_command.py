@@ -18,6 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from .args import BENCHMARK_HELP, add_oracle_options, make_oracle
+from .pipeline_options import (
+    PIPELINE_HELP,
+    OptionError,
+    add_split_options,
+    rank_systems,
+    split_from_args,
+)
 from .rank_commands import (
     CORRECTION_CHOICES,
     TEST_NAMES,
@@ -45,7 +52,7 @@ def register(subparsers: Any) -> None:
                     "the per-query figures are expectations over tie orders (see --ties).")
     p.add_argument("directory", metavar="DIR", help=BENCHMARK_HELP)
     p.add_argument("--model", action="append", default=[], metavar="NAME",
-                   help="model name or path; give two or more")
+                   help="model name or path, or " + PIPELINE_HELP + "; give two or more")
     p.add_argument("--metric", action="append", default=[], metavar="M",
                    help="metric to compare, repeatable (default exec@1; for a .tex table "
                         "exec@1, exec@5 and exec@10)")
@@ -59,6 +66,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--latex-ci", action="store_true",
                    help="in a .tex table, print each mean's 95%% bootstrap interval")
     _stats_options(p)
+    add_split_options(p)
     _pool_option(p)
     _keep_option(p, "the metrics' k and 5")
     add_oracle_options(p)
@@ -80,7 +88,6 @@ def _error(message: str) -> int:
 
 def run_compare(args: argparse.Namespace) -> int:
     from ..ranking.ranking import resolve_keep
-    from ..ranking.registry import rank
     from ..report.evaluation import evaluate_models
     from .progress import TerminalProgress
 
@@ -108,16 +115,18 @@ def run_compare(args: argparse.Namespace) -> int:
         return _error(f"--keep: {exc}")
     command = shlex.join(["execretrieval", *sys.argv[1:]]) if sys.argv[1:] else \
         "execretrieval compare"
-    rankings = []
-    for model in args.model:
-        with TerminalProgress(f"scoring with {model}") as scoring:
-            rankings.append(rank(benchmark, model, keep=keep, progress=scoring))
-    with make_oracle(args) as oracle, TerminalProgress("executing") as progress:
-        report = evaluate_models(benchmark, rankings, oracle, ks=sorted(set(ks)),
-                                 n_boot=args.bootstrap, seed=args.seed, exclude=exclude,
-                                 compare_metric=metrics[0], ties=args.ties,
-                                 progress=progress, correction=args.correction,
-                                 metrics=metrics, command=command)
+    try:
+        split = split_from_args(args, benchmark)
+    except OptionError as exc:
+        return _error(str(exc))
+    with make_oracle(args) as oracle:
+        rankings = rank_systems(benchmark, args.model, keep=keep, oracle=oracle, split=split)
+        with TerminalProgress("executing") as progress:
+            report = evaluate_models(benchmark, rankings, oracle, ks=sorted(set(ks)),
+                                     n_boot=args.bootstrap, seed=args.seed, exclude=exclude,
+                                     compare_metric=metrics[0], ties=args.ties,
+                                     progress=progress, correction=args.correction,
+                                     metrics=metrics, command=command, split=split)
     data = report.to_dict()
     result: dict[str, Any] = {"metrics": metrics, "correction": args.correction,
                               "pairs": data["pairs"], "leaderboard": data["leaderboard"]}

@@ -13,6 +13,13 @@ from ..errors import InputFormatError
 from ..fileio import read_utf8
 from .args import BENCHMARK_HELP, add_oracle_options, make_oracle, non_negative_int, positive_int
 from .choices import TIE_POLICIES
+from .pipeline_options import (
+    PIPELINE_HELP,
+    OptionError,
+    add_split_options,
+    rank_systems,
+    split_from_args,
+)
 
 
 def _ks(text: str) -> tuple[int, ...]:
@@ -78,12 +85,14 @@ def register(subparsers: Any) -> None:
     p.add_argument("directory", metavar="DIR", help=BENCHMARK_HELP)
     p.add_argument("--model", action="append", default=[], metavar="NAME",
                    help="model name or path (repeatable): bm25, tfidf, minilm, an "
-                        "embeddings/<name>.npz name, a .npz, a sentence-transformers folder")
+                        "embeddings/<name>.npz name, a .npz, a sentence-transformers folder; "
+                        "or " + PIPELINE_HELP)
     p.add_argument("--run", action="append", default=[], metavar="FILE.trec",
                    help="TREC run file of an outside system (repeatable)")
     p.add_argument("--k", type=_ks, default=(1, 3, 5, 10), metavar="LIST",
                    help="cut-offs, comma-separated (default 1,3,5,10)")
     _stats_options(p)
+    add_split_options(p)
     p.add_argument("--correction", choices=CORRECTION_CHOICES, default="holm",
                    help="with two or more models: correction of the pairwise p-values over "
                         "each metric's pairs (default holm; bonferroni, bh, none)")
@@ -106,7 +115,8 @@ def register(subparsers: Any) -> None:
 
     p = subparsers.add_parser("export-run", help="write a model's ranking as a TREC run")
     p.add_argument("directory", metavar="DIR", help=BENCHMARK_HELP)
-    p.add_argument("--model", required=True, metavar="NAME", help="model name or path")
+    p.add_argument("--model", required=True, metavar="NAME",
+                   help="model name or path, or " + PIPELINE_HELP)
     p.add_argument("--out", required=True, metavar="FILE", help="run file to write")
     p.add_argument("--depth", type=positive_int, default=100, metavar="N",
                    help="snippets per query (default 100); exec@k and nDCG@k need only "
@@ -120,6 +130,8 @@ def register(subparsers: Any) -> None:
                 "corpus`; the default --ties expected is independent of any order.")
     _pool_option(p)
     _keep_option(p, "--depth")
+    add_split_options(p)
+    add_oracle_options(p)
     p.set_defaults(handler=_export_run)
 
     p = subparsers.add_parser("export-qrels", help="write the benchmark's TREC qrels")
@@ -191,7 +203,7 @@ def _with_annotations(report: Any, benchmark: Any, args: argparse.Namespace) -> 
 
 def _evaluate(args: argparse.Namespace) -> int:
     from ..ranking.ranking import resolve_keep
-    from ..ranking.registry import rank, rank_retriever
+    from ..ranking.registry import rank_retriever
     from ..ranking.trec import RunFileRetriever
     from ..report.drilldown import cached_outcomes, cached_results
     from ..report.evaluation import evaluate_models
@@ -215,6 +227,10 @@ def _evaluate(args: argparse.Namespace) -> int:
     if args.pool_sizes and not args.pool:
         print("execretrieval evaluate: error: --pool-sizes needs --pool", file=sys.stderr)
         return 2
+    if args.pool_sizes and args.visible is not None:
+        print("execretrieval evaluate: error: --pool-sizes does not judge on held-out tests "
+              "yet; leave out --visible or --pool-sizes", file=sys.stderr)
+        return 2
     benchmark = _load(args.directory, args.pool)
     exclude = read_exclusions(args.exclude_queries, benchmark)
     command = shlex.join(["execretrieval", *sys.argv[1:]]) if sys.argv[1:] else \
@@ -224,21 +240,27 @@ def _evaluate(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"execretrieval evaluate: error: --keep: {exc}", file=sys.stderr)
         return 2
-    rankings = []
-    for model in args.model:  # before any execution, so a bad model fails fast
-        with TerminalProgress(f"scoring with {model}") as scoring:
-            rankings.append(rank(benchmark, model, keep=keep, progress=scoring))
-    for run in args.run:  # a run file whatever its extension (.tsv, none, ...)
-        label = Path(run).stem or run
-        rankings.append(rank_retriever(benchmark, RunFileRetriever(Path(run), label),
-                                       label=label, source=run, keep=keep))
-    with make_oracle(args) as oracle, TerminalProgress("executing") as progress:
-        report = evaluate_models(benchmark, rankings, oracle, ks=args.k, n_boot=args.bootstrap,
-                                 seed=args.seed, exclude=exclude, command=command,
-                                 ties=args.ties, status=_status, progress=progress,
-                                 correction=args.correction)
-        if args.pool_sizes and args.model:
-            report = _with_scaling(report, benchmark, args, oracle, exclude, progress)
+    try:
+        split = split_from_args(args, benchmark)
+    except OptionError as exc:
+        print(f"execretrieval evaluate: error: {exc}", file=sys.stderr)
+        return 2
+    with make_oracle(args) as oracle:
+        # before any judging execution, so a bad model fails fast; a pipeline's stages run
+        # on the visible tests here
+        rankings = rank_systems(benchmark, args.model, keep=keep, oracle=oracle, split=split)
+        for run in args.run:  # a run file whatever its extension (.tsv, none, ...)
+            label = Path(run).stem or run
+            rankings.append(rank_retriever(benchmark, RunFileRetriever(Path(run), label),
+                                           label=label, source=run, keep=keep))
+        with TerminalProgress("executing") as progress:
+            report = evaluate_models(benchmark, rankings, oracle, ks=args.k,
+                                     n_boot=args.bootstrap, seed=args.seed, exclude=exclude,
+                                     command=command, ties=args.ties, status=_status,
+                                     progress=progress, correction=args.correction,
+                                     split=split)
+            if args.pool_sizes and args.model:
+                report = _with_scaling(report, benchmark, args, oracle, exclude, progress)
         if args.flags or args.audit is not None:
             report = _with_annotations(report, benchmark, args)
         # the HTML drill-down's tests matrix reads the outcomes just measured from the cache
@@ -286,7 +308,6 @@ TEST_NAMES = {"mcnemar_exact": "exact McNemar", "sign_flip_exact": "exact sign-f
 
 def _export_run(args: argparse.Namespace) -> int:
     from ..ranking.ranking import resolve_keep
-    from ..ranking.registry import rank
     from ..ranking.trec import to_run
 
     benchmark = _load(args.directory, args.pool)
@@ -295,7 +316,14 @@ def _export_run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"execretrieval export-run: error: --keep: {exc}", file=sys.stderr)
         return 2
-    ranking = rank(benchmark, args.model, keep=keep)
+    try:
+        split = split_from_args(args, benchmark)
+    except OptionError as exc:
+        print(f"execretrieval export-run: error: {exc}", file=sys.stderr)
+        return 2
+    with make_oracle(args) as oracle:
+        ranking = rank_systems(benchmark, [args.model], keep=keep, oracle=oracle,
+                               split=split)[0]
     lines = to_run(args.out, benchmark, ranking, depth=args.depth)
     _status(f"wrote {args.out}: {lines} lines for {len(benchmark.queries)} queries, at most "
             f"{min(args.depth, len(benchmark.corpus))} each")

@@ -19,14 +19,15 @@ from ..errors import CancelledError
 from ..measure.metrics import DEFAULT_KS, ModelEvaluation, evaluate, execution_matrices
 from ..measure.multiple import CORRECTIONS, Pair, Standing, leaderboard, pairwise
 from ..measure.statistics import Comparison, compare
+from ..pipeline import Split, held_out_benchmark, rank_system
 from ..ranking.blindspots import blind_spots
 from ..ranking.ranking import Ranking, resolve_keep
-from ..ranking.registry import rank
 from .environment import environment_fingerprint
 from .failures import rank1_failures
 from .frames import report_frames
-from .manifest import run_manifest, system_identity
+from .manifest import run_manifest
 from .perquery import per_query_section
+from .pipelines import against_base, identity, system_costs, tops
 from .pool_scaling import PoolPoint
 
 if TYPE_CHECKING:
@@ -61,6 +62,11 @@ class EvaluationReport:
     systems: Mapping[str, Any] = field(default_factory=dict)
     #: per-query figures and rank-1 candidates (:mod:`execretrieval.report.perquery`)
     per_query: Mapping[str, Any] = field(default_factory=dict)
+    #: the held-out split every figure was judged under (:meth:`Split.to_dict`), or None
+    split: Mapping[str, Any] | None = None
+    #: per system: cost, slip-through, top / top_scores, against its base
+    #: (:mod:`execretrieval.report.pipelines`)
+    pipelines: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
     def create(cls, benchmark: Benchmark, models: Mapping[str, ModelEvaluation], *,
@@ -133,7 +139,11 @@ class EvaluationReport:
             "seed": self.seed,
             "command": self.command,
             "settings": dict(self.settings),
-            "models": {name: ev.to_dict() for name, ev in self.models.items()},
+            "models": {name: {**ev.to_dict(), **self.pipelines.get("tops", {}).get(name, {})}
+                       for name, ev in self.models.items()},
+            "split": dict(self.split) if self.split is not None else None,
+            "cost": dict(self.pipelines.get("cost", {})),
+            "against_base": dict(self.pipelines.get("against_base", {})),
             "comparisons": [c.to_dict() for c in self.comparisons],
             "pairs": [p.to_dict() for p in self.pairs],
             "leaderboard": [s.to_dict() for s in self.standings],
@@ -193,6 +203,7 @@ def evaluate_models(
     keep: int | None = None,
     correction: str = "holm",
     metrics: Sequence[str] | None = None,
+    split: Split | None = None,
 ) -> EvaluationReport:
     """Rank with every model (or take the given Ranking), execute each one's top
     max(k, 5) -- extended to the end of a tie group straddling that cut -- through the
@@ -204,7 +215,14 @@ def evaluate_models(
     ``status`` hears
     each phase by name,
     ``progress`` follows execution and ``ranking_progress`` each model's scoring (dense
-    encoding can be long)."""
+    encoding can be long).
+
+    Names may be pipelines (:func:`execretrieval.pipeline.rank_system`). With ``split``,
+    every system is judged on each query's held-out tests only, and queries with no
+    held-out test are excluded (and counted in ``settings["split"]``)."""
+    judged = held_out_benchmark(benchmark, split) if split is not None else benchmark
+    if split is not None:
+        exclude = frozenset(exclude) | frozenset(split.no_held_out)
     rankings: list[Ranking] = []
     names: list[str] = []
     depth = max(max(ks), 5)  # 5: the density ablation looks past up to 4 removed mutants
@@ -217,8 +235,8 @@ def evaluate_models(
         else:
             if status:
                 status(f"ranking with {model}")
-            ranking = rank(benchmark, model, keep=kept, progress=ranking_progress,
-                           should_stop=should_stop)
+            ranking = rank_system(benchmark, model, keep=kept, oracle=oracle, split=split,
+                                  progress=ranking_progress, should_stop=should_stop)
         label, n = ranking.model, 2
         while label in names:
             label, n = f"{ranking.model}#{n}", n + 1
@@ -226,31 +244,43 @@ def evaluate_models(
         rankings.append(ranking)
     if status:
         status(f"executing the top {depth} candidates of {len(rankings)} model(s)")
-    matrices = execution_matrices(benchmark, rankings, oracle, depth=depth,
+    matrices = execution_matrices(judged, rankings, oracle, depth=depth,
                                   progress=progress, should_stop=should_stop)
     if status:
         status("measuring")
     # A repeated model is labelled name#2, ...: in the report and in its comparisons.
     evaluations = {
         name: dataclasses.replace(
-            evaluate(benchmark, ranking, passes, ks=ks, n_boot=n_boot, seed=seed,
+            evaluate(judged, ranking, passes, ks=ks, n_boot=n_boot, seed=seed,
                      exclude=exclude, ties=ties), model=name,
             blind_spots=blind_spots(benchmark, ranking.source, ranking).to_dict())
         for name, ranking, passes in zip(names, rankings, matrices, strict=True)
     }
     env = dict(environment) if environment is not None else environment_fingerprint(oracle)
-    systems = {name: system_identity(benchmark, ranking.source or ranking.model)
+    systems = {name: identity(benchmark, ranking)
                for name, ranking in zip(names, rankings, strict=True)}
-    report = EvaluationReport.create(benchmark, evaluations, environment=env, seed=seed,
+    report = EvaluationReport.create(judged, evaluations, environment=env, seed=seed,
                                      command=command, compare_metric=compare_metric,
                                      correction=correction, systems=systems, metrics=metrics,
                                      should_stop=should_stop,
                                      settings=report_settings(ks, n_boot, depth, exclude, ties,
                                                               keep=min(r.keep for r in rankings)
                                                               if rankings else kept))
-    failures = rank1_failures(benchmark, dict(zip(names, rankings, strict=True)), oracle,
-                              exclude=exclude)
-    return dataclasses.replace(report, failures=failures)
+    by_name = dict(zip(names, rankings, strict=True))
+    failures = rank1_failures(judged, by_name, oracle, exclude=exclude)
+    pipelines = {"tops": tops(benchmark, by_name),
+                 "cost": system_costs(judged, by_name, oracle, exclude),
+                 "against_base": against_base(judged, evaluations, by_name, compare_metric,
+                                              seed=seed)}
+    info = {**report.benchmark, "fingerprint": benchmark.fingerprint}
+    settings = dict(report.settings)
+    if split is not None:
+        settings["split"] = {"seed": split.seed, "visible": split.visible_spec,
+                             "excluded_no_held_out": len(split.no_held_out),
+                             "note": "every system judged on held-out tests only"}
+    return dataclasses.replace(report, failures=failures, benchmark=info, settings=settings,
+                               split=split.to_dict() if split is not None else None,
+                               pipelines=pipelines)
 
 
 TIE_NOTES = {

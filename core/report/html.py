@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from .annotations import annotations_html
 from .drilldown import DRILL_CSS, Outcomes, Results, drilldown_html, slices_html
 from .nway import nway_html
+from .pipelines import cost_table
 from .tables import blind_table, tie_table
 
 if TYPE_CHECKING:
@@ -273,6 +274,11 @@ def report_html(report: EvaluationReport, benchmark: Benchmark | None = None,
         out += ["<h2>Paired comparisons</h2>",
                 _table(["metric", "a", "b", "a mean", "b mean", "a only", "b only",
                         "p (exact)", "diff [95% CI]"], rows)]
+    table = cost_table(data)
+    if table is not None:
+        note, header, rows = table
+        out += ["<h2>Quality and cost</h2>", f"<p>{escape(note)}</p>" if note else "",
+                _table(header, [[escape(c) for c in row] for row in rows])]
     out += nway_html(data)
     out += _pool_scaling_html(data.get("pool_scaling") or [])
     if slices:

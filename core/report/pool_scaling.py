@@ -23,8 +23,9 @@ from ..errors import CancelledError
 from ..measure.analysis import query_mask
 from ..measure.metrics import DEFAULT_KS, ModelEvaluation, evaluate, execution_matrices
 from ..measure.ties import needed_depth, sorted_view
+from ..pipeline import rank_system
 from ..ranking.ranking import Ranking, resolve_keep
-from ..ranking.registry import model_label, rank
+from ..ranking.registry import model_label
 
 if TYPE_CHECKING:
     from ..benchmark.dataset import Benchmark
@@ -149,8 +150,8 @@ def pool_scaling(
         joined = with_pool(benchmark, pool_subset(pool, size, seed=seed))
         if status:
             status(f"pool size {size}: ranking and executing {', '.join(todo)}")
-        rankings: list[Ranking] = [rank(joined, m, keep=kept,
-                                                   should_stop=should_stop) for m in todo]
+        rankings: list[Ranking] = [rank_system(joined, m, keep=kept, oracle=oracle,
+                                               should_stop=should_stop) for m in todo]
         matrices = execution_matrices(joined, rankings, oracle, depth=depth,
                                       progress=progress, should_stop=should_stop)
         for model, ranking, passes in zip(todo, rankings, matrices, strict=True):

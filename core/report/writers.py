@@ -21,6 +21,7 @@ from .failures import failures_markdown
 from .frames import evaluation_frame, per_query_frame
 from .html import report_html
 from .nway import nway_markdown
+from .pipelines import cost_markdown
 from .tables import blind_table, fmt_cell, tie_table
 
 if TYPE_CHECKING:
@@ -145,6 +146,7 @@ def report_markdown(report: EvaluationReport) -> str:
                          f"{fmt_cell(c['b_mean'])} | {c['a_only']} | {c['b_only']} | "
                          f"{fmt_cell(c['p_value'], 4)} | {fmt_cell(c['diff'])} "
                          f"[{fmt_cell(c['ci_low'])}, {fmt_cell(c['ci_high'])}] |")
+    lines += cost_markdown(data)
     lines += nway_markdown(data)
     lines += _pool_scaling_markdown(data.get("pool_scaling") or [])
     lines += annotations_markdown(report.annotations)

@@ -1,0 +1,40 @@
+"""Pipelines: a first-stage model (or a fusion of several) followed by second stages, named
+``BASE+STAGE+STAGE...`` and measured like any model on held-out tests.
+
+- :mod:`~execretrieval.pipeline.names`: the grammar of a pipeline name;
+- :mod:`~execretrieval.pipeline.fusion`: ``rrf`` and ``combsum``;
+- :mod:`~execretrieval.pipeline.split`: visible / held-out tests per query;
+- :mod:`~execretrieval.pipeline.stages`: ``exec``;
+- :mod:`~execretrieval.pipeline.systems`: :func:`rank_system`, the one resolver of names.
+"""
+
+from __future__ import annotations
+
+from .fusion import FusionRetriever, combsum_scores, rrf_scores
+from .names import FUSIONS, STAGES, PipelineNameError, PipelineSpec, is_pipeline, parse_pipeline
+from .split import Split, held_out_benchmark, make_split, parse_visible
+from .stages import ExecStage, SplitRequiredError, StageLog
+from .systems import PipelineRanking, get_system, rank_system, system_cost
+
+__all__ = [
+    "FUSIONS",
+    "STAGES",
+    "ExecStage",
+    "FusionRetriever",
+    "PipelineNameError",
+    "PipelineRanking",
+    "PipelineSpec",
+    "Split",
+    "SplitRequiredError",
+    "StageLog",
+    "combsum_scores",
+    "get_system",
+    "held_out_benchmark",
+    "is_pipeline",
+    "make_split",
+    "parse_pipeline",
+    "parse_visible",
+    "rank_system",
+    "rrf_scores",
+    "system_cost",
+]
