@@ -32,7 +32,7 @@ import numpy as np
 
 from ..errors import RetrieverError
 from ..hooks import Progress, ShouldStop
-from ..ranking.ranking import Retriever, stack_blocks
+from ..ranking.ranking import Retriever, StreamingRetriever
 from ..ranking.registry import score_blocks
 from .split import Split
 from .stages import DEFAULT_DEPTH, StageLog, reorder_row
@@ -92,7 +92,7 @@ def defines(code: str, function: str) -> bool:
 
 
 @dataclass
-class ConsensusStage:
+class ConsensusStage(StreamingRetriever):
     """The ``consensus`` stage over ``previous`` (module docstring)."""
 
     name: str
@@ -101,13 +101,6 @@ class ConsensusStage:
     split: Split
     depth: int = DEFAULT_DEPTH
     log: StageLog = field(default_factory=lambda: StageLog("consensus"))
-
-    def score(self, benchmark: Benchmark, *, progress: Progress | None = None,
-              should_stop: ShouldStop | None = None) -> np.ndarray:
-        """The reordered score matrix (queries x corpus)."""
-        return stack_blocks(self.score_blocks(benchmark, rows=len(benchmark.queries) or 1,
-                                              progress=progress, should_stop=should_stop),
-                            len(benchmark.queries), len(benchmark.corpus))
 
     def score_blocks(self, benchmark: Benchmark, *, rows: int,
                      progress: Progress | None = None,

@@ -28,7 +28,7 @@ import numpy as np
 
 from ..errors import RetrieverError
 from ..hooks import Progress, ShouldStop
-from ..ranking.ranking import DEFAULT_KEEP, Retriever, stack_blocks
+from ..ranking.ranking import DEFAULT_KEEP, Retriever, StreamingRetriever
 from ..ranking.registry import score_blocks
 
 if TYPE_CHECKING:
@@ -84,7 +84,7 @@ def combsum_scores(blocks: Sequence[np.ndarray], *, depth: int = DEFAULT_KEEP) -
 
 
 @dataclass(frozen=True)
-class FusionRetriever:
+class FusionRetriever(StreamingRetriever):
     """A retriever fusing several retrievers' scores, block by block (``rrf`` / ``combsum``)."""
 
     name: str
@@ -92,13 +92,6 @@ class FusionRetriever:
     members: tuple[Retriever, ...]
     k: float = RRF_K
     depth: int = DEFAULT_KEEP
-
-    def score(self, benchmark: Benchmark, *, progress: Progress | None = None,
-              should_stop: ShouldStop | None = None) -> np.ndarray:
-        """The fused score matrix (queries x corpus)."""
-        return stack_blocks(self.score_blocks(benchmark, rows=len(benchmark.queries) or 1,
-                                              progress=progress, should_stop=should_stop),
-                            len(benchmark.queries), len(benchmark.corpus))
 
     def score_blocks(self, benchmark: Benchmark, *, rows: int,
                      progress: Progress | None = None,

@@ -24,7 +24,7 @@ import numpy as np
 
 from ..errors import RetrieverError
 from ..hooks import Progress, ShouldStop
-from ..ranking.ranking import Retriever, stack_blocks
+from ..ranking.ranking import Retriever, StreamingRetriever
 from ..ranking.registry import score_blocks
 from .split import Split
 
@@ -88,7 +88,7 @@ def reorder_row(row: np.ndarray, depth: int, stage_keys: np.ndarray) -> np.ndarr
 
 
 @dataclass
-class ExecStage:
+class ExecStage(StreamingRetriever):
     """The ``exec`` stage over ``previous`` (module docstring)."""
 
     name: str
@@ -97,13 +97,6 @@ class ExecStage:
     split: Split
     depth: int = DEFAULT_DEPTH
     log: StageLog = field(default_factory=lambda: StageLog("exec"))
-
-    def score(self, benchmark: Benchmark, *, progress: Progress | None = None,
-              should_stop: ShouldStop | None = None) -> np.ndarray:
-        """The reordered score matrix (queries x corpus)."""
-        return stack_blocks(self.score_blocks(benchmark, rows=len(benchmark.queries) or 1,
-                                              progress=progress, should_stop=should_stop),
-                            len(benchmark.queries), len(benchmark.corpus))
 
     def score_blocks(self, benchmark: Benchmark, *, rows: int,
                      progress: Progress | None = None,

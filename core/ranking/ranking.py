@@ -46,6 +46,7 @@ __all__ = [
     "Ranking",
     "RankingBuilder",
     "Retriever",
+    "StreamingRetriever",
     "block_rows",
     "blocks_of",
     "build_ranking",
@@ -484,6 +485,24 @@ def stack_blocks(blocks: Iterable[np.ndarray], n_queries: int, n_corpus: int) ->
     if start != n_queries:
         raise RetrieverError(f"score blocks hold {start} rows, expected {n_queries}")
     return out
+
+
+class StreamingRetriever:
+    """Base of a retriever that streams score blocks: its whole matrix is those blocks
+    stacked (one ``score()`` for the lexical retrievers, fusions and second stages)."""
+
+    def score(self, benchmark: Benchmark, *, progress: Progress | None = None,
+              should_stop: ShouldStop | None = None) -> np.ndarray:
+        """The whole score matrix (queries x corpus), float64."""
+        return stack_blocks(self.score_blocks(benchmark, rows=len(benchmark.queries) or 1,
+                                              progress=progress, should_stop=should_stop),
+                            len(benchmark.queries), len(benchmark.corpus))
+
+    def score_blocks(self, benchmark: Benchmark, *, rows: int,
+                     progress: Progress | None = None,
+                     should_stop: ShouldStop | None = None) -> Iterator[np.ndarray]:
+        """The score matrix ``rows`` queries at a time."""
+        raise NotImplementedError
 
 
 def dense_extra_installed() -> bool:

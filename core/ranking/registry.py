@@ -38,11 +38,11 @@ from .ranking import (
     RUN_SUFFIXES,
     Ranking,
     Retriever,
+    StreamingRetriever,
     block_rows,
     blocks_of,
     build_ranking,
     own_groups,
-    stack_blocks,
 )
 from .tfidf import TfidfIndex
 
@@ -61,15 +61,8 @@ __all__ = [
 
 
 @dataclass(frozen=True)
-class _LexicalRetriever:
+class _LexicalRetriever(StreamingRetriever):
     name: str
-
-    def score(self, benchmark: Benchmark, *, progress: Progress | None = None,
-              should_stop: ShouldStop | None = None) -> np.ndarray:
-        """The whole score matrix (queries x corpus), float64."""
-        return stack_blocks(self.score_blocks(benchmark, rows=len(benchmark.queries) or 1,
-                                              progress=progress, should_stop=should_stop),
-                            len(benchmark.queries), len(benchmark.corpus))
 
     def score_blocks(self, benchmark: Benchmark, *, rows: int,
                      progress: Progress | None = None,
