@@ -36,6 +36,15 @@ def test_pass_fail_error_with_details(oracle):
     assert [o.test for o in result.outcomes][0] == "assert add(1, 2) == 3"
 
 
+def test_every_verdict_arrives_however_much_the_tests_say():
+    """400 failures with 250-character messages are more than one read of the channel
+    (32 KB): the last verdict was lost and reported as an early exit."""
+    with Oracle(timeout=30.0, cache=None, workers=1) as o:
+        result = o.run(ADD, [f"assert add({i}, 1) == 0, 'x' * 250" for i in range(400)])
+    assert result.statuses == ("fail",) * 400
+    assert all(outcome.detail == "x" * 250 for outcome in result.outcomes)
+
+
 def test_suite_passes_only_when_every_test_passes(oracle):
     assert oracle.run(ADD, ["assert add(2, 2) == 4", "assert add(0, 0) == 0"]).passed
     assert not oracle.run(ADD, []).passed  # no tests: nothing was shown to pass

@@ -338,8 +338,9 @@ def _run_worker(spec: dict, hooks: dict, deadline: float, output: _Output,
     if pidfd is not None:
         os.close(pidfd)
     _cleanup(pid, in_pidns, spec["uid"], reaped=status_word is not None)
-    if not reader.broken:
-        reader.feed(rfd)
+    for _ in range(4096):  # every verdict W wrote, read a buffer (32 KB) at a time
+        if reader.broken or reader.feed(rfd):
+            break
     for _ in range(64):  # what is left; a writer that escaped cleanup gets EPIPE after
         if not output.take(out_r, reader, rfd):
             break
