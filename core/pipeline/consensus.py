@@ -24,18 +24,13 @@ from __future__ import annotations
 
 import ast
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..errors import RetrieverError
-from ..hooks import Progress, ShouldStop
-from ..ranking.ranking import Retriever, StreamingRetriever
-from ..ranking.registry import score_blocks
-from .split import Split
-from .stages import DEFAULT_DEPTH, StageLog, reorder_row
+from ..hooks import ShouldStop
+from .stages import RerankStage, StageLog, reorder_row
 
 if TYPE_CHECKING:
     from ..benchmark.dataset import Benchmark
@@ -92,28 +87,10 @@ def defines(code: str, function: str) -> bool:
 
 
 @dataclass
-class ConsensusStage(StreamingRetriever):
+class ConsensusStage(RerankStage):
     """The ``consensus`` stage over ``previous`` (module docstring)."""
 
-    name: str
-    previous: Retriever
-    oracle: Any
-    split: Split
-    depth: int = DEFAULT_DEPTH
     log: StageLog = field(default_factory=lambda: StageLog("consensus"))
-
-    def score_blocks(self, benchmark: Benchmark, *, rows: int,
-                     progress: Progress | None = None,
-                     should_stop: ShouldStop | None = None) -> Iterator[np.ndarray]:
-        """The previous stage's blocks, each query's first ``depth`` candidates reordered."""
-        start = 0
-        for block in score_blocks(self.previous, benchmark, rows=rows,
-                                  should_stop=should_stop):
-            yield self._rerank(benchmark, start, np.asarray(block, dtype=np.float64),
-                               should_stop)
-            start += len(block)
-            if progress:
-                progress(start, len(benchmark.queries))
 
     def _rerank(self, benchmark: Benchmark, start: int, block: np.ndarray,
                 should_stop: ShouldStop | None) -> np.ndarray:
@@ -121,14 +98,9 @@ class ConsensusStage(StreamingRetriever):
         plan: list[tuple[int, np.ndarray, list[int]]] = []  # row, candidates, job or -1
         for r in range(block.shape[0]):
             query = benchmark.queries[start + r]
-            if query.query_id not in self.split.visible:
-                raise RetrieverError(f"{self.name}: query {query.query_id} is not in the "
-                                     "split (the split was made for another benchmark)")
+            cands = self._candidates(query.query_id, block[r])
             probes = call_probes(self.split.visible_tests(query.query_id),
                                  query.function_name)
-            row = block[r]
-            finite = np.flatnonzero(np.isfinite(row))
-            cands = finite[np.argsort(-row[finite], kind="stable")][:self.depth]
             slots = []
             for j in cands:
                 code = benchmark.corpus[int(j)].code
@@ -149,15 +121,8 @@ class ConsensusStage(StreamingRetriever):
                          for s in slots]
             support = agreement(behaviour)
             groups = len({b for b in behaviour if b is not None})
-            mine = [results[s] for s in slots if s >= 0]
-            hits = sum(bool(getattr(res, "cached", False)) for res in mine)
-            self.log.executions += len(mine)
-            self.log.cache_hits += hits
-            self.log.suite_seconds += sum(float(res.duration) for res in mine
-                                          if not getattr(res, "cached", False))
-            self.log.per_query[query.query_id] = {
-                "executions": len(mine), "cache_hits": hits, "groups": groups,
-                "pass_visible": []}
+            self.log.record(query.query_id, [results[s] for s in slots if s >= 0],
+                            groups=groups, pass_visible=[])
             if len(cands):
                 runs = np.array([b is not None for b in behaviour], dtype=np.float64)
                 # round so float sums of equal weights compare equal

@@ -31,7 +31,7 @@ from .split import Split
 if TYPE_CHECKING:
     from ..benchmark.dataset import Benchmark
 
-__all__ = ["DEFAULT_DEPTH", "ExecStage", "StageLog", "reorder_row"]
+__all__ = ["DEFAULT_DEPTH", "ExecStage", "RerankStage", "StageLog", "reorder_row"]
 
 DEFAULT_DEPTH = 10
 
@@ -51,6 +51,16 @@ class StageLog:
     cache_hits: int = 0
     wall_seconds: float = 0.0
     suite_seconds: float = 0.0
+
+    def record(self, query_id: str, results: Any, **fields: Any) -> None:
+        """Count one query's executions (its oracle results) and keep its figures."""
+        mine = list(results)
+        hits = sum(bool(getattr(res, "cached", False)) for res in mine)
+        self.executions += len(mine)
+        self.cache_hits += hits
+        self.suite_seconds += sum(float(res.duration) for res in mine
+                                  if not getattr(res, "cached", False))
+        self.per_query[query_id] = {"executions": len(mine), "cache_hits": hits, **fields}
 
     def to_dict(self) -> dict[str, Any]:
         n = len(self.per_query) or 1
@@ -88,15 +98,15 @@ def reorder_row(row: np.ndarray, depth: int, stage_keys: np.ndarray) -> np.ndarr
 
 
 @dataclass
-class ExecStage(StreamingRetriever):
-    """The ``exec`` stage over ``previous`` (module docstring)."""
+class RerankStage(StreamingRetriever):
+    """A second stage over ``previous``: its blocks streamed, each query's first ``depth``
+    candidates reordered by the subclass's ``_rerank`` of the whole block (one oracle batch)."""
 
     name: str
     previous: Retriever
     oracle: Any
     split: Split
     depth: int = DEFAULT_DEPTH
-    log: StageLog = field(default_factory=lambda: StageLog("exec"))
 
     def score_blocks(self, benchmark: Benchmark, *, rows: int,
                      progress: Progress | None = None,
@@ -114,17 +124,32 @@ class ExecStage(StreamingRetriever):
 
     def _rerank(self, benchmark: Benchmark, start: int, block: np.ndarray,
                 should_stop: ShouldStop | None) -> np.ndarray:
+        raise NotImplementedError
+
+    def _candidates(self, query_id: str, row: np.ndarray) -> np.ndarray:
+        """The row's first ``depth`` candidates (finite scores, stable order), once the
+        query is known to be in the split."""
+        if query_id not in self.split.visible:
+            raise RetrieverError(f"{self.name}: query {query_id} is not in the "
+                                 "split (the split was made for another benchmark)")
+        finite = np.flatnonzero(np.isfinite(row))
+        return finite[np.argsort(-row[finite], kind="stable")][:self.depth]
+
+
+@dataclass
+class ExecStage(RerankStage):
+    """The ``exec`` stage over ``previous`` (module docstring)."""
+
+    log: StageLog = field(default_factory=lambda: StageLog("exec"))
+
+    def _rerank(self, benchmark: Benchmark, start: int, block: np.ndarray,
+                should_stop: ShouldStop | None) -> np.ndarray:
         jobs: list[tuple[str, tuple[str, ...]]] = []
         plan: list[tuple[int, np.ndarray, int]] = []   # (row, candidates, first job)
         for r in range(block.shape[0]):
             query = benchmark.queries[start + r]
-            if query.query_id not in self.split.visible:
-                raise RetrieverError(f"{self.name}: query {query.query_id} is not in the "
-                                     "split (the split was made for another benchmark)")
+            cands = self._candidates(query.query_id, block[r])
             tests = self.split.visible_tests(query.query_id)
-            row = block[r]
-            finite = np.flatnonzero(np.isfinite(row))
-            cands = finite[np.argsort(-row[finite], kind="stable")][:self.depth]
             plan.append((r, cands, len(jobs)))
             jobs.extend((benchmark.corpus[int(j)].code, tests) for j in cands)
         began = time.perf_counter()
@@ -138,16 +163,9 @@ class ExecStage(StreamingRetriever):
             passed = np.array([sum(o.status == "pass" for o in res.outcomes) for res in mine],
                               dtype=np.float64)
             every = (passed == n_visible) & (n_visible > 0)
-            hits = sum(bool(getattr(res, "cached", False)) for res in mine)
-            self.log.executions += len(mine)
-            self.log.cache_hits += hits
-            self.log.suite_seconds += sum(float(res.duration) for res in mine
-                                          if not getattr(res, "cached", False))
-            self.log.per_query[query.query_id] = {
-                "executions": len(mine),
-                "cache_hits": hits,
-                "pass_visible": [benchmark.corpus[int(j)].corpus_id
-                                 for j, ok in zip(cands, every, strict=True) if ok]}
+            self.log.record(query.query_id, mine,
+                            pass_visible=[benchmark.corpus[int(j)].corpus_id
+                                          for j, ok in zip(cands, every, strict=True) if ok])
             if len(cands):
                 out[r] = reorder_row(block[r], self.depth,
                                      np.column_stack([every.astype(np.float64), passed]))
