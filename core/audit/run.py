@@ -28,7 +28,7 @@ from ..inputs.cases import DEFAULT_INPUTS, InputSet, InputTask, build_input_sets
 from ..inputs.differential import DifferentialResult, canonical_answer, run_differential
 from ..inputs.suggest import suggest_tests
 from ..mutation.generate import Mutant, generate_mutants
-from ..oracle.cache import Cache
+from ..oracle.cache import SharedCache
 from ..oracle.execution import Oracle
 from ..oracle.results import SuiteResult
 from ..oracle.sandbox import Limits
@@ -67,19 +67,6 @@ def _plan(benchmark: Benchmark, query: Query) -> _Plan:
     return _Plan(query, canonical.code, mutants, "")
 
 
-class _SharedCache:
-    """Lends a cache to the per-seed oracles without letting them close it."""
-
-    def __init__(self, cache: Cache) -> None:
-        self._cache = cache
-
-    def get(self, key: str) -> SuiteResult | None:
-        return self._cache.get(key)
-
-    def put(self, key: str, result: SuiteResult) -> None:
-        self._cache.put(key, result)
-
-
 def seed_limits(limits: Limits, seed: int) -> Limits:
     """``limits`` with the sandbox's PYTHONHASHSEED fixed to ``seed``."""
     if "hash_seed" not in {f.name for f in dataclasses.fields(Limits)}:
@@ -88,7 +75,7 @@ def seed_limits(limits: Limits, seed: int) -> Limits:
 
 
 def _seed_oracle(oracle: Oracle, seed: int) -> Oracle:
-    cache = None if oracle.cache is None else _SharedCache(oracle.cache)
+    cache = None if oracle.cache is None else SharedCache(oracle.cache)
     return Oracle(timeout=oracle.timeout, cache=cache, workers=oracle.workers,
                   limits=seed_limits(oracle.limits, seed))
 

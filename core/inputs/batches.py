@@ -13,9 +13,9 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..oracle.cache import Cache
+from ..oracle.cache import SharedCache
 from ..oracle.execution import Oracle
-from ..oracle.results import SuiteResult, TestOutcome
+from ..oracle.results import TestOutcome
 
 __all__ = ["CHUNK", "ROUNDS", "TIMEOUT", "derived_oracle", "run_chunked"]
 
@@ -27,24 +27,11 @@ TIMEOUT = 2.0
 ROUNDS = 3
 
 
-class _SharedCache:
-    """Lends a cache to a derived oracle without letting it close the cache."""
-
-    def __init__(self, cache: Cache) -> None:
-        self._cache = cache
-
-    def get(self, key: str) -> SuiteResult | None:
-        return self._cache.get(key)
-
-    def put(self, key: str, result: SuiteResult) -> None:
-        self._cache.put(key, result)
-
-
 def derived_oracle(oracle: Any, **limits: int) -> Any:
     """An oracle like ``oracle`` (its workers, cache, Dask connection), with the timeout
     :data:`TIMEOUT` (or the oracle's, if shorter) and limits that differ by ``limits``
     (``hash_seed=1``, ``output_chars=...``); close it after."""
-    cache = None if oracle.cache is None else _SharedCache(oracle.cache)
+    cache = None if oracle.cache is None else SharedCache(oracle.cache)
     new_limits = dataclasses.replace(oracle.limits, **limits)
     timeout = min(float(oracle.timeout), TIMEOUT)
     connection = getattr(oracle, "connection", None)

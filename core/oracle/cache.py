@@ -30,7 +30,8 @@ import platformdirs
 from ..errors import OracleError
 from .results import SuiteResult
 
-__all__ = ["Cache", "MemoryCache", "ResultCache", "cache_key", "default_cache_path"]
+__all__ = ["Cache", "MemoryCache", "ResultCache", "SharedCache", "cache_key",
+           "default_cache_path"]
 
 RUNNER_VERSION = "6"  # bump when the sandbox would judge the same suite differently
 # (6: exceptions described without calling the candidate's __str__; the comparison rules
@@ -62,6 +63,20 @@ class Cache(Protocol):
     def get(self, key: str) -> SuiteResult | None: ...
 
     def put(self, key: str, result: SuiteResult) -> None: ...
+
+
+class SharedCache:
+    """Lends a cache to a second oracle (another hash seed, other limits) without letting
+    that oracle close it: the owner does."""
+
+    def __init__(self, cache: Cache) -> None:
+        self._cache = cache
+
+    def get(self, key: str) -> SuiteResult | None:
+        return self._cache.get(key)
+
+    def put(self, key: str, result: SuiteResult) -> None:
+        self._cache.put(key, result)
 
 
 class MemoryCache:
