@@ -109,14 +109,19 @@ def _systems(data: Mapping[str, Any], metric: str) -> list[str]:
     return [s["system"] for s in data.get("leaderboard") or () if s["metric"] == metric]
 
 
+def _shown(data: Mapping[str, Any]) -> tuple[list[Any], list[Any], Any]:
+    """The leaderboard, the pairs on the metrics shown, and the correction they used."""
+    shown = shown_metrics(data)
+    return (list(data.get("leaderboard") or []),
+            [p for p in data.get("pairs") or [] if p["metric"] in shown],
+            (data.get("settings") or {}).get("correction"))
+
+
 def nway_markdown(data: Mapping[str, Any]) -> list[str]:
     """The leaderboard and significance-matrix sections, or [] with fewer than two systems."""
-    board, pairs = data.get("leaderboard") or [], data.get("pairs") or []
+    board, pairs, correction = _shown(data)
     if not board:
         return []
-    correction = (data.get("settings") or {}).get("correction")
-    shown = shown_metrics(data)
-    pairs = [p for p in pairs if p["metric"] in shown]
     lines = ["", "## Leaderboard", "",
              "Rank intervals are the 2.5% and 97.5% quantiles of each system's rank over the "
              "bootstrap replicates (the ones the intervals use); a tier is the best remaining "
@@ -147,12 +152,9 @@ def _html_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 def nway_html(data: Mapping[str, Any]) -> list[str]:
     """The leaderboard and significance-matrix sections as HTML, or []."""
-    board, pairs = data.get("leaderboard") or [], data.get("pairs") or []
+    board, pairs, correction = _shown(data)
     if not board:
         return []
-    correction = (data.get("settings") or {}).get("correction")
-    shown = shown_metrics(data)
-    pairs = [p for p in pairs if p["metric"] in shown]
     out = ["<h2>Leaderboard</h2>",
            "<p>Rank intervals are the 2.5% and 97.5% quantiles of each system's rank over "
            "the bootstrap replicates (the ones the intervals use); a tier is the best "
