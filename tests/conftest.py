@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from execretrieval import cli
+
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO / "data"
 
@@ -22,6 +24,17 @@ def _private_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     monkeypatch.setenv("EXECRETRIEVAL_DATA_DIR", str(base / "data"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(base / "config"))
     yield
+
+
+@pytest.fixture
+def run_cli(capsys: pytest.CaptureFixture[str]):
+    """``run_cli(*argv)`` -> (exit code, stdout, stderr) of the CLI run in this process."""
+    def run(*argv: object) -> tuple[int, str, str]:
+        code = cli.main([str(a) for a in argv])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run
 
 
 @pytest.fixture

@@ -12,19 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from execretrieval.cli import entry as cli
 from execretrieval.measure.multiple import leaderboard, pairwise
 from execretrieval.report.latex import latex_escape, latex_table
-
-
-@pytest.fixture
-def run_cli(capsys: pytest.CaptureFixture[str]):
-    def run(*argv: object) -> tuple[int, str, str]:
-        code = cli.main([str(a) for a in argv])
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return run
 
 
 def _data(names: list[str], correction: str = "holm") -> dict:

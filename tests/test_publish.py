@@ -16,21 +16,10 @@ import numpy as np
 import pytest
 
 from execretrieval.benchmark.dataset import load_benchmark
-from execretrieval.cli import entry as cli
 from execretrieval.measure.multiple import leaderboard, pairwise
 from execretrieval.measure.statistics import sign_flip_test
 from execretrieval.ranking.embeddings import EmbeddingSet, from_npz, to_npz
 from execretrieval.report.manifest import folder_sha256, system_identity
-
-
-@pytest.fixture
-def run_cli(capsys: pytest.CaptureFixture[str]):
-    def run(*argv: object) -> tuple[int, str, str]:
-        code = cli.main([str(a) for a in argv])
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return run
 
 
 @pytest.fixture(scope="module")
