@@ -6,18 +6,14 @@ soon as they arrive, keyed by ``sha256(identity + NUL + prefix + text)`` where t
 names the endpoint (without credentials), the model and the dimensions. An interrupted run
 resumes where it stopped; a repeat run sends nothing.
 
-Workers are daemon threads rather than a ``concurrent.futures`` pool: Ctrl-C must end the
-command at once, and a pool's threads are joined at exit, so a request hanging until its
-timeout would hold the process. The cache writes of finished requests are transactions, so a
+Workers are :func:`~execretrieval.ranking.http_service.run_bounded`'s daemon threads: Ctrl-C
+ends the command at once. The cache writes of finished requests are transactions, so a
 worker killed mid-write loses nothing but its own batch.
 """
 
 from __future__ import annotations
 
-import queue
 import re
-import threading
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -31,6 +27,7 @@ from ..errors import CancelledError, RetrieverError, ServiceError
 from ._dense import EmbeddingCache
 from .api_client import ApiSettings, EmbeddingClient, Status
 from .embeddings import EmbeddingSet, text_sha, to_npz
+from .http_service import run_bounded
 
 if TYPE_CHECKING:
     from ..benchmark.dataset import Benchmark
@@ -39,8 +36,6 @@ if TYPE_CHECKING:
 __all__ = ["PRESETS", "ApiEmbedResult", "Preset", "embed_benchmark_api",
            "encode_benchmark_api", "encode_texts_api", "preset_prefixes", "safe_model_name"]
 
-
-GRACE = 2.0   # seconds a cancelled run waits for requests in flight (not on Ctrl-C)
 
 
 @dataclass(frozen=True)
@@ -148,67 +143,36 @@ def _fetch(batches: list[list[int]], texts: Sequence[str], keys: list[str],
            counts: dict[str, int], progress: Progress | None,
            should_stop: ShouldStop | None, status: Status | None) -> None:
     """Send the batches from worker threads; each worker caches what it receives."""
-    tasks: queue.SimpleQueue[list[int]] = queue.SimpleQueue()
-    for batch in batches:
-        tasks.put(batch)
-    results: queue.SimpleQueue[tuple[list[int], dict[str, np.ndarray] | None,
-                                     BaseException | None]] = queue.SimpleQueue()
-    stop = client.stop
-
-    def work() -> None:
-        while not stop.is_set():
-            try:
-                batch = tasks.get_nowait()
-            except queue.Empty:
-                return
-            try:
-                vectors = client.embed([texts[i] for i in batch])
-                fresh = {keys[i]: vectors[n] for n, i in enumerate(batch)}
-                cache.put(fresh)   # now: a paid vector is never asked for twice
-            except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
-                results.put((batch, None, exc))
-                return
-            results.put((batch, fresh, None))
-
-    workers = [threading.Thread(target=work, name=f"embed-{n}", daemon=True)
-               for n in range(min(client.settings.concurrency, len(batches)))]
-    for worker in workers:
-        worker.start()
-    done = answered = 0
     total = sum(len(b) for b in batches)
+
+    def work(batch: list[int]) -> dict[str, np.ndarray]:
+        vectors = client.embed([texts[i] for i in batch])
+        fresh = {keys[i]: vectors[n] for n, i in enumerate(batch)}
+        cache.put(fresh)   # now: a paid vector is never asked for twice
+        return fresh
+
+    def done(batch: list[int], fresh: dict[str, np.ndarray]) -> None:
+        found.update(fresh)
+        counts["sent"] += len(batch)
+        if progress and not client.stop.is_set():
+            progress(counts["sent"], total)
+
     try:
-        while answered < len(batches):
-            if should_stop is not None and should_stop():
-                raise CancelledError("encoding cancelled")
-            try:
-                batch, fresh, error = results.get(timeout=0.1)
-            except queue.Empty:
-                if not any(w.is_alive() for w in workers) and results.empty():
-                    raise CancelledError("encoding cancelled") from None
-                continue
-            answered += 1
-            if error is not None:
-                raise error
-            found.update(fresh or {})
-            done += len(batch)
-            counts["sent"] = done
-            if progress:
-                progress(done, total)
-    except BaseException as exc:
-        stop.set()   # no new requests; waits between retries end now
-        if not isinstance(exc, KeyboardInterrupt):
-            # a request about to come back is paid for: give it a moment to be cached
-            deadline = time.monotonic() + GRACE
-            for worker in workers:
-                worker.join(max(0.0, deadline - time.monotonic()))
-        while not results.empty():
-            batch, fresh, _ = results.get()
-            done += len(batch) if fresh is not None else 0
-        cached = counts["from_cache"] + done
-        if status is not None and cached:
-            status(f"stopped with {cached} of {counts['texts']} vectors in the cache; the "
-                   "same command sends only the rest")
+        run_bounded(batches, work, concurrency=client.settings.concurrency,
+                    stop=client.stop, should_stop=should_stop, done=done, name="embed")
+    except CancelledError:
+        _stopped(counts, status)
+        raise CancelledError("encoding cancelled") from None
+    except BaseException:
+        _stopped(counts, status)
         raise
+
+
+def _stopped(counts: dict[str, int], status: Status | None) -> None:
+    cached = counts["from_cache"] + counts["sent"]
+    if status is not None and cached:
+        status(f"stopped with {cached} of {counts['texts']} vectors in the cache; the "
+               "same command sends only the rest")
 
 
 def encode_benchmark_api(
