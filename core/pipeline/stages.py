@@ -31,7 +31,7 @@ from .split import Split
 if TYPE_CHECKING:
     from ..benchmark.dataset import Benchmark
 
-__all__ = ["DEFAULT_DEPTH", "ExecStage", "RerankStage", "StageLog", "reorder_row"]
+__all__ = ["DEFAULT_DEPTH", "BlockStage", "ExecStage", "RerankStage", "StageLog", "reorder_row"]
 
 DEFAULT_DEPTH = 10
 
@@ -51,6 +51,10 @@ class StageLog:
     cache_hits: int = 0
     wall_seconds: float = 0.0
     suite_seconds: float = 0.0
+    #: a model stage's own figures (requests, texts sent, tokens, cpu seconds, ties...)
+    counts: dict[str, float] = field(default_factory=dict)
+    #: what the figures need beside them (the endpoint, the prompt template...)
+    notes: dict[str, Any] = field(default_factory=dict)
 
     def record(self, query_id: str, results: Any, **fields: Any) -> None:
         """Count one query's executions (its oracle results) and keep its figures."""
@@ -69,7 +73,9 @@ class StageLog:
                 "cache_hits": self.cache_hits, "wall_seconds": round(self.wall_seconds, 3),
                 "suite_seconds": round(self.suite_seconds, 3),
                 "suite_seconds_note": "time inside the sandbox summed over the suites "
-                                      "executed (not cache hits), across all workers"}
+                                      "executed (not cache hits), across all workers",
+                **({"counts": dict(self.counts)} if self.counts else {}),
+                **({"notes": dict(self.notes)} if self.notes else {})}
 
 
 def reorder_row(row: np.ndarray, depth: int, stage_keys: np.ndarray) -> np.ndarray:
@@ -98,15 +104,12 @@ def reorder_row(row: np.ndarray, depth: int, stage_keys: np.ndarray) -> np.ndarr
 
 
 @dataclass
-class RerankStage(StreamingRetriever):
-    """A second stage over ``previous``: its blocks streamed, each query's first ``depth``
-    candidates reordered by the subclass's ``_rerank`` of the whole block (one oracle batch)."""
+class BlockStage(StreamingRetriever):
+    """A second stage over ``previous``: its blocks streamed, each reordered by the
+    subclass's ``_rerank`` of the whole block (one oracle batch, one batch of requests)."""
 
     name: str
     previous: Retriever
-    oracle: Any
-    split: Split
-    depth: int = DEFAULT_DEPTH
 
     def score_blocks(self, benchmark: Benchmark, *, rows: int,
                      progress: Progress | None = None,
@@ -125,6 +128,15 @@ class RerankStage(StreamingRetriever):
     def _rerank(self, benchmark: Benchmark, start: int, block: np.ndarray,
                 should_stop: ShouldStop | None) -> np.ndarray:
         raise NotImplementedError
+
+
+@dataclass
+class RerankStage(BlockStage):
+    """A stage that executes: each query's first ``depth`` candidates, on its split."""
+
+    oracle: Any
+    split: Split
+    depth: int = DEFAULT_DEPTH
 
     def _candidates(self, query_id: str, row: np.ndarray) -> np.ndarray:
         """The row's first ``depth`` candidates (finite scores, stable order), once the

@@ -20,6 +20,7 @@ from ..ranking.registry import get_retriever, rank, rank_retriever
 from .consensus import ConsensusStage
 from .fusion import RRF_K, FusionRetriever
 from .names import PipelineNameError, PipelineSpec, StageSpec, parse_pipeline
+from .rerankers import MODEL_STAGES, ModelStage, build_model_stage
 from .split import Split
 from .stages import DEFAULT_DEPTH, ExecStage, SplitRequiredError, StageLog
 
@@ -62,8 +63,10 @@ def _base(benchmark: Benchmark, spec: PipelineSpec) -> Retriever:
 
 
 def _stage(spec: PipelineSpec, stage: StageSpec, previous: Retriever, oracle: Any,
-           split: Split | None) -> ExecStage | ConsensusStage:
+           split: Split | None) -> ExecStage | ConsensusStage | ModelStage:
     where = f"pipeline {spec.text!r}, stage {stage.name!r}"
+    if stage.name in MODEL_STAGES:   # they read no test: no split needed
+        return build_model_stage(spec.text, stage, previous)
     depth = int(_number(stage.option("depth"), DEFAULT_DEPTH, f"{where}, depth", integer=True))
     if split is None:
         raise SplitRequiredError(
@@ -115,7 +118,14 @@ def system_cost(ranking: Ranking) -> Mapping[str, Any]:
         for qid, entry in log.per_query.items():
             queries[qid] = queries.get(qid, 0) + int(entry["executions"])
     executions = sum(log.executions for log in logs)
-    return {"executions": executions,
+    model_costs: dict[str, Any] = {}
+    for log in logs:   # model stages: requests, texts sent, tokens, cpu seconds, ties...
+        for key, value in log.counts.items():
+            model_costs[key] = round(model_costs.get(key, 0) + value, 3)
+    if "requests" in model_costs and logs:
+        model_costs["requests_per_query"] = model_costs["requests"] / max(
+            len(log.per_query) for log in logs)
+    return {**model_costs, "executions": executions,
             "executions_per_query": executions / len(queries) if queries else 0.0,
             "cache_hits": sum(log.cache_hits for log in logs),
             "wall_seconds": round(sum(log.wall_seconds for log in logs), 3),
