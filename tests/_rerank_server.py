@@ -58,7 +58,7 @@ class RerankServer:
 
     def __init__(self, *, key: str | None = None, models: tuple[str, ...] = ("m",),
                  max_batch: int | None = None, levels: int | None = None,
-                 logprobs: bool = True) -> None:
+                 logprobs: bool = True, port: int = 0) -> None:
         self.key = key
         self.models = set(models)
         self.max_batch = max_batch
@@ -71,7 +71,7 @@ class RerankServer:
         self.paths: list[str] = []
         self.bodies: list[dict[str, Any]] = []
         self.auth: list[str] = []
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._server = ThreadingHTTPServer(("127.0.0.1", port), self._handler())
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
@@ -201,3 +201,16 @@ class RerankServer:
                 self.wfile.write(payload)
 
         return Handler
+
+
+if __name__ == "__main__":   # a server to try the stages by hand: PORT [MAX_BATCH] [LEVELS]
+    import sys
+    import time
+
+    args = [int(a) for a in sys.argv[1:]] + [0, 0, 0]
+    with RerankServer(port=args[0], max_batch=args[1] or None, levels=args[2] or None,
+                      key=None) as running:
+        running.faults.extend([("status", 429, {"Retry-After": "1"}, "rate limited")])
+        print(running.url, flush=True)
+        while True:
+            time.sleep(1)

@@ -18,6 +18,7 @@ previous score, one step per tie group; the model's own scores are in the log, p
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -40,6 +41,8 @@ if TYPE_CHECKING:
 __all__ = ["MODEL_STAGES", "ModelStage", "build_model_stage", "order_by_scores", "tied_count"]
 
 MODEL_STAGES = ("api", "cross-encoder", "llm")
+MESSAGES = 50
+_LOGGER = logging.getLogger("execretrieval.pipeline")
 Groups = Sequence[tuple[str, Sequence[str]]]
 #: a block's groups [(query text, [snippet texts])] -> per group its scores (one per text)
 #: and its cost (requests, cache hits...); the scorer adds the block's totals to the log
@@ -132,13 +135,21 @@ def _required(stage: StageSpec, key: str, where: str, example: str) -> str:
 
 def build_model_stage(pipeline: str, stage: StageSpec, previous: Retriever, *,
                       cache: ScoreCache | None = None, environ: Any = None,
-                      status: Any = None) -> ModelStage:
+                      status: Callable[[str], None] | None = None) -> ModelStage:
     """The model stage ``stage`` of ``pipeline`` over ``previous`` (module docstring)."""
     from ..errors import ServiceError
 
     where = f"pipeline {pipeline!r}, stage {stage.name!r}"
     depth = _int(stage, "depth", DEFAULT_DEPTH, where)
     log = StageLog(stage.name)
+    if status is None:
+        def status(message: str) -> None:
+            """Retries and 413 cuts: kept in the log (the first 50) and logged as warnings
+            (shown on stderr unless the application routes them elsewhere)."""
+            messages = log.notes.setdefault("messages", [])
+            if len(messages) < MESSAGES:
+                messages.append(message)
+            _LOGGER.warning("%s: %s", stage.name, message)
     if stage.name == "cross-encoder":
         path = Path(_required(stage, "path", where, "cross-encoder:path=models/my-ce"))
         ce = CrossEncoderScorer(path.expanduser(), batch=_int(stage, "batch", 32, where))

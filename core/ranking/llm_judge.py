@@ -206,6 +206,11 @@ def judge_pairs(groups: Sequence[tuple[str, Sequence[str]]], judge: ChatJudge,
 
     before, retries = judge.requests, judge.retries
     try:
+        if tasks and judge.mode == "logprobs":
+            # one pair alone first: it tells whether the service gives logprobs, so no
+            # parallel request asks the wrong way
+            done(tasks[0], work(tasks[0]))
+            tasks = tasks[1:]
         run_bounded(tasks, work, concurrency=s.concurrency, stop=judge.stop,
                     should_stop=should_stop, done=done, name="judge")
     finally:
