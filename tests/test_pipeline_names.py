@@ -33,8 +33,8 @@ def test_plain_model_names_and_paths_pass_through_unchanged() -> None:
 
 
 @pytest.mark.parametrize(("name", "says"), [
-    ("minilm+rerank", ["'rerank'", "stages: consensus, exec"]),
-    ("minilm+", ["empty stage", "stages: consensus, exec"]),
+    ("minilm+rerank", ["'rerank'", "stages: api, consensus, cross-encoder, exec, llm"]),
+    ("minilm+", ["empty stage", "stages: api, consensus, cross-encoder, exec, llm"]),
     ("minilm++exec", ["empty stage"]),
     ("+exec", ["no base model"]),
     ("minilm+exec:depth", ["stage 'exec'", "malformed option 'depth'"]),

@@ -3,6 +3,8 @@ system's top 10, and every pipeline against its base.
 
 - ``cost`` per system (:func:`execretrieval.pipeline.system_cost`): executions of its
   stages in total and per query, cache hits, wall and sandbox seconds (zeros for a model);
+  for model stages also requests, texts sent, tokens, pairs scored, CPU seconds and the
+  candidates their scores tie;
 - ``slip_through`` per pipeline with an ``exec`` stage: candidates that passed every
   visible test but fail a held-out one, per query and in total;
 - ``top`` / ``top_scores`` per system: ``{query_id: [corpus ids of its first 10]}`` and the
@@ -141,7 +143,8 @@ def cost_table(data: Mapping[str, Any], metric: str = "exec@1"
                 "queries with no held-out test excluded). Executions are the stages' "
                 "suites (the judging runs are not counted).")
     header = ["system", f"{metric} [95% CI]", "vs base [95% CI]", "p", "executions / query",
-              "cache hits", "stage wall s", "slip-through (candidates / queries)"]
+              "requests / query", "reranker ties", "cache hits", "stage wall s",
+              "slip-through (candidates / queries)"]
     rows = []
     for name, model in data.get("models", {}).items():
         ci = model.get("metrics", {}).get(metric, {})
@@ -155,6 +158,10 @@ def cost_table(data: Mapping[str, Any], metric: str = "exec@1"
                      f", {ci.get('ci_high', float('nan')):.3f}]",
                      vs, f"{base['p_value']:.3g}" if base else "",
                      f"{cost.get('executions_per_query', 0.0):.1f}",
+                     f"{cost['requests_per_query']:.1f}" if "requests_per_query" in cost
+                     else "",
+                     f"{cost['tied']:g} in {cost['queries_with_ties']:g} queries"
+                     if "tied" in cost else "",
                      str(cost.get("cache_hits", 0)), f"{cost.get('wall_seconds', 0.0):.2f}",
                      f"{slip['candidates']} / {slip['queries']}" if slip else ""])
     return note, header, rows
