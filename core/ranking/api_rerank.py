@@ -154,10 +154,16 @@ class ScoreCache:
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         self._lock = threading.Lock()
-        self._memory: sqlite3.Connection | None = None
+        self._conn: sqlite3.Connection | None = None   # the open connection
         if self.path == ":memory:":
-            self._memory = sqlite3.connect(":memory:", check_same_thread=False)
-            self._init(self._memory)
+            self._conn = sqlite3.connect(":memory:", check_same_thread=False)
+            self._init(self._conn)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None and self.path != ":memory:":
+                self._conn.close()
+                self._conn = None
 
     @classmethod
     def default(cls) -> ScoreCache:
@@ -173,25 +179,32 @@ class ScoreCache:
                      "value TEXT NOT NULL)")
 
     def _connect(self) -> sqlite3.Connection:
-        if self._memory is not None:
-            return self._memory
+        # one connection for the cache's life (behind the lock): opening one per answer
+        # costs more than the answer
+        if self._conn is not None:
+            return self._conn
         try:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
             try:
-                return self._open()
+                self._conn = self._open()
+                return self._conn
             except sqlite3.DatabaseError:
                 stamp = f"corrupt-{int(time.time())}"
                 for suffix in ("", "-wal", "-shm"):
                     if Path(self.path + suffix).exists():
                         Path(self.path + suffix).replace(f"{self.path}.{stamp}{suffix}")
-                return self._open()
+                self._conn = self._open()
+                return self._conn
         except (OSError, sqlite3.Error) as exc:
             raise RetrieverError(f"{self.path}: reranker cache unusable: {exc}") from exc
 
     def _open(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(self.path, timeout=30)
+        conn = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
         try:
             conn.execute("PRAGMA journal_mode=WAL")
+            # a commit per answer: WAL without fsync on each keeps that cheap, and a crash
+            # loses at most the last answers (a cache, asked again)
+            conn.execute("PRAGMA synchronous=NORMAL")
             self._init(conn)
         except BaseException:
             conn.close()
@@ -211,9 +224,6 @@ class ScoreCache:
                         found[key] = json.loads(value)
             except (sqlite3.Error, ValueError) as exc:
                 raise RetrieverError(f"{self.path}: reranker cache unusable: {exc}") from exc
-            finally:
-                if conn is not self._memory:
-                    conn.close()
         return found
 
     def put(self, items: dict[str, Any]) -> None:
@@ -225,9 +235,6 @@ class ScoreCache:
                     conn.executemany("INSERT OR REPLACE INTO answers VALUES (?, ?)", rows)
             except sqlite3.Error as exc:
                 raise RetrieverError(f"{self.path}: reranker cache unusable: {exc}") from exc
-            finally:
-                if conn is not self._memory:
-                    conn.close()
 
 
 @dataclass

@@ -74,6 +74,7 @@ class ChatJudge(ServiceClient):
     def __init__(self, settings: RerankSettings, **options: Any) -> None:
         super().__init__(settings, **options)
         self.mode = "logprobs"     # becomes "rating" once the service shows no logprobs
+        self.probed = False        # True once an answer has shown which mode applies
 
     def judge(self, query: str, code: str) -> Verdict:
         mode = self.mode
@@ -206,11 +207,12 @@ def judge_pairs(groups: Sequence[tuple[str, Sequence[str]]], judge: ChatJudge,
 
     before, retries = judge.requests, judge.retries
     try:
-        if tasks and judge.mode == "logprobs":
+        if tasks and not judge.probed:
             # one pair alone first: it tells whether the service gives logprobs, so no
             # parallel request asks the wrong way
             done(tasks[0], work(tasks[0]))
             tasks = tasks[1:]
+            judge.probed = True
         run_bounded(tasks, work, concurrency=s.concurrency, stop=judge.stop,
                     should_stop=should_stop, done=done, name="judge")
     finally:
