@@ -5,6 +5,8 @@
 - :mod:`~execretrieval.pipeline.fusion`: ``rrf`` and ``combsum``;
 - :mod:`~execretrieval.pipeline.split`: visible / held-out tests per query;
 - :mod:`~execretrieval.pipeline.stages`: ``exec``;
+- :mod:`~execretrieval.pipeline.rerankers`: ``api``, ``cross-encoder``, ``llm`` (model
+  scores, no tests read);
 - :mod:`~execretrieval.pipeline.systems`: :func:`rank_system`, the one resolver of names.
 """
 
@@ -12,15 +14,18 @@ from __future__ import annotations
 
 from .fusion import FusionRetriever, combsum_scores, rrf_scores
 from .names import FUSIONS, STAGES, PipelineNameError, PipelineSpec, is_pipeline, parse_pipeline
+from .rerankers import MODEL_STAGES, ModelStage
 from .split import Split, held_out_benchmark, make_split, parse_visible
 from .stages import ExecStage, SplitRequiredError, StageLog
 from .systems import PipelineRanking, get_system, rank_system, system_cost
 
 __all__ = [
     "FUSIONS",
+    "MODEL_STAGES",
     "STAGES",
     "ExecStage",
     "FusionRetriever",
+    "ModelStage",
     "PipelineNameError",
     "PipelineRanking",
     "PipelineSpec",
