@@ -111,7 +111,8 @@ def test_cli_evaluate_reports_pipelines_and_refuses_exec_without_split(tmp_path)
     assert not out.exists()
     bad = subprocess.run([*cmd[:-4], "--model", "bm25+nope", "--out", str(out)],
                          capture_output=True, text=True)
-    assert bad.returncode == 2 and "unknown stage 'nope'; stages: consensus, exec" in bad.stderr
+    assert bad.returncode == 2 and \
+        "unknown stage 'nope'; stages: api, consensus, cross-encoder, exec, llm" in bad.stderr
     done = subprocess.run([*cmd, "--visible", "0.5", "--split-seed", "0", "--out", str(out)],
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
