@@ -206,6 +206,8 @@ def test_a_bad_answer_is_a_clear_error_naming_the_url(tiny, fault, words, fmt) -
     ("bm25+api:url=http://127.0.0.1:9,model=m", ["stage 'api'", "needs format="]),
     ("bm25+api:url=http://127.0.0.1:9,model=m,format=onnx", ["formats: tei, cohere"]),
     ("bm25+api:model=m,format=tei", ["needs url="]),
+    ("bm25+api:url=http://user:hunter22@127.0.0.1:9,model=m,format=tei", ["user info",
+                                                                         "key_env="]),
     ("bm25+api:url=ftp://host,model=m,format=tei", ["not an http(s) URL"]),
     ("bm25+api:url=http://127.0.0.1:9,model=m,format=tei,depth=0", ["depth", "positive"]),
     ("bm25+llm:url=http://127.0.0.1:9,model=m,format=tei", ["stage 'llm'",
@@ -217,6 +219,7 @@ def test_a_malformed_stage_names_the_stage_and_what_exists(tiny, name, words) ->
     with pytest.raises(ModelNotFoundError) as err:
         rank_system(tiny, name)
     assert all(w in str(err.value) for w in words), str(err.value)
+    assert "hunter22" not in str(err.value)
 
 
 def test_llm_scores_are_the_answers_probability_of_yes(tiny) -> None:

@@ -177,6 +177,12 @@ def build_model_stage(pipeline: str, stage: StageSpec, previous: Retriever, *,
     if stage.name == "api" and fmt not in ("tei", "cohere"):
         raise PipelineNameError(f"{where}, format: {fmt!r} is not a format; formats: tei, "
                                 "cohere")
+    if "@" in url.partition("//")[2].partition("/")[0]:
+        # the pipeline string labels the system in every report: no secret may be in it
+        raise PipelineNameError(f"stage {stage.name!r}: the url has user info (not shown "
+                                "here); give the key in an "
+                                f"environment variable instead (key_env=, default "
+                                "RERANK_API_KEY)")
     try:
         settings = RerankSettings(url, model, fmt, api_key_env=key_env,
                                   batch=_int(stage, "batch", 32, where))
