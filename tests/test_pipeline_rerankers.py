@@ -9,11 +9,14 @@ import sqlite3
 import numpy as np
 import pytest
 from _rerank_server import RerankServer, p_yes, rating, score
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import DATA
 from execretrieval.benchmark.dataset import load_benchmark
 from execretrieval.errors import ModelNotFoundError, ServiceError
 from execretrieval.pipeline import rank_system, system_cost
+from execretrieval.pipeline.rerankers import order_by_scores, tied_count
 from execretrieval.ranking.registry import get_retriever, rank
 
 KEY = "sk-rerank-secret-7f3a9c"
@@ -293,3 +296,28 @@ def test_model_stages_are_judged_on_held_out_tests_when_a_split_is_given(tiny, t
     report = json.loads((tmp_path / "r.json").read_text())
     assert report["split"]["seed"] == 0
     assert report["against_base"][name]["base"] == "minilm"
+
+
+@given(st.lists(st.sampled_from([-np.inf, 0.0, 0.5, 1.0, 2.0]), min_size=1, max_size=12),
+       st.integers(1, 8), st.data())
+@settings(max_examples=200, deadline=None)
+def test_order_by_scores_against_a_brute_force_sort(row, depth, data) -> None:
+    """The stored row reproduces: the block's tie groups by model score, best first, all
+    above the rest, and the rest's scores untouched."""
+    row = np.array(row)
+    finite = [i for i in sorted(range(len(row)), key=lambda i: -row[i]) if np.isfinite(row[i])]
+    cands = np.array(finite[:depth], dtype=np.int64)
+    model = np.array(data.draw(st.lists(st.sampled_from([0.1, 0.2, 0.3]), min_size=len(cands),
+                                        max_size=len(cands))))
+    out = order_by_scores(row, cands, model)
+    rest = [i for i in range(len(row)) if i not in set(cands.tolist())]
+    assert np.array_equal(out[rest], row[rest])
+    if len(cands):
+        assert out[cands].min() > max([row[i] for i in rest if np.isfinite(row[i])],
+                                      default=-np.inf)
+        for a in range(len(cands)):
+            for b in range(len(cands)):   # same order, same ties, as the model's scores
+                assert (out[cands[a]] > out[cands[b]]) == (model[a] > model[b])
+                assert (out[cands[a]] == out[cands[b]]) == (model[a] == model[b])
+        assert tied_count(model) == sum(int((model == m).sum()) for m in set(model.tolist())
+                                        if (model == m).sum() > 1)
