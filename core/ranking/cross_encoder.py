@@ -46,8 +46,12 @@ class CrossEncoderScorer:
         except ImportError as exc:
             raise ModelNotFoundError(f"{where}: needs the dense extra (pip install "
                                      "'execretrieval-inspector[dense]')") from exc
+        from transformers.utils import logging as hf_logging
+
         old = os.environ.get("HF_HUB_OFFLINE")
         os.environ["HF_HUB_OFFLINE"] = "1"
+        bars = hf_logging.is_progress_bar_enabled()
+        hf_logging.disable_progress_bar()   # no "Loading weights" bar on the CLI's stderr
         try:
             self._model = CrossEncoder(str(self.path), device="cpu", local_files_only=True)
         except Exception as exc:  # noqa: BLE001 - transformers raises many kinds
@@ -55,6 +59,8 @@ class CrossEncoderScorer:
                                      f"{str(exc).splitlines()[0] if str(exc) else ''}"
                                      ) from exc
         finally:
+            if bars:
+                hf_logging.enable_progress_bar()
             if old is None:
                 os.environ.pop("HF_HUB_OFFLINE", None)
             else:
