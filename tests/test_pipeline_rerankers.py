@@ -169,6 +169,10 @@ def test_a_warm_run_sends_nothing_and_the_key_is_nowhere(tiny, tmp_path, monkeyp
     assert first["models"][name]["metrics"]["exec@1"] == \
         second["models"][name]["metrics"]["exec@1"]
     assert "busy, key ***" in " ".join(first["cost"][name]["stages"][0]["notes"]["messages"])
+    for report in (tmp_path / "r.md", tmp_path / "r.html"):   # the cost table shows them
+        text = report.read_text()
+        assert "requests / query" in text and "reranker ties" in text
+        assert f"{first['cost'][name]['tied']:g} in " in text
     blobs = [out1, err1, out2, err2] + [p.read_text() for p in outs] + \
         [(tmp_path / "r.md").read_text(), (tmp_path / "r.html").read_text()]
     from execretrieval.ranking._dense import cache_dir
