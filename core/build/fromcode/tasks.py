@@ -118,7 +118,8 @@ _NAME_TYPES = (
       "sequence", "array", "arr", "nums", "list", "words", "lines", "parts"), list),
 )
 _FALLBACK: dict[type, tuple[Any, ...]] = {
-    str: ("", "abc", "Hello, World!", "a b  c", "x=1&y=2"),
+    str: ("", "abc", "Hello, World!", "a b  c", "x=1&y=2", "  one\n    two\n  three\n",
+          "a/b/../c.txt", "Tab\tand\nnewline"),
     int: (0, 1, 2, 7, -3, 100),
     float: (0.0, 0.5, 1.0, 2.5, -1.25),
     list: ([], [1, 2, 3], [3, 1, 2], ["b", "a"]),
