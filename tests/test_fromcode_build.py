@@ -136,8 +136,8 @@ def _probe(oracle: Oracle, code: str, call: str = "f('abc')") -> str | None:
 def test_purity_probe_names_the_impure_use_and_passes_pure_code(oracle: Oracle) -> None:
     assert _probe(oracle, "import time\ndef f(x):\n    return x + str(int(time.time()) * 0)\n") \
         == "reads the clock (time.time)"
-    assert _probe(oracle, "from time import time as now\ndef f(x):\n    return x * int(now() * 0)\n") \
-        == "reads the clock (time.time)"
+    assert _probe(oracle, "from time import time as now\ndef f(x):\n"
+                          "    return x * int(now() * 0)\n") == "reads the clock (time.time)"
     assert _probe(oracle, "import random\ndef f(x):\n    return random.choice([x])\n") \
         == "uses randomness (random.choice)"
     assert _probe(oracle, "import os\ndef f(x):\n    return os.path.exists(x)\n") \

@@ -31,9 +31,9 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 
+from ...errors import InputFormatError
 from ...inputs.plain import from_source
 from ...inputs.probes import MARK
-from ...errors import InputFormatError
 from ...oracle.results import TestOutcome
 
 __all__ = ["IMPURE_REASONS", "impurity", "purity_probe", "read_uses"]

@@ -30,14 +30,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ...errors import CancelledError
+from ...errors import CancelledError, InputFormatError
 from ...hooks import Progress, ShouldStop
 from ...inputs import Case, InputSet, InputTask, build_input_sets, call_source
 from ...inputs.batches import derived_oracle, run_chunked
 from ...inputs.mutate import pools_from_code, value_for_hint
-from ...inputs.probes import MARK, evaluator
 from ...inputs.plain import from_source
-from ...errors import InputFormatError
+from ...inputs.probes import MARK, evaluator
 from .purity import impurity, purity_probe, read_uses
 
 __all__ = ["MAX_RAISES", "CaseSet", "FunctionLike", "collect_cases", "diagnose",
