@@ -61,6 +61,7 @@ MODULE_DOMAINS = {
 #: Bumped whenever the same sources and seed would give different output.
 FROMCODE_VERSION = "1"
 _INPUTS = 40            # candidate inputs per function given to the input engine
+_CANDIDATES = 16        # mutants per task executed first when looking for distractors
 
 
 @dataclass(frozen=True)
@@ -212,7 +213,8 @@ def _build(discovery: Discovery, out: Path, *, seed: int, limit: int | None,
     ready = [(i, s) for i, s in zip(considered, sets, strict=True) if i not in fates]
     _check(should_stop)
     matrix = kill_matrix([(s.function.canonical, s.function.name, s.cases) for _, s in ready],
-                         oracle, seed=seed, progress=phases.hook(), should_stop=should_stop)
+                         mutant_oracle, seed=seed, progress=phases.hook(),
+                         should_stop=should_stop)
     tasks = [_task(s, choose(s.cases, s.doctest, kills, min_tests, max_tests))
              for (_, s), kills in zip(ready, matrix, strict=True)]
     owners = [i for i, _ in ready]
@@ -266,7 +268,8 @@ def _assemble(tasks: list[SeedTask], owners: list[int], discovery: Discovery,
     query ids stay sequential."""
     while True:
         assembly = assemble(tasks, oracle, mutant_oracle=mutant_oracle, seed=seed,
-                            progress=progress, should_stop=should_stop)
+                            candidate_limit=_CANDIDATES, progress=progress,
+                            should_stop=should_stop)
         gone: dict[int, str] = {}
         by_origin = {t.origin: j for j, t in enumerate(tasks)}
         for d in assembly.dropped:

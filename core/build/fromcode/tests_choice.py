@@ -25,7 +25,7 @@ from ...mutation.select import sample_candidates
 __all__ = ["MUTANTS", "choose", "kill_matrix"]
 
 #: mutants per function run against every case to rank the cases
-MUTANTS = 24
+MUTANTS = 8
 
 
 def choose(cases: Sequence[Case], doctest: frozenset[str], kills: Sequence[frozenset[int]],
