@@ -268,3 +268,35 @@ def test_a_stopped_build_writes_nothing(tmp_path: Path, oracle: Oracle) -> None:
                         should_stop=lambda: len(calls) > 1)
     assert not out.exists()
     assert not list(tmp_path.glob(".out.*"))
+
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+def test_the_bundled_stdlib_pool_join_leaves_its_task_functions_out() -> None:
+    from execretrieval.benchmark.pool import Pool, with_pool
+    from execretrieval.build.background import extract_pool, resolve_source
+
+    bench = load_benchmark(DATA / "stdlib")
+    modules = sorted({q.extra["source"]["module"] for q in bench.queries})[:6]
+    snippets, _ = extract_pool([resolve_source(m) for m in modules])
+    tasks = {q.function_name for q in bench.queries}
+    assert tasks & {s.function_name for s in snippets}   # the pool holds them ...
+    joined = with_pool(bench, Pool(tuple(snippets), name="stdlib-pool"))
+    background = [s for s in joined.corpus if s.role == "background"]
+    names = {n.name for s in background for n in ast.parse(s.code).body
+             if isinstance(n, ast.FunctionDef)}
+    assert background and not names & tasks                # ... the joined corpus does not
+    assert joined.manifest["pool"]["dropped_same_name"] >= len(tasks & {
+        s.function_name for s in snippets})
+
+
+def test_the_bundled_stdlib_report_covers_every_task() -> None:
+    bench = load_benchmark(DATA / "stdlib")
+    report = json.loads((DATA / "stdlib" / "build_report.json").read_text(encoding="utf-8"))
+    tasks = [f for f in report["functions"] if f["status"] == "task"]
+    assert [f["query_id"] for f in tasks] == [q.query_id for q in bench.queries]
+    assert all(f["reason"] for f in report["functions"] if f["status"] == "skipped")
+    manifest = json.loads((DATA / "stdlib" / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["license"] == "PSF-2.0" and manifest["python"]
+    assert all(q.extra["source"]["file"].endswith(".py") for q in bench.queries)
