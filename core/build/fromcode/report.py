@@ -47,8 +47,9 @@ def report_json(functions: Sequence[FunctionReport]) -> bytes:
 
 
 def _reason_key(reason: str) -> str:
-    """Reasons that name a detail (``reads the clock (time.time)``) grouped without it."""
-    return reason.split(" (", 1)[0]
+    """Reasons that name a detail (``reads the clock (time.time)``, ``function name already
+    used by m:f.py:3``) grouped without it."""
+    return reason.split(" (", 1)[0].split(" by ", 1)[0]
 
 
 def summary_table(functions: Sequence[FunctionReport]) -> str:

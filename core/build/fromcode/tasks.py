@@ -8,8 +8,9 @@ For every candidate function (one the static half did not skip), :func:`collect_
    parameter from its type hint (the engine's values for ``int``, ``str``, ``list[int]``
    ...), else from the literals of its body whose type the parameter's name suggests
    (``text``, ``s``, ``prefix`` -> strings; ``n``, ``width``, ``index`` -> ints;
-   ``items``, ``seq`` -> lists), else from every literal and a few small values of each
-   plain type; combinations are drawn with a seeded generator;
+   ``items``, ``seq`` -> lists), else one plain type per call shared by all such
+   parameters (so ``add(a, b)`` gets two ints, two strings, ...), from the body's
+   literals of that type and a few small values; calls are drawn with a seeded generator;
 2. runs :func:`~execretrieval.inputs.build_input_sets` (collect, type-aware mutation,
    two runs under two hash seeds, verification), so every case is deterministic plain
    data or a stable exception type;
@@ -112,8 +113,8 @@ _NAME_TYPES = (
     (("n", "i", "j", "k", "count", "width", "size", "index", "start", "stop", "end", "pos",
       "year", "month", "day", "number", "num", "length", "lo", "hi", "base", "level",
       "indent", "tabsize", "depth", "limit", "offset", "bits"), int),
-    (("x", "y", "z", "r", "g", "b", "h", "l", "v", "a_", "f", "t", "ratio", "alpha"), float),
-    (("items", "seq", "data", "lst", "values", "iterable", "a", "xs", "elements",
+    (("ratio", "alpha", "fraction", "weight"), float),
+    (("items", "seq", "data", "lst", "values", "iterable", "xs", "elements",
       "sequence", "array", "arr", "nums", "list", "words", "lines", "parts"), list),
 )
 _FALLBACK: dict[type, tuple[Any, ...]] = {
@@ -163,7 +164,7 @@ def made_up_calls(function: FunctionLike, seed: int, n: int = _MADE_UP) -> list[
     rng = random.Random(f"execretrieval-fromcode:{seed}:{function.name}")
     pools = pools_from_code(code, function.name)
     literals = _literal_values(function.literals)
-    choices: list[list[Any]] = []
+    choices: list[list[Any] | None] = []   # None: a parameter of the call's shared type
     for param in required:
         hint = function.hints.get(param.arg)
         options: list[Any] = []
@@ -173,13 +174,15 @@ def made_up_calls(function: FunctionLike, seed: int, n: int = _MADE_UP) -> list[
         kind = _name_type(param.arg)
         if not options and kind is not None:
             options = [v for v in literals if type(v) is kind] + list(_FALLBACK[kind])
-        if not options:
-            options = literals + [v for values in _FALLBACK.values() for v in values[:3]]
-        choices.append(options)
+        choices.append(options or None)
     calls: list[str] = []
     seen: set[str] = set()
+    shared = [int, str, float, list]
     for _ in range(n * 8):
-        picked = tuple(rng.choice(options) for options in choices)
+        kind = rng.choice(shared)   # untyped parameters of one call share a type: add(a, b)
+        same = [v for v in literals if type(v) is kind] + list(_FALLBACK[kind])
+        picked = tuple(rng.choice(options if options is not None else same)
+                       for options in choices)
         try:
             call = call_source(function.name, picked, {})
         except ValueError:
