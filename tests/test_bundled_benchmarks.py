@@ -150,7 +150,7 @@ def test_benchmarks_command_lists_counts_the_loader_agrees_with(
         assert (entry["queries"], entry["snippets"]) == (len(bench.queries), len(bench.corpus))
         assert entry["embeddings"] == ["minilm"] and entry["problem"] is None
     assert listed[4]["path"] == str(mine.resolve())
-    assert listed[4]["problem"] == "no such folder" and listed[4]["queries"] is None
+    assert listed[5]["problem"] == "no such folder" and listed[5]["queries"] is None
     assert main(["benchmarks"]) == 0
     text = capsys.readouterr().out
     assert "bundled (open by name):" in text and "recently opened:" in text
