@@ -37,11 +37,13 @@ def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 def test_bundled_are_the_repository_data_folders() -> None:
     bundled = bundled_benchmarks()
-    assert list(bundled) == ["builtin", "humaneval", "tiny"]   # the demo first
+    assert list(bundled) == ["builtin", "humaneval", "stdlib", "tiny"]   # the demo first
     for name, folder in bundled.items():
         for file in ("queries.jsonl", "corpus.jsonl", "manifest.json", "embeddings/minilm.npz"):
             assert (folder / file).read_bytes() == (DATA / name / file).read_bytes(), file
     assert (bundled["humaneval"] / "LICENSE").is_file()   # its licence travels with it
+    assert (bundled["stdlib"] / "build_report.json").read_bytes() == \
+        (DATA / "stdlib" / "build_report.json").read_bytes()   # what became of each function
 
 
 def test_a_name_loads_the_bundled_benchmark_from_any_folder(
@@ -69,7 +71,7 @@ def test_errors_say_what_was_tried(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     with pytest.raises(BenchmarkNotFoundError) as caught:
         load_benchmark("builtn")
     assert str(caught.value) == ("builtn: not a folder and not a bundled benchmark "
-                                 "(builtin, humaneval, tiny)")
+                                 "(builtin, humaneval, stdlib, tiny)")
     # a path is never taken for a name
     with pytest.raises(BenchmarkNotFoundError, match=r"^sub/tiny: not a benchmark folder "
                                                      r"\(no such directory\)$"):
@@ -86,7 +88,7 @@ def test_cli_commands_take_names_outside_the_checkout(tmp_path: Path) -> None:
     assert len(qrels) == sum(len(q.correct_corpus_ids) for q in load_benchmark("tiny").queries)
     done = _cli("validate", "nope", cwd=tmp_path)
     assert done.returncode == 2
-    assert "nope: not a folder and not a bundled benchmark (builtin, humaneval, tiny)" \
+    assert "nope: not a folder and not a bundled benchmark (builtin, humaneval, stdlib, tiny)" \
         in done.stderr and "Traceback" not in done.stderr
 
 
@@ -124,7 +126,7 @@ def test_a_damaged_recent_list_is_named_and_then_replaced(tmp_path: Path) -> Non
     with pytest.raises(InputFormatError, match=r"recent\.json:2"):
         read_recent()
     entries, warning = catalog()
-    assert [e.name for e in entries] == ["builtin", "humaneval", "tiny"]
+    assert [e.name for e in entries] == ["builtin", "humaneval", "stdlib", "tiny"]
     assert warning is not None and "recent.json" in warning
     assert remember_benchmark(tmp_path)
     assert [p for p, _ in read_recent()] == [tmp_path.resolve()]
@@ -141,14 +143,14 @@ def test_benchmarks_command_lists_counts_the_loader_agrees_with(
     assert main(["benchmarks", "--json"]) == 0
     listed = json.loads(capsys.readouterr().out)["benchmarks"]
     assert [(e["kind"], e["name"]) for e in listed] == [
-        ("bundled", "builtin"), ("bundled", "humaneval"), ("bundled", "tiny"),
-        ("recent", "tiny"), ("recent", "gone")]
-    for entry in listed[:4]:
+        ("bundled", "builtin"), ("bundled", "humaneval"), ("bundled", "stdlib"),
+        ("bundled", "tiny"), ("recent", "tiny"), ("recent", "gone")]
+    for entry in listed[:5]:
         bench = load_benchmark(entry["path"])
         assert (entry["queries"], entry["snippets"]) == (len(bench.queries), len(bench.corpus))
         assert entry["embeddings"] == ["minilm"] and entry["problem"] is None
-    assert listed[3]["path"] == str(mine.resolve())
-    assert listed[4]["problem"] == "no such folder" and listed[4]["queries"] is None
+    assert listed[4]["path"] == str(mine.resolve())
+    assert listed[5]["problem"] == "no such folder" and listed[5]["queries"] is None
     assert main(["benchmarks"]) == 0
     text = capsys.readouterr().out
     assert "bundled (open by name):" in text and "recently opened:" in text

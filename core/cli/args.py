@@ -14,7 +14,7 @@ from typing import Any
 __all__ = ["BENCHMARK_HELP", "add_dask_option", "add_oracle_options", "dask_connection",
            "make_oracle", "non_negative_int", "positive_int", "seconds"]
 
-BENCHMARK_HELP = ("benchmark folder, or the name of a bundled benchmark (builtin, tiny, "
+BENCHMARK_HELP = ("benchmark folder, or the name of a bundled benchmark (builtin, tiny, stdlib, "
                   "humaneval: see `execretrieval benchmarks`); a folder of that name wins")
 
 

@@ -34,6 +34,7 @@ COMMAND_MODULES = (
     "execretrieval.cli.oracle_commands",    # run-tests
     "execretrieval.cli.validate_command",  # validate
     "execretrieval.cli.build_commands",     # build, import-humaneval
+    "execretrieval.cli.fromcode_command",   # build-from-code
     "execretrieval.cli.audit_commands",     # audit
     "execretrieval.cli.flags_command",      # flags
     "execretrieval.cli.rank_commands",      # evaluate, export-run, export-qrels
@@ -51,6 +52,7 @@ COMMANDS = {
     "validate": "execretrieval.cli.validate_command",
     "build": "execretrieval.cli.build_commands",
     "import-humaneval": "execretrieval.cli.build_commands",
+    "build-from-code": "execretrieval.cli.fromcode_command",
     "audit": "execretrieval.cli.audit_commands",
     "flags": "execretrieval.cli.flags_command",
     "evaluate": "execretrieval.cli.rank_commands",
