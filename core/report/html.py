@@ -152,7 +152,9 @@ def cost_chart(points: Sequence[Mapping[str, Any]], metric: str = "exec@1") -> s
     plot_w, plot_h = width - left - right, height - bottom - top
     shown = [p for p in points if _finite(p.get("mean"))]
     high = max([float(p["cost"]) for p in shown] + [1.0])
-    step = 10 ** math.floor(math.log10(high))
+    # a round step (1, 2 or 5 times a power of ten) giving at most six intervals
+    power = 10 ** math.floor(math.log10(high))
+    step = next(power * m for m in (0.2, 0.5, 1, 2, 5) if high / (power * m) <= 6)
     high = math.ceil(high / step) * step
     parts = _frame("quality-vs-cost", f"{metric} on held-out tests vs cost", width, height,
                    left, top, plot_h, right=right)
