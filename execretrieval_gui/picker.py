@@ -143,11 +143,11 @@ class Picker(QWidget):
         for name in names:
             self.model_box.addItem(name, name)
         self.model_box.insertSeparator(self.model_box.count())
+        self._add_pipeline_entry(self.model_box)
         self.model_box.addItem("Served model…", SERVED)
         self.model_box.setItemData(self.model_box.count() - 1,
                                    "Encode with an OpenAI-compatible embedding service",
                                    Qt.ItemDataRole.ToolTipRole)
-        self._add_pipeline_entry(self.model_box)
         self._refill_b("")
         if current:
             self.show_model(current)
@@ -165,8 +165,9 @@ class Picker(QWidget):
             return
         i = box.findData(model)
         if i < 0:
-            served = box.findData(SERVED)   # new files go above the separator
-            i = served - 1 if served > 0 else box.count()
+            # new files and pipelines go above the separator over Pipeline… (and Served…)
+            special = box.findData(PIPELINE)
+            i = special - 1 if special > 0 else box.count()
             box.insertItem(i, folder_label(Path(model)) if _is_path(model) else model, model)
             if _is_path(model):
                 box.setItemData(i, str(Path(model).expanduser().resolve()),
