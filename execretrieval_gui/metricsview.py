@@ -189,6 +189,7 @@ class MetricsView(QWidget):
         self.density_chart = BarChart("exec@1 with m paired distractors kept (density)")
         charts = QWidget()
         chl = QVBoxLayout(charts)
+        chl.addWidget(cost_box)   # in the scrolled column: it never crowds the tables
         for chart in (self.domain_chart, self.bug_chart, self.density_chart):
             chl.addWidget(chart)
         chl.addStretch(1)
@@ -206,7 +207,6 @@ class MetricsView(QWidget):
         ll.addWidget(self.table, 3)
         ll.addWidget(self.analyses)
         ll.addWidget(compare_box, 2)
-        ll.addWidget(cost_box, 2)
         ll.addWidget(slice_box, 3)
         split = QSplitter()
         split.setObjectName("metricsSplitter")
@@ -311,6 +311,13 @@ class MetricsView(QWidget):
         self.cost_model.set_table(table)
         self.cost_note.setText(table[0] if table is not None else "")
         self.cost_group.setVisible(table is not None)
+        # every row shown (the column scrolls, the table does not)
+        view = self.cost_table
+        view.resizeColumnsToContents()
+        bar = view.horizontalScrollBar().sizeHint().height()
+        view.setFixedHeight(view.horizontalHeader().sizeHint().height() + bar + 4
+                            + view.verticalHeader().defaultSectionSize()
+                            * self.cost_model.rowCount())
 
     def show_slices(self, rows: list[Any]) -> None:
         self.slice_model.set_rows(rows)
