@@ -51,8 +51,11 @@ def main() -> None:
                 hits = system_cost(warm)["cache_hits"]
                 print(f"  round {r} {name:18} base {t_base:6.3f} s | cold {t_cold:6.2f} s "
                       f"({t_cold / t_base:6.1f}x base, {cost['executions_per_query']:.1f} "
-                      f"suites/query, sandbox {cost['suite_seconds']:.1f} s) | warm "
-                      f"{t_warm:6.3f} s ({t_warm / t_base:5.1f}x base, {hits} cache hits)")
+                      f"suites/query, sandbox {cost['suite_seconds']:.1f} s, CPU "
+                      f"{cost['cpu_seconds']:.2f} s + sandbox CPU "
+                      f"{cost['sandbox_cpu_seconds']:.1f} s) | warm {t_warm:6.3f} s "
+                      f"({t_warm / t_base:5.1f}x base, {hits} cache hits, CPU "
+                      f"{system_cost(warm)['cpu_seconds']:.2f} s)")
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 

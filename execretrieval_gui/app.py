@@ -34,6 +34,15 @@ def parse_size(text: str) -> tuple[int, int]:
     return size
 
 
+def _visible(text: str) -> float | int:
+    from execretrieval.pipeline.split import parse_visible
+
+    try:
+        return parse_visible(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="execretrieval-gui",
@@ -42,7 +51,13 @@ def build_parser() -> argparse.ArgumentParser:
                         help="benchmark folder or bundled benchmark name (builtin, tiny, "
                              "humaneval); default: the last one opened, else builtin")
     parser.add_argument("--model", metavar="NAME",
-                        help="bm25, tfidf, minilm, an embeddings .npz or a TREC run file")
+                        help="bm25, tfidf, minilm, an embeddings .npz, a TREC run file or a "
+                             "pipeline such as minilm+exec (needs --visible)")
+    parser.add_argument("--visible", metavar="N|FRACTION", type=_visible,
+                        help="held-out split for pipelines: tests per query a stage may run "
+                             "(3) or a fraction of each suite (0.5); the rest are judged on")
+    parser.add_argument("--split-seed", metavar="S", type=int, default=0,
+                        help="seed of the held-out split (default 0)")
     parser.add_argument("--query", metavar="FUNCTION_NAME_OR_ID", help="open this query")
     parser.add_argument("--size", metavar="WxH", type=parse_size,
                         help="window size in pixels, e.g. 1024x700 (default: the last one, "
@@ -136,6 +151,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # a --query that is not there: say so and exit 2, as a picture of another would
         window.state.strict_query = True
         window.state.query_not_found.connect(lambda text: _exit_rejected(window, text))
+    if args.visible is not None:
+        window.state.set_split(args.visible, args.split_seed)
     window.open(args.benchmark, model=args.model, query=args.query)
     # Ctrl+C / SIGTERM close the window properly (settings saved, work cancelled, sandbox
     # servers stopped); the timer lets Python run its signal handlers inside Qt's loop

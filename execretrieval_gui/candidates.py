@@ -118,6 +118,7 @@ class CandidatesPanel(QWidget):
                                              (m.ROLE, 44)), grow=None, whole=(m.DELTA,))
         table.viewport().installEventFilter(self)
         table.setColumnHidden(m.B_RANK, True)   # until a model B is chosen
+        table.setColumnHidden(m.STAGE, True)    # until a pipeline's ranking is shown
         return table, fitter
 
     def _show_b_list(self, shown: bool) -> None:
@@ -148,6 +149,8 @@ class CandidatesPanel(QWidget):
             self.label_b.setText(f"<b>B</b>: {model_b}")
             self.table_b.setColumnHidden(CandidatesModel.B_RANK, False)
             self._select_in(self.table_b, self.model_b, self._selected)
+        self.table_b.setColumnHidden(CandidatesModel.STAGE,
+                                     not any(r.stage for r in rows or ()))
         self.fitter_b.schedule()
 
     def show_query(self, query: Query | None, model_label: str = "",
@@ -265,6 +268,7 @@ class CandidatesPanel(QWidget):
         self.label_a.setProperty("model", view.model)
         self.model.set_rows(list(view.rows), len(view.query.test_suite))
         self.table.setColumnHidden(CandidatesModel.B_RANK, True)
+        self.table.setColumnHidden(CandidatesModel.STAGE, not any(r.stage for r in view.rows))
         self.fitter.schedule()
 
     def _on_state_candidate_changed(self, view: CandidateView) -> None:

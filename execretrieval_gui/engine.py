@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -36,6 +37,14 @@ __all__ = [
     "CanonicalTie",
     "blind_distractors",
     "canonical_tie",
+    "check_pipeline",
+    "cost_table",
+    "evaluate_report",
+    "make_split",
+    "needs_split",
+    "parse_visible",
+    "pipeline_parts",
+    "stage_labels",
     "about_facts",
     "benchmark_choices",
     "bundled_benchmarks",
@@ -143,16 +152,106 @@ def model_choices(benchmark: Benchmark) -> list[str]:
 
 def is_model(benchmark: Benchmark, model: str) -> bool:
     """Can ``model`` be asked of the engine at all: a name it offers, or an existing path?
-    (Whether the file reads is for :func:`rank` to say.)"""
-    return model in model_choices(benchmark) or Path(model).expanduser().exists()
+    (Whether the file reads is for :func:`rank` to say.) A pipeline name counts when it
+    parses and every model it starts from is one."""
+    if model in model_choices(benchmark) or Path(model).expanduser().exists():
+        return True
+    from execretrieval.pipeline import PipelineNameError, parse_pipeline
+
+    try:
+        spec = parse_pipeline(model)
+    except PipelineNameError:
+        return False
+    if spec.is_plain_model:
+        return False
+    bases = spec.base.models if spec.base.fusion else (spec.base.model,)
+    return all(is_model(benchmark, m) for m in bases)
 
 
 def rank(benchmark: Benchmark, model: str, progress: Progress | None = None,
-         should_stop: StopHook | None = None) -> Any:
-    """The engine's :func:`execretrieval.ranking.registry.rank` (blocking)."""
-    from execretrieval.ranking.registry import rank as engine_rank
+         should_stop: StopHook | None = None, *, oracle: Any = None,
+         split: Any = None) -> Any:
+    """The ranking of a model or pipeline name (blocking): the engine's
+    :func:`execretrieval.pipeline.rank_system`; a stage that executes tests runs on
+    ``oracle`` and the visible tests of ``split``."""
+    from execretrieval.pipeline import is_pipeline, rank_system
 
-    return engine_rank(benchmark, model, progress=progress, should_stop=should_stop)
+    if not is_pipeline(model):
+        from execretrieval.ranking.registry import rank as engine_rank
+
+        return engine_rank(benchmark, model, progress=progress, should_stop=should_stop)
+    return rank_system(benchmark, model, oracle=oracle, split=split, progress=progress,
+                       should_stop=should_stop)
+
+
+def check_pipeline(name: str) -> str:
+    """"" if ``name`` parses as a model or pipeline name, else the engine's error text
+    (:func:`execretrieval.pipeline.parse_pipeline`); fast, for a dialog."""
+    from execretrieval.pipeline import PipelineNameError, parse_pipeline
+
+    try:
+        parse_pipeline(name)
+    except PipelineNameError as exc:
+        return str(exc)
+    return ""
+
+
+def pipeline_parts() -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
+    """The stages and fusions the engine knows, each with the options it accepts."""
+    from execretrieval.pipeline import FUSIONS, STAGES
+
+    return dict(STAGES), dict(FUSIONS)
+
+
+def needs_split(name: str) -> bool:
+    """Does the name have a stage (every stage runs on visible tests only)?"""
+    from execretrieval.pipeline import PipelineNameError, parse_pipeline
+
+    try:
+        return bool(parse_pipeline(name).stages)
+    except PipelineNameError:
+        return False
+
+
+def make_split(benchmark: Benchmark, visible: float | int, seed: int) -> Any:
+    """The engine's held-out split of every query's suite."""
+    from execretrieval.pipeline import make_split as engine_split
+
+    return engine_split(benchmark, visible, seed)
+
+
+def parse_visible(text: str) -> float | int:
+    """``--visible``: a count or a fraction; ValueError with the engine's text."""
+    from execretrieval.pipeline import parse_visible as engine_parse
+
+    return engine_parse(text)
+
+
+_DETAIL: weakref.WeakKeyDictionary[Any, dict[str, dict[str, tuple[str, str]]]] = \
+    weakref.WeakKeyDictionary()
+
+
+def stage_labels(ranking: Any, query_id: str) -> dict[str, tuple[str, str]]:
+    """For a pipeline's ranking, each candidate its stages reordered for this query:
+    corpus id -> (``"4→1 · 3/4"``: base rank, final rank, the last stage's score as it
+    reads; a tooltip with every stage). Empty for a plain model."""
+    detail = getattr(ranking, "stage_detail", None)
+    if detail is None or not getattr(ranking, "logs", ()):
+        return {}
+    if ranking not in _DETAIL:
+        names = {log.stage: log.score_name for log in ranking.logs}
+        table: dict[str, dict[str, tuple[str, str]]] = {}
+        for qid, rows in detail().items():
+            table[qid] = {}
+            for row in rows:
+                last = row["stages"][-1]
+                tip = [f"base rank {row['base_rank']} → final rank {row['final_rank']}"] + [
+                    f"{s['stage']}: rank {s['rank']}, {names.get(s['stage']) or 'score'} "
+                    f"{s['shown']}" for s in row["stages"]]
+                table[qid][row["corpus_id"]] = (
+                    f"{row['base_rank']}→{row['final_rank']} · {last['shown']}", "\n".join(tip))
+        _DETAIL[ranking] = table
+    return _DETAIL[ranking].get(query_id, {})
 
 
 def served_presets() -> list[str]:
@@ -320,17 +419,35 @@ def make_oracle(cached: bool = True) -> Any:
 
 def evaluate_models(benchmark: Benchmark, ranking_a: Any, ranking_b: Any, oracle: Any,
                     exclude: frozenset[str] = frozenset(), progress: Progress | None = None,
-                    should_stop: StopHook | None = None) -> tuple[Any, Any, Any]:
+                    should_stop: StopHook | None = None, split: Any = None
+                    ) -> tuple[Any, Any, Any]:
     """(evaluation of A, evaluation of B or None, exec@1 comparison or None); blocking.
 
     The engine's :func:`execretrieval.report.evaluate_models`: the top 10 of both models
-    run through the (cached) oracle in one batch.
+    run through the (cached) oracle in one batch; with ``split``, judged on held-out
+    tests only. Use :func:`evaluate_report` for the quality-vs-cost table too.
     """
-    report = _evaluate(benchmark, ranking_a, ranking_b, oracle, exclude, progress,
-                       should_stop, environment={})
+    report = evaluate_report(benchmark, ranking_a, ranking_b, oracle, exclude, progress,
+                             should_stop, split=split)
     ev_a, *rest = report.models.values()
     ev_b = rest[0] if rest else None
     return ev_a, ev_b, (report.comparisons[0] if report.comparisons else None)
+
+
+def evaluate_report(benchmark: Benchmark, ranking_a: Any, ranking_b: Any, oracle: Any,
+                    exclude: frozenset[str] = frozenset(), progress: Progress | None = None,
+                    should_stop: StopHook | None = None, split: Any = None) -> Any:
+    """The engine's whole EvaluationReport of A (and B), blocking."""
+    return _evaluate(benchmark, ranking_a, ranking_b, oracle, exclude, progress,
+                     should_stop, environment={}, split=split)
+
+
+def cost_table(report: Any) -> tuple[str, list[str], list[list[str]]] | None:
+    """The report's quality-vs-cost table (note, header, rows), as the Markdown and HTML
+    reports print it; None without a split or a pipeline."""
+    from execretrieval.report.pipelines import cost_table as engine_table
+
+    return engine_table(report.to_dict())
 
 
 def _evaluate(benchmark: Benchmark, ranking_a: Any, ranking_b: Any, oracle: Any,

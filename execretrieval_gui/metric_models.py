@@ -10,7 +10,7 @@ from PySide6.QtGui import QColor
 
 from .models import OBJECT_ROLE, ListTableModel
 
-__all__ = ["Discordant", "DiscordantModel", "MetricsModel", "SliceMetricsModel",
+__all__ = ["CostModel", "Discordant", "DiscordantModel", "MetricsModel", "SliceMetricsModel",
            "discordant_rows"]
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -18,6 +18,44 @@ _Index = QModelIndex | QPersistentModelIndex
 
 def fmt_ci(ci: Any) -> str:
     return f"{ci.mean:.3f}  [{ci.ci_low:.3f}, {ci.ci_high:.3f}]"
+
+
+class CostModel(QAbstractTableModel):
+    """The report's quality-vs-cost table (the engine's ``cost_table``), cell for cell."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.note = ""
+        self.header: list[str] = []
+        self.rows: list[list[str]] = []
+
+    def set_table(self, table: tuple[str, list[str], list[list[str]]] | None) -> None:
+        self.beginResetModel()
+        self.note, self.header, self.rows = table if table is not None else ("", [], [])
+        self.endResetModel()
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.header)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.header) \
+                and role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            return self.header[section]
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not (0 <= index.row() < len(self.rows)):
+            return None
+        cell = self.rows[index.row()][index.column()]
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            return cell
+        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() > 0:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
 
 
 class MetricsModel(QAbstractTableModel):

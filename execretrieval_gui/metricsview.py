@@ -24,7 +24,13 @@ from PySide6.QtWidgets import (
 
 from .charts import BarChart
 from .columns import ColumnFitter
-from .metric_models import DiscordantModel, MetricsModel, SliceMetricsModel, discordant_rows
+from .metric_models import (
+    CostModel,
+    DiscordantModel,
+    MetricsModel,
+    SliceMetricsModel,
+    discordant_rows,
+)
 from .models import OBJECT_ROLE
 
 if TYPE_CHECKING:
@@ -154,6 +160,24 @@ class MetricsView(QWidget):
         sl.setContentsMargins(4, 4, 4, 4)
         sl.addWidget(self.slice_table)
         self.slice_group = slice_box
+        self.cost_model = CostModel(self)
+        self.cost_table = QTableView()
+        self.cost_table.setObjectName("costTable")
+        self.cost_table.setModel(self.cost_model)
+        self.cost_table.verticalHeader().hide()
+        self.cost_table.verticalHeader().setDefaultSectionSize(22)
+        self.cost_table.horizontalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.ResizeToContents)
+        self.cost_note = QLabel()
+        self.cost_note.setWordWrap(True)
+        cost_box = QGroupBox("Quality and cost (pipelines: exec@1 on held-out tests)")
+        cost_box.setObjectName("costBox")
+        cbl = QVBoxLayout(cost_box)
+        cbl.setContentsMargins(4, 4, 4, 4)
+        cbl.addWidget(self.cost_note)
+        cbl.addWidget(self.cost_table, 1)
+        cost_box.hide()   # until a report with a split or a pipeline is measured
+        self.cost_group = cost_box
         compare_box = QGroupBox("Model comparison (exec@1, exact paired test)")
         cl = QVBoxLayout(compare_box)
         cl.addWidget(self.compare_label)
@@ -165,6 +189,7 @@ class MetricsView(QWidget):
         self.density_chart = BarChart("exec@1 with m paired distractors kept (density)")
         charts = QWidget()
         chl = QVBoxLayout(charts)
+        chl.addWidget(cost_box)   # in the scrolled column: it never crowds the tables
         for chart in (self.domain_chart, self.bug_chart, self.density_chart):
             chl.addWidget(chart)
         chl.addStretch(1)
@@ -276,9 +301,23 @@ class MetricsView(QWidget):
         state.rankings_changed.connect(self.set_models)
         reporter.metrics_busy.connect(self.set_busy)
         reporter.metrics_ready.connect(self.show_results)
+        reporter.cost_ready.connect(self.show_cost)
         reporter.slices_measured.connect(self.show_slices)
         self.compute_requested.connect(reporter.compute)
         self.cancel_requested.connect(reporter.cancel_metrics)
+
+    def show_cost(self, table: tuple[str, list[str], list[list[str]]] | None) -> None:
+        """The quality-vs-cost table of the last measurement (hidden without one)."""
+        self.cost_model.set_table(table)
+        self.cost_note.setText(table[0] if table is not None else "")
+        self.cost_group.setVisible(table is not None)
+        # every row shown (the column scrolls, the table does not)
+        view = self.cost_table
+        view.resizeColumnsToContents()
+        bar = view.horizontalScrollBar().sizeHint().height()
+        view.setFixedHeight(view.horizontalHeader().sizeHint().height() + bar + 4
+                            + view.verticalHeader().defaultSectionSize()
+                            * self.cost_model.rowCount())
 
     def show_slices(self, rows: list[Any]) -> None:
         self.slice_model.set_rows(rows)

@@ -210,6 +210,8 @@ class CandidateRow:
     rank_best: int = 0        # best / worst rank over the orders of tied scores
     rank_worst: int = 0       # (0: not known; then ``rank`` is all there is)
     blind: str = ""           # why the model cannot tell it from the canonical ("" if it can)
+    stage: str = ""           # a pipeline's "base rank→final rank · stage score" ("" if none)
+    stage_tip: str = ""       # every stage's rank and score
 
     @property
     def tied(self) -> bool:
@@ -243,8 +245,8 @@ class CandidatesModel(ListTableModel):
     answer fell; rows below the cut carry ``below_cut`` and a grey rank cell.
     """
 
-    COLUMNS = ("Rank", "Score", "Δ canon.", "Role", "Bug type", "Tests", "B rank")
-    RANK, SCORE, DELTA, ROLE, BUG, BADGE, B_RANK = range(7)
+    COLUMNS = ("Rank", "Score", "Δ canon.", "Role", "Bug type", "Tests", "B rank", "Stage")
+    RANK, SCORE, DELTA, ROLE, BUG, BADGE, B_RANK, STAGE = range(8)
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -353,6 +355,8 @@ class CandidatesModel(ListTableModel):
                 return self._badge(row, self.compact)
             if col == self.B_RANK:
                 return self.b_rank_label(index.row())
+            if col == self.STAGE:
+                return row.stage
         if role == Qt.ItemDataRole.BackgroundRole:
             if col == self.RANK and row.tied:   # even below the cut: the tie may straddle it
                 return QBrush(TIE_BG)
@@ -372,7 +376,7 @@ class CandidatesModel(ListTableModel):
         if role == Qt.ItemDataRole.ForegroundRole and col == self.BUG and row.blind:
             return QBrush(QColor("#7b1fa2"))
         if role == Qt.ItemDataRole.TextAlignmentRole:
-            if col in (self.RANK, self.SCORE, self.DELTA, self.B_RANK):
+            if col in (self.RANK, self.SCORE, self.DELTA, self.B_RANK, self.STAGE):
                 return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             if col == self.BADGE:
                 return int(Qt.AlignmentFlag.AlignCenter)
@@ -391,6 +395,8 @@ class CandidatesModel(ListTableModel):
                 tip += f"\nbelow the top-k cut: shown because it is this query's own {row.role}"
             if row.snippet.bug_description:
                 tip += f"\n{row.snippet.bug_description}"
+            if row.stage_tip:
+                tip += f"\n{row.stage_tip}"
             if col == self.B_RANK and self.b_ranks is not None:
                 tip += (f"\nmodel {self.other} ({self.b_model}): " + (
                     "not retrieved, or ranked below the candidates it keeps per query"

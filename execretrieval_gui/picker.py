@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .pipeline_dialog import ask_pipeline
 from .served import ask_served_model
 
 if TYPE_CHECKING:
@@ -28,6 +29,7 @@ __all__ = ["Picker", "folder_label"]
 
 NO_MODEL = "(none)"
 SERVED = "\0served"   # the model list's last entry: encode with a served model
+PIPELINE = "\0pipeline"   # after it (and last in Compare): build a pipeline
 
 
 def folder_label(path: Path) -> str:
@@ -51,6 +53,7 @@ class Picker(QWidget):
     model_chosen = Signal(str)       # model name or path
     model_b_chosen = Signal(str)     # "" for none
     served_requested = Signal()      # "Served model…" picked
+    pipeline_requested = Signal(str)  # "Pipeline…" picked in model A's ("a") or B's ("b") list
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -96,6 +99,7 @@ class Picker(QWidget):
 
         self._quiet = False
         self._last_a = ""
+        self._b_current = ""   # model B as last chosen (Pipeline… puts it back)
         # every model B can be (label, name or path), model A's among them but not offered
         self._b_choices: list[tuple[str, str]] = []
         self.benchmark_box.activated.connect(self._on_benchmark_box_activated)
@@ -139,6 +143,7 @@ class Picker(QWidget):
         for name in names:
             self.model_box.addItem(name, name)
         self.model_box.insertSeparator(self.model_box.count())
+        self._add_pipeline_entry(self.model_box)
         self.model_box.addItem("Served model…", SERVED)
         self.model_box.setItemData(self.model_box.count() - 1,
                                    "Encode with an OpenAI-compatible embedding service",
@@ -155,12 +160,14 @@ class Picker(QWidget):
             self._b_choices.append((folder_label(Path(model)) if _is_path(model) else model,
                                     model))
         if box is self.model_b_box:
+            self._b_current = model
             self._refill_b(model)
             return
         i = box.findData(model)
         if i < 0:
-            served = box.findData(SERVED)   # new files go above the separator
-            i = served - 1 if served > 0 else box.count()
+            # new files and pipelines go above the separator over Pipeline… (and Served…)
+            special = box.findData(PIPELINE)
+            i = special - 1 if special > 0 else box.count()
             box.insertItem(i, folder_label(Path(model)) if _is_path(model) else model, model)
             if _is_path(model):
                 box.setItemData(i, str(Path(model).expanduser().resolve()),
@@ -185,7 +192,15 @@ class Picker(QWidget):
         for label, name in self._b_choices:
             if name != a:
                 self.model_b_box.addItem(label, name)
+        self.model_b_box.insertSeparator(self.model_b_box.count())
+        self._add_pipeline_entry(self.model_b_box)
         self.model_b_box.setCurrentIndex(max(0, self.model_b_box.findData(current)))
+
+    @staticmethod
+    def _add_pipeline_entry(box: QComboBox) -> None:
+        box.addItem("Pipeline…", PIPELINE)
+        box.setItemData(box.count() - 1, "Build a pipeline: a base model or fusion, then "
+                        "second stages such as exec or consensus", Qt.ItemDataRole.ToolTipRole)
 
     def set_busy(self, busy: bool, done: int = 0, total: int = 0) -> None:
         self.progress.setVisible(busy)
@@ -232,6 +247,7 @@ class Picker(QWidget):
         self.model_chosen.connect(lambda m: state.set_model(m, "a"))
         self.model_b_chosen.connect(lambda m: state.set_model(m, "b"))
         self.served_requested.connect(lambda: ask_served_model(state, self.window()))
+        self.pipeline_requested.connect(lambda which: ask_pipeline(state, which, self.window()))
 
     def _on_state_model_shown(self, which: str, model: str) -> None:
         self.show_model(model, self.model_box if which == "a" else self.model_b_box)
@@ -242,15 +258,19 @@ class Picker(QWidget):
             self.benchmark_chosen.emit(str(self.benchmark_box.itemData(index)))
 
     def _on_model_box_activated(self, index: int) -> None:
-        if index >= 0 and self.model_box.itemData(index) == SERVED:
+        if index >= 0 and self.model_box.itemData(index) in (SERVED, PIPELINE):
+            chosen = self.model_box.itemData(index)
             self.model_box.setCurrentIndex(max(0, self.model_box.findData(self._last_a)))
-            self.served_requested.emit()
+            if chosen == SERVED:
+                self.served_requested.emit()
+            else:
+                self.pipeline_requested.emit("a")
         elif index >= 0:
             self.model_chosen.emit(str(self.model_box.itemData(index)))
 
     def _on_model_box_current_changed(self, _index: int) -> None:
         """Model A leaves the Compare list; a model B that became model A is dropped."""
-        if self.model_box.currentData() == SERVED:
+        if self.model_box.currentData() in (SERVED, PIPELINE):
             return
         self._last_a = str(self.model_box.currentData() or "")
         b = str(self.model_b_box.currentData() or "")
@@ -259,5 +279,10 @@ class Picker(QWidget):
             self.model_b_chosen.emit("")
 
     def _on_model_b_box_activated(self, index: int) -> None:
-        if index >= 0:
-            self.model_b_chosen.emit(str(self.model_b_box.itemData(index) or ""))
+        if index >= 0 and self.model_b_box.itemData(index) == PIPELINE:
+            b = self._b_current
+            self.model_b_box.setCurrentIndex(max(0, self.model_b_box.findData(b)))
+            self.pipeline_requested.emit("b")
+        elif index >= 0:
+            self._b_current = str(self.model_b_box.itemData(index) or "")
+            self.model_b_chosen.emit(self._b_current)

@@ -29,6 +29,7 @@ class Reporter(QObject):
     export_busy = Signal(bool, int, int)      # busy, done, total
     exported = Signal(str)                    # path written
     slices_measured = Signal(object)          # list of SliceRow, after metrics or a new slice
+    cost_ready = Signal(object)               # the quality-vs-cost table, or None
 
     #: the audit result a report's top-suspects section comes from (set by the window)
     audit_source: Any = staticmethod(lambda: None)
@@ -52,7 +53,7 @@ class Reporter(QObject):
         s: Any = self.state   # callers checked that a benchmark and model A are there
         rb = s.ranking_b
         return (s.benchmark.fingerprint, s.ranking_a.model, rb.model if rb is not None else "",
-                exclude)
+                exclude, s.split_spec)
 
     def compute(self, exclude_flagged: bool = False) -> None:
         s = self.state
@@ -60,24 +61,34 @@ class Reporter(QObject):
             s.message.emit("Nothing to measure yet: open a benchmark and pick a model")
             return
         exclude = self._exclude(exclude_flagged)
-        bench, ra, rb, oracle = s.benchmark, s.ranking_a, s.ranking_b, s.oracle
+        bench, ra, rb, oracle, split = s.benchmark, s.ranking_a, s.ranking_b, s.oracle, s.split
         key = self._key(exclude)
         self.metrics_busy.emit(True, 0, 0)
         s.message.emit("Computing metrics (executing the top-10 of every query) …")
+
+        def work(progress: Any, should_stop: Any) -> Any:
+            # with a split (pipelines), every model is judged on held-out tests only
+            report = engine.evaluate_report(bench, ra, rb, oracle, exclude, progress,
+                                            should_stop, split=split)
+            ev_a, *rest = report.models.values()
+            comparison = report.comparisons[0] if report.comparisons else None
+            return ev_a, (rest[0] if rest else None), comparison, engine.cost_table(report)
+
         self.metrics_slot.start(
-            lambda progress, should_stop: engine.evaluate_models(
-                bench, ra, rb, oracle, exclude, progress, should_stop),
+            work,
             on_result=lambda value: self._on_metrics_result(key, *value),
             on_progress=lambda d, t: self.metrics_busy.emit(True, d, t),
             on_error=lambda exc: s.report_error("Cannot compute metrics", exc),
             on_finished=lambda: self.metrics_busy.emit(False, 0, 0))
 
-    def _on_metrics_result(self, key: Any, ev_a: Any, ev_b: Any, comparison: Any) -> None:
+    def _on_metrics_result(self, key: Any, ev_a: Any, ev_b: Any, comparison: Any,
+                           cost: Any = None) -> None:
         self.last = (key, ev_a, ev_b, comparison)
         s = self.state
         bench = s.benchmark
         names = {q.query_id: q.function_name for q in bench.queries} if bench else {}
         self.metrics_ready.emit(ev_a, ev_b, comparison, names)
+        self.cost_ready.emit(cost)
         self.measure_slices()
         m = ev_a.metrics
         s.message.emit(

@@ -103,6 +103,9 @@ class InspectorState(FlagsMixin, QObject):
         self.rows: list[CandidateRow] = []
         self.rows_b: list[CandidateRow] = []     # model B's ranking of the query (A|B view)
         self.depth = 10
+        # the held-out split pipelines rank under: (--visible, --split-seed), or None
+        self.split_spec: tuple[float | int, int] | None = None
+        self._split: tuple[Any, Any] | None = None   # (benchmark, its Split)
         self.results: dict[tuple[str, str], Any] = {}   # (corpus_id, query_id) -> SuiteResult
         self.pending_query: str | None = None
         # a query asked for by name that is not there: open the first one (False), or only
@@ -292,10 +295,15 @@ class InspectorState(FlagsMixin, QObject):
         self.message.emit(f"Ranking {bench.name} with {model} …")
         self.busy_changed.emit(True, 0, 0)
 
+        # a pipeline's stages run on the cached oracle and the split's visible tests
+        staged = engine.needs_split(model)
+        oracle, split = (self.oracle, self.split) if staged else (None, None)
+
         # The blind spots of model A (a tokenizer over every snippet for a dense model)
         # follow once the ranking is shown: the first query need not wait for them.
         def work(progress: Any, should_stop: Any) -> Any:
-            ranking = engine.rank(bench, model, progress, should_stop)
+            ranking = engine.rank(bench, model, progress, should_stop, oracle=oracle,
+                                  split=split)
             return ranking, engine.query_status(bench, ranking)
 
         slot.start(work,
@@ -303,6 +311,25 @@ class InspectorState(FlagsMixin, QObject):
                    on_error=lambda exc: self._on_rank_error(model, which, exc),
                    on_progress=lambda d, t: self.busy_changed.emit(True, d, t),
                    on_finished=self._emit_busy)
+
+    @property
+    def split(self) -> Any:
+        """The open benchmark's held-out split under ``split_spec`` (None without one)."""
+        bench = self.benchmark
+        if bench is None or self.split_spec is None:
+            return None
+        if self._split is None or self._split[0] is not bench:
+            self._split = (bench, engine.make_split(bench, *self.split_spec))
+        return self._split[1]
+
+    def set_split(self, visible: float | int | None, seed: int = 0) -> None:
+        """Rank pipelines on ``visible`` tests per query (a count or a fraction) drawn
+        with ``seed``, judge on the rest; None: no split."""
+        spec = None if visible is None else (visible, int(seed))
+        if spec != self.split_spec:
+            self.split_spec, self._split = spec, None
+            if self.query_id is not None:
+                self.select_query(self.query_id, force=True)   # the tests panel's marks
 
     def _on_rank_error(self, model: str, which: str, exc: BaseException) -> None:
         """The previous ranking stays, and so does the picker's choice; a model that failed
@@ -541,7 +568,8 @@ class InspectorState(FlagsMixin, QObject):
         self.candidate_changed.emit(CandidateView(
             query, bench.canonical_for(self.query_id), bench.snippet(corpus_id), label,
             self.results.get((corpus_id, self.query_id)),
-            tuple(r.snippet.corpus_id for r in self.rows)))
+            tuple(r.snippet.corpus_id for r in self.rows),
+            tuple(self.split.visible[self.query_id]) if self.split is not None else None))
 
     def step_candidate(self, step: int) -> None:
         """Select the next (``step`` > 0) or previous listed candidate."""

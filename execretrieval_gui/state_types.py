@@ -50,6 +50,7 @@ class CandidateView:
     label: str                      # "Rank 3: c_0007 · 8 tests"
     result: Any                     # SuiteResult | None
     corpus_ids: tuple[str, ...]     # every listed candidate (flag targets)
+    visible: tuple[int, ...] | None = None   # 0-based visible tests under a split, or None
 
 
 @dataclass(frozen=True)
@@ -103,6 +104,7 @@ def ranked_rows(bench: Benchmark, ranking: Any, query_id: str, depth: int,
     cj = bench.corpus_index(canon.corpus_id) if canon is not None else -1
     canon_score = float(at.key[where[cj]]) if cj in where else float("nan")
     blind = blind or {}
+    stages = engine.stage_labels(ranking, query_id)   # a pipeline's moves and scores
     rows = []
     for j in top + below:
         n = where[j]
@@ -113,7 +115,9 @@ def ranked_rows(bench: Benchmark, ranking: Any, query_id: str, depth: int,
                                  below_cut=rank > len(top), rank_best=int(at.best[n]),
                                  rank_worst=int(at.worst[n]),
                                  blind=blind.get(snippet.corpus_id, "")
-                                 if snippet.query_id == query_id else ""))
+                                 if snippet.query_id == query_id else "",
+                                 stage=stages.get(snippet.corpus_id, ("", ""))[0],
+                                 stage_tip=stages.get(snippet.corpus_id, ("", ""))[1]))
     canon_rank = int(at.rank[where[cj]]) if cj in where else 0
     return rows, canon_rank
 

@@ -60,6 +60,23 @@ class OutcomeModel(QAbstractTableModel):
         self.tests: tuple[str, ...] = ()
         self.result: Any = None
         self.compare: Any = None   # SuiteResult of a scratch run, shown as extra column
+        self.visible: frozenset[int] | None = None   # under a split: the visible tests
+
+    def set_visible(self, visible: tuple[int, ...] | None) -> bool:
+        """Mark each test visible (V: a pipeline's stages may run it) or held out (H: what
+        correctness is judged on); None: no split, no marks. True if the marks changed."""
+        new = None if visible is None else frozenset(visible)
+        changed = new != self.visible
+        self.visible = new
+        if self.tests and changed:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self.tests) - 1, 0))
+        return changed
+
+    def split_mark(self, row: int) -> str:
+        """"V" (visible), "H" (held out) or "" without a split."""
+        if self.visible is None:
+            return ""
+        return "V" if row in self.visible else "H"
 
     def set_tests(self, tests: tuple[str, ...], result: Any = None, compare: Any = None) -> None:
         self.beginResetModel()
@@ -110,7 +127,8 @@ class OutcomeModel(QAbstractTableModel):
             return out
         if role == Qt.ItemDataRole.DisplayRole:
             if col == 0:
-                return str(row + 1)
+                mark = self.split_mark(row)
+                return f"{mark} {row + 1}" if mark else str(row + 1)
             if col == 1:
                 shown = self.outcome(row, self.compare) if self.compare is not None else out
                 message = _message(shown) if getattr(shown, "status", "pass") != "pass" \
@@ -124,6 +142,12 @@ class OutcomeModel(QAbstractTableModel):
                 return lines[0] if lines else ""
         if role == Qt.ItemDataRole.BackgroundRole and col in (2, 4):
             return QBrush(STATUS_BG.get(status or "", PENDING_BG))
+        if role == Qt.ItemDataRole.BackgroundRole and col == 0 and self.split_mark(row):
+            return QBrush(QColor("#fff4d6" if self.split_mark(row) == "V" else "#e8eefc"))
+        if role == Qt.ItemDataRole.ToolTipRole and col == 0 and self.split_mark(row):
+            return ("visible test: a pipeline's stages may run it (not judged on it)"
+                    if self.split_mark(row) == "V" else
+                    "held-out test: correctness is judged on it (no stage runs it)")
         if role == Qt.ItemDataRole.ToolTipRole:
             detail = getattr(out, "detail", "") or ""
             lines = len((getattr(out, "output", "") or "").splitlines())

@@ -361,6 +361,8 @@ class TestsPanel(QWidget):
         self.matrix.set_result(row, result)
 
     def _on_state_candidate_changed(self, view: CandidateView) -> None:
+        if self.outcomes.set_visible(view.visible):
+            QTimer.singleShot(0, self._fit_outcomes)
         self.show_candidate(view.label, view.snippet.code, view.query.test_suite, view.result)
 
     # slots ----------------------------------------------------------------------------
@@ -392,7 +394,8 @@ class TestsPanel(QWidget):
         their wrapped text."""
         table = self.outcome_table
         fm = table.fontMetrics()
-        number = fm.horizontalAdvance(str(max(1, len(self.outcomes.tests)))) + 12
+        mark = "V " if self.outcomes.visible is not None else ""   # the split's marks
+        number = fm.horizontalAdvance(mark + str(max(1, len(self.outcomes.tests)))) + 12
         outcome = fm.horizontalAdvance("✗ timeout") + 14
         table.setColumnWidth(OutcomeModel.NUMBER, number)
         table.setColumnWidth(OutcomeModel.OUTCOME, outcome)

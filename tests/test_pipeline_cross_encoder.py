@@ -43,8 +43,13 @@ def test_cross_encoder_reorders_by_the_models_own_predictions(model_dir) -> None
     reference = CrossEncoder(str(model_dir), device="cpu", local_files_only=True)
     scores = np.asarray(get_retriever(benchmark, "bm25").score(benchmark), dtype=np.float64)
     log = ranking.logs[0]
+    pairs = 0
     for q, query in enumerate(benchmark.queries):
-        top = np.argsort(-scores[q], kind="stable")[:6]
+        # the first 6 by bm25, and the rest of a tie group straddling the cut (bm25 gives
+        # many snippets of tiny a score of 0): all of them are scored
+        ordered = np.argsort(-scores[q], kind="stable")
+        top = ordered[:6 + int(np.count_nonzero(scores[q][ordered[6:]] == scores[q][ordered[5]]))]
+        pairs += len(top)
         predicted = reference.predict([[query.query, benchmark.corpus[int(j)].code]
                                        for j in top])
         by_id = {benchmark.corpus[int(j)].corpus_id: float(p)
@@ -52,9 +57,9 @@ def test_cross_encoder_reorders_by_the_models_own_predictions(model_dir) -> None
         assert log.per_query[query.query_id]["scores"] == pytest.approx(by_id, abs=1e-6)
         order = ranking.order_to(6)[q]
         got = [benchmark.corpus[int(j)].corpus_id for j in order]
-        assert got == sorted(by_id, key=lambda c: -by_id[c])   # random weights: no ties
+        assert got == sorted(by_id, key=lambda c: -by_id[c])[:6]   # random weights: no ties
     cost = system_cost(ranking)
-    assert cost["pairs_scored"] == 6 * len(benchmark.queries)
+    assert cost["pairs_scored"] == pairs > 6 * len(benchmark.queries)
     assert cost["cpu_seconds"] > 0 and cost["executions"] == 0
 
 

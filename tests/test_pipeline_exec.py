@@ -42,10 +42,15 @@ def test_exec_reorders_the_first_depth_candidates_by_the_visible_tests(small: Be
     with Oracle(workers=2) as oracle:
         base = rank_system(small, "bm25", keep=800)
         piped = rank_system(small, "bm25+exec:depth=6", keep=800, oracle=oracle, split=split)
+        executions = 0
         for q, query in enumerate(small.queries):
             before = base.top(q, 800)
             tests = split.visible_tests(query.query_id)
-            first = before[:6]
+            # the first 6, and every candidate tied with the 6th (the tie group whole)
+            sixth = base.keys[q, 5]
+            first = before[:6 + int((base.keys[q, 6:len(before)] == sixth).sum())]
+            d = len(first)
+            executions += d
             keys = []
             for pos, j in enumerate(first):
                 result = oracle.run(small.corpus[int(j)].code, tests)
@@ -55,20 +60,19 @@ def test_exec_reorders_the_first_depth_candidates_by_the_visible_tests(small: Be
             expected = [int(first[i]) for i in sorted(range(len(first)),
                                                       key=lambda i: tuple(-np.array(keys[i])))]
             after = piped.top(q, 800)
-            assert list(after[:6]) == expected
-            assert list(after[6:]) == list(before[6:])   # the rest below, in their order
+            assert list(after[:d]) == expected
+            assert list(after[d:]) == list(before[d:])   # the rest below, in their order
             # candidates equal on all three keys stay tied, others do not
-            for a in range(6):
-                for b in range(6):
+            for a in range(d):
+                for b in range(d):
                     same = keys[first.tolist().index(after[a])] == \
                         keys[first.tolist().index(after[b])]
                     assert (piped.keys[q, a] == piped.keys[q, b]) == same
         cost = system_cost(piped)
-        assert cost["executions"] == 6 * len(small.queries)
-        assert cost["per_query"]["executions"][small.queries[0].query_id] == 6
+        assert cost["executions"] == executions >= 6 * len(small.queries)
         # a second run answers from the cache
         again = rank_system(small, "bm25+exec:depth=6", keep=800, oracle=oracle, split=split)
-        assert system_cost(again)["cache_hits"] == 6 * len(small.queries)
+        assert system_cost(again)["cache_hits"] == executions
         assert again.order.tolist() == piped.order.tolist()
 
 
@@ -91,12 +95,19 @@ def test_with_a_split_every_system_is_judged_on_held_out_tests(small: Benchmark)
     assert data["split"]["visible"][small.queries[0].query_id] == \
         [i + 1 for i in split.visible[small.queries[0].query_id]]
     assert data["cost"]["bm25"]["executions"] == 0
-    assert data["cost"]["bm25+exec"]["executions"] == 10 * len(small.queries)
+    ranking = report.models["bm25"].ranking
+    assert ranking is not None
+    tenth = [(ranking.keys[q] >= ranking.keys[q, 9]).sum() for q in range(len(small.queries))]
+    assert data["cost"]["bm25+exec"]["executions"] == sum(tenth)
     slip = data["cost"]["bm25+exec"]["slip_through"]
     assert slip["candidates"] == sum(len(v) for v in slip["per_query"].values())
-    top = data["models"]["bm25+exec"]["top"][small.queries[0].query_id]
-    assert len(top) == 10 and len(data["models"]["bm25+exec"]["top_scores"]
-                                  [small.queries[0].query_id]) == 10
+    for qid, top in data["models"]["bm25+exec"]["top"].items():
+        scores = data["models"]["bm25+exec"]["top_scores"][qid]
+        assert len(top) == len(scores) >= 10
+        # past 10 only the tie group at the cut; tied ids in id order
+        assert all(s == scores[9] for s in scores[10:])
+        assert all((-a, x) <= (-b, y) for a, b, x, y in
+                   zip(scores, scores[1:], top, top[1:], strict=False))
     assert data["against_base"]["bm25+exec"]["base"] == "bm25"
     assert data["manifest"]["systems"]["bm25+exec"]["kind"] == "pipeline"
 
@@ -120,7 +131,7 @@ def test_cli_evaluate_reports_pipelines_and_refuses_exec_without_split(tmp_path)
     assert set(data["models"]) == {"bm25", "bm25+exec"}
     assert data["settings"]["split"]["visible"] == 0.5
     assert len(data["split"]["visible"]) == 160
-    assert data["cost"]["bm25+exec"]["executions_per_query"] == 10
+    assert data["cost"]["bm25+exec"]["executions_per_query"] >= 10
     assert "bm25+exec: exec@1 = " in done.stdout
 
 

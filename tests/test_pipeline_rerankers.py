@@ -61,6 +61,13 @@ def _base_top(benchmark, model: str, q: int, depth: int) -> tuple[np.ndarray, np
     return finite[np.argsort(-row[finite], kind="stable")], row
 
 
+def _first(order: np.ndarray, row: np.ndarray, depth: int) -> np.ndarray:
+    """The first ``depth`` of ``order`` and the rest of a tie group straddling the cut (a
+    stage takes it whole, so the set never depends on the corpus order)."""
+    cut = row[order[depth - 1]]
+    return order[:depth + int(np.count_nonzero(row[order[depth:]] == cut))]
+
+
 @pytest.mark.parametrize("fmt", ["tei", "cohere"])
 def test_api_reorders_the_top_depth_by_the_servers_scores_ties_kept(builtin, fmt) -> None:
     depth = 10
@@ -70,37 +77,39 @@ def test_api_reorders_the_top_depth_by_the_servers_scores_ties_kept(builtin, fmt
     base = rank(builtin, "bm25")
     checked_ties = 0
     for q, query in enumerate(builtin.queries):
-        order, _ = _base_top(builtin, "bm25", q, depth)
-        top = order[:depth]
+        order, row = _base_top(builtin, "bm25", q, depth)
+        top = _first(order, row, depth)
         scores = {builtin.corpus[int(j)].corpus_id: score(query.query, builtin.corpus[int(j)].code,
                                                           4) for j in top}
         expected = [{c for c, s in scores.items() if s == level}
                     for level in sorted(set(scores.values()), reverse=True)]
-        got = _groups(ranking, builtin, q, depth)
+        width = len(top)
+        got = _groups(ranking, builtin, q, width)
         assert got == expected, query.query_id
         checked_ties += sum(len(g) > 1 for g in expected)
         # below the block: the base order, untouched
-        assert list(ranking.order_to(depth + 10)[q][depth:]) == \
-            list(base.order_to(depth + 10)[q][depth:])
+        assert list(ranking.order_to(width + 10)[q][width:]) == \
+            list(base.order_to(width + 10)[q][width:])
     assert checked_ties > 100   # levels=4 ties most blocks: the tie rule was exercised
     cost = system_cost(ranking)
     stage = cost["stages"][0]
     assert stage["counts"]["tied"] == cost["tied"] > 0
     per_query = ranking.logs[0].per_query[builtin.queries[0].query_id]
-    assert per_query["tied"] == sum(len(g) for g in _groups(ranking, builtin, 0, depth)
+    first = _first(*_base_top(builtin, "bm25", 0, depth), depth)
+    assert per_query["tied"] == sum(len(g) for g in _groups(ranking, builtin, 0, len(first))
                                     if len(g) > 1)
     assert per_query["scores"] == {builtin.corpus[int(j)].corpus_id:
                                    score(builtin.queries[0].query,
                                          builtin.corpus[int(j)].code, 4)
-                                   for j in _base_top(builtin, "bm25", 0, depth)[0][:depth]}
+                                   for j in _first(*_base_top(builtin, "bm25", 0, depth), depth)}
 
 
 def test_tei_and_cohere_request_shapes(tiny, monkeypatch) -> None:
     monkeypatch.setenv("RERANK_API_KEY", KEY)
     with RerankServer(key=KEY) as server:
         server.models.add("bge")
-        rank_system(tiny, f"bm25+api:url={server.url},model=m,format=tei,depth=3")
-        rank_system(tiny, f"bm25+api:url={server.url},model=bge,format=cohere,depth=3")
+        rank_system(tiny, f"minilm+api:url={server.url},model=m,format=tei,depth=3")
+        rank_system(tiny, f"minilm+api:url={server.url},model=bge,format=cohere,depth=3")
         bodies, paths, auth = server.bodies, server.paths, server.auth
     tei = [b for b, p in zip(bodies, paths, strict=True) if p == "/rerank"]
     cohere = [b for b, p in zip(bodies, paths, strict=True) if p == "/v1/rerank"]
@@ -109,7 +118,7 @@ def test_tei_and_cohere_request_shapes(tiny, monkeypatch) -> None:
                and len(b["texts"]) == 3 for b in tei)
     assert {b["query"] for b in tei} == {q.query for q in tiny.queries}
     q0 = tiny.queries[0]
-    top = _base_top(tiny, "bm25", 0, 3)[0][:3]
+    top = _base_top(tiny, "minilm", 0, 3)[0][:3]
     assert next(b for b in tei if b["query"] == q0.query)["texts"] == \
         [tiny.corpus[int(j)].code for j in top]
     assert all(set(b) == {"model", "query", "documents", "top_n"} and b["model"] == "bge"
@@ -119,7 +128,7 @@ def test_tei_and_cohere_request_shapes(tiny, monkeypatch) -> None:
 
 def test_413_halves_the_request_and_the_run_keeps_the_size_that_worked(tiny) -> None:
     with RerankServer(max_batch=3) as server:
-        ranking = rank_system(tiny, f"bm25+api:url={server.url},model=m,format=tei,batch=8")
+        ranking = rank_system(tiny, f"minilm+api:url={server.url},model=m,format=tei,batch=8")
         sizes = list(server.sizes)
     log = ranking.logs[0]
     assert log.notes["batch_after_413"] == 2          # 8 -> 4 (413) -> 2
@@ -137,7 +146,7 @@ def test_413_halves_the_request_and_the_run_keeps_the_size_that_worked(tiny) -> 
 def test_429_is_retried_after_the_servers_retry_after(tiny) -> None:
     with RerankServer() as server:
         server.faults.append(("status", 429, {"Retry-After": "2"}, "slow down"))
-        ranking = rank_system(tiny, f"bm25+api:url={server.url},model=m,format=cohere")
+        ranking = rank_system(tiny, f"minilm+api:url={server.url},model=m,format=cohere")
         assert server.requests == len(tiny.queries) + 1
     log = ranking.logs[0]
     assert log.counts["retries"] == 1 and log.counts["requests"] == len(tiny.queries) + 1
@@ -189,7 +198,7 @@ def test_a_wrong_key_fails_clearly_without_echoing_it(tiny, monkeypatch) -> None
     monkeypatch.setenv("MY_KEY", KEY + "-wrong")
     with RerankServer(key=KEY) as server:
         with pytest.raises(ServiceError) as err:
-            rank_system(tiny, f"bm25+api:url={server.url},model=m,format=tei,key_env=MY_KEY")
+            rank_system(tiny, f"minilm+api:url={server.url},model=m,format=tei,key_env=MY_KEY")
     message = str(err.value)
     assert "HTTP 401" in message and "$MY_KEY" in message and f"{server.url}/rerank" in message
     assert KEY not in message
@@ -203,24 +212,24 @@ def test_a_bad_answer_is_a_clear_error_naming_the_url(tiny, fault, words, fmt) -
     with RerankServer() as server:
         server.faults.append(fault)
         with pytest.raises(ServiceError) as err:
-            rank_system(tiny, f"bm25+api:url={server.url},model=m,format={fmt}")
+            rank_system(tiny, f"minilm+api:url={server.url},model=m,format={fmt}")
     assert words in str(err.value) and server.url in str(err.value)
 
 
 @pytest.mark.parametrize("name, words", [
-    ("bm25+api:url=http://127.0.0.1:9,model=m,format=tei,colour=red",
+    ("minilm+api:url=http://127.0.0.1:9,model=m,format=tei,colour=red",
      ["stage 'api'", "unknown option 'colour'", "url, model, format, key_env, depth, batch"]),
-    ("bm25+api:url=http://127.0.0.1:9,model=m", ["stage 'api'", "needs format="]),
-    ("bm25+api:url=http://127.0.0.1:9,model=m,format=onnx", ["formats: tei, cohere"]),
-    ("bm25+api:model=m,format=tei", ["needs url="]),
-    ("bm25+api:url=http://user:hunter22@127.0.0.1:9,model=m,format=tei", ["user info",
+    ("minilm+api:url=http://127.0.0.1:9,model=m", ["stage 'api'", "needs format="]),
+    ("minilm+api:url=http://127.0.0.1:9,model=m,format=onnx", ["formats: tei, cohere"]),
+    ("minilm+api:model=m,format=tei", ["needs url="]),
+    ("minilm+api:url=http://user:hunter22@127.0.0.1:9,model=m,format=tei", ["user info",
                                                                          "key_env="]),
-    ("bm25+api:url=ftp://host,model=m,format=tei", ["not an http(s) URL"]),
-    ("bm25+api:url=http://127.0.0.1:9,model=m,format=tei,depth=0", ["depth", "positive"]),
-    ("bm25+llm:url=http://127.0.0.1:9,model=m,format=tei", ["stage 'llm'",
+    ("minilm+api:url=ftp://host,model=m,format=tei", ["not an http(s) URL"]),
+    ("minilm+api:url=http://127.0.0.1:9,model=m,format=tei,depth=0", ["depth", "positive"]),
+    ("minilm+llm:url=http://127.0.0.1:9,model=m,format=tei", ["stage 'llm'",
                                                             "url, model, key_env, depth"]),
-    ("bm25+cross-encoder:path=/no/such/folder", ["/no/such/folder", "no such folder"]),
-    ("bm25+reranker", ["unknown stage 'reranker'", "api", "cross-encoder", "llm"]),
+    ("minilm+cross-encoder:path=/no/such/folder", ["/no/such/folder", "no such folder"]),
+    ("minilm+reranker", ["unknown stage 'reranker'", "api", "cross-encoder", "llm"]),
 ])
 def test_a_malformed_stage_names_the_stage_and_what_exists(tiny, name, words) -> None:
     with pytest.raises(ModelNotFoundError) as err:
@@ -231,7 +240,7 @@ def test_a_malformed_stage_names_the_stage_and_what_exists(tiny, name, words) ->
 
 def test_llm_scores_are_the_answers_probability_of_yes(tiny) -> None:
     with RerankServer() as server:
-        ranking = rank_system(tiny, f"bm25+llm:url={server.url},model=m,depth=5")
+        ranking = rank_system(tiny, f"minilm+llm:url={server.url},model=m,depth=5")
         bodies = list(server.bodies)
     assert len(bodies) == 5 * len(tiny.queries)
     assert all(b["temperature"] == 0 and b["logprobs"] is True and b["top_logprobs"] == 5
@@ -254,7 +263,7 @@ def test_llm_without_logprobs_asks_for_ratings_and_counts_unparseable_answers(ti
         # the first pair: asked for yes/no (no logprobs come back), then for a rating;
         # the next answer is no rating at all
         server.faults.extend([("none",), ("none",), ("garbage",)])
-        ranking = rank_system(tiny, f"bm25+llm:url={server.url},model=m,depth=5")
+        ranking = rank_system(tiny, f"minilm+llm:url={server.url},model=m,depth=5")
         bodies = list(server.bodies)
     log = ranking.logs[0]
     assert log.counts["failures"] == 1
@@ -271,8 +280,8 @@ def test_llm_without_logprobs_asks_for_ratings_and_counts_unparseable_answers(ti
 
 def test_llm_prompt_and_tokens_in_the_report(tiny, tmp_path, run_cli) -> None:
     with RerankServer() as server:
-        name = f"bm25+llm:url={server.url},model=m,depth=3"
-        code, _, err = run_cli("evaluate", TINY, "--model", "bm25", "--model", name,
+        name = f"minilm+llm:url={server.url},model=m,depth=3"
+        code, _, err = run_cli("evaluate", TINY, "--model", "minilm", "--model", name,
                                "--out", tmp_path / "r.json")
         assert code == 0, err
         assert run_cli("evaluate", TINY, "--model", name, "--out", tmp_path / "r.md")[0] == 0

@@ -10,7 +10,7 @@ are never read. A candidate's consensus score is its agreement with the *other* 
 
     consensus(i) = sum over j != i that ran of  w_j * (probes where i and j behave alike)
                                                      / (probes)
-    w_j = 1 / (previous rank of j)
+    w_j = 1 / (previous rank of j; a tied group shares its mean rank, as in rrf)
 
 so the behavioural centre of the pool rises: the mutants of one canonical each differ from
 it on a few inputs, and from each other on more.
@@ -23,13 +23,13 @@ It needs a held-out split, like ``exec``: it executes what the visible tests cal
 from __future__ import annotations
 
 import ast
-import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..hooks import ShouldStop
+from .fusion import kept_and_mean_ranks
 from .stages import RerankStage, StageLog, reorder_row
 
 if TYPE_CHECKING:
@@ -38,10 +38,13 @@ if TYPE_CHECKING:
 __all__ = ["ConsensusStage", "agreement", "call_probes", "defines"]
 
 
-def agreement(behaviour: list[tuple[Any, ...] | None]) -> np.ndarray:
+def agreement(behaviour: list[tuple[Any, ...] | None],
+              ranks: np.ndarray | None = None) -> np.ndarray:
     """Each candidate's consensus score (module docstring) from its per-probe behaviour,
-    in previous order; None for a candidate that did not run (score 0)."""
+    in previous order, and its previous (mean) rank (default 1, 2, ...); None for a
+    candidate that did not run (score 0)."""
     n = len(behaviour)
+    rank = np.arange(1.0, n + 1.0) if ranks is None else np.asarray(ranks, dtype=np.float64)
     out = np.zeros(n)
     for i, mine in enumerate(behaviour):
         if mine is None or not mine:
@@ -50,7 +53,7 @@ def agreement(behaviour: list[tuple[Any, ...] | None]) -> np.ndarray:
             if j == i or theirs is None:
                 continue
             alike = sum(a == b for a, b in zip(mine, theirs, strict=True))
-            out[i] += alike / len(mine) / (j + 1.0)
+            out[i] += alike / len(mine) / rank[j]
     return out
 
 
@@ -90,7 +93,8 @@ def defines(code: str, function: str) -> bool:
 class ConsensusStage(RerankStage):
     """The ``consensus`` stage over ``previous`` (module docstring)."""
 
-    log: StageLog = field(default_factory=lambda: StageLog("consensus"))
+    log: StageLog = field(default_factory=lambda: StageLog(
+        "consensus", score_name="agreement with the other candidates"))
 
     def _rerank(self, benchmark: Benchmark, start: int, block: np.ndarray,
                 should_stop: ShouldStop | None) -> np.ndarray:
@@ -110,16 +114,16 @@ class ConsensusStage(RerankStage):
                 else:
                     slots.append(-1)
             plan.append((r, cands, slots))
-        began = time.perf_counter()
+        clock = self.log.timed()
         results = self.oracle.run_many(jobs, should_stop=should_stop) if jobs else []
-        self.log.wall_seconds += time.perf_counter() - began
         out = block.copy()
+        _, mean_ranks = kept_and_mean_ranks(block, self.depth)
         for r, cands, slots in plan:
             query = benchmark.queries[start + r]
             behaviour = [None if s < 0 else
                          tuple((o.status, o.detail) for o in results[s].outcomes)
                          for s in slots]
-            support = agreement(behaviour)
+            support = agreement(behaviour, mean_ranks[r, cands])
             groups = len({b for b in behaviour if b is not None})
             self.log.record(query.query_id, [results[s] for s in slots if s >= 0],
                             groups=groups, pass_visible=[])
@@ -128,4 +132,9 @@ class ConsensusStage(RerankStage):
                 # round so float sums of equal weights compare equal
                 out[r] = reorder_row(block[r], self.depth,
                                      np.column_stack([runs, np.round(support, 12)]))
+                self.report(benchmark, query.query_id, cands, block[r], out[r],
+                            np.round(support, 12),
+                            [f"{v:.3f}" if b is not None else "did not run"
+                             for v, b in zip(support, behaviour, strict=True)])
+        self.log.add_time(clock)
         return out

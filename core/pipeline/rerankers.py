@@ -19,7 +19,6 @@ previous score, one step per tie group; the model's own scores are in the log, p
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,7 +32,7 @@ from ..ranking.cross_encoder import CrossEncoderScorer
 from ..ranking.llm_judge import PROMPTS, SYSTEM_PROMPT, ChatJudge, judge_pairs
 from ..ranking.ranking import Retriever
 from .names import PipelineNameError, StageSpec
-from .stages import DEFAULT_DEPTH, BlockStage, StageLog
+from .stages import DEFAULT_DEPTH, BlockStage, StageLog, first_candidates, record_candidates
 
 if TYPE_CHECKING:
     from ..benchmark.dataset import Benchmark
@@ -83,14 +82,13 @@ class ModelStage(BlockStage):
         plan: list[np.ndarray] = []
         groups: list[tuple[str, list[str]]] = []
         for r in range(block.shape[0]):
-            finite = np.flatnonzero(np.isfinite(block[r]))
-            cands = finite[np.argsort(-block[r][finite], kind="stable")][:self.depth]
+            cands = first_candidates(block[r], self.depth)
             plan.append(cands)
             groups.append((benchmark.queries[start + r].query,
                            [benchmark.corpus[int(j)].code for j in cands]))
-        began = time.perf_counter()
+        clock = self.log.timed()
         scores, costs = self.scorer(groups, self.log, should_stop)
-        self.log.wall_seconds += time.perf_counter() - began
+        self.log.add_time(clock)
         out = block.copy()
         for r, cands in enumerate(plan):
             query = benchmark.queries[start + r]
@@ -103,6 +101,8 @@ class ModelStage(BlockStage):
             _add(self.log, tied=tied, queries_with_ties=int(tied > 0),
                  candidates_scored=len(cands))
             out[r] = order_by_scores(block[r], cands, mine)
+            record_candidates(self.log, benchmark, query.query_id, cands, block[r], out[r],
+                              mine)
         return out
 
 
@@ -141,7 +141,9 @@ def build_model_stage(pipeline: str, stage: StageSpec, previous: Retriever, *,
 
     where = f"pipeline {pipeline!r}, stage {stage.name!r}"
     depth = _int(stage, "depth", DEFAULT_DEPTH, where)
-    log = StageLog(stage.name)
+    log = StageLog(stage.name, score_name={
+        "api": "the reranker's score", "cross-encoder": "the cross-encoder's score",
+        "llm": "the judge's score (P(yes), or its 0-10 rating)"}.get(stage.name, ""))
     if status is None:
         def status(message: str) -> None:
             """Retries and 413 cuts: kept in the log (the first 50) and logged as warnings

@@ -1,5 +1,7 @@
 """Second stages: each reorders the previous stage's first ``depth`` candidates of every
-query and leaves the rest below them, in their order.
+query and leaves the rest below them, in their order. A tie group straddling the cut at
+``depth`` is taken whole (as bounded rankings keep it, :mod:`execretrieval.ranking.ranking`),
+so which candidates a stage sees never depends on the order of lines in ``corpus.jsonl``.
 
 ``exec`` runs each of those candidates on the query's *visible* tests (the sandboxed,
 cached oracle; one batch per block of queries, so every core is busy) and orders them by
@@ -11,12 +13,18 @@ tests it ran.
 A reordered block gets scores above the row's best previous score (one step per final tie
 group), so the stored ranking reproduces the new order and its ties exactly, and every
 snippet below keeps its previous score.
+
+Every stage reports, per query, each candidate it reordered (:meth:`StageLog.candidates`):
+its rank before and after the stage (1 + the number of candidates scoring strictly above
+it, so tied candidates share their best rank) and the stage's own score for it with how it
+reads (``exec``: visible tests passed / total; ``consensus``: agreement weight; a model
+stage: the model's score). A new stage calls :meth:`RerankStage.report` with one score per
+candidate and gets the ranks filled in.
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -26,12 +34,14 @@ from ..errors import RetrieverError
 from ..hooks import Progress, ShouldStop
 from ..ranking.ranking import Retriever, StreamingRetriever
 from ..ranking.registry import score_blocks
+from .cpu import CpuClock
 from .split import Split
 
 if TYPE_CHECKING:
     from ..benchmark.dataset import Benchmark
 
-__all__ = ["DEFAULT_DEPTH", "BlockStage", "ExecStage", "RerankStage", "StageLog", "reorder_row"]
+__all__ = ["DEFAULT_DEPTH", "BlockStage", "ExecStage", "RerankStage", "StageLog",
+           "first_candidates", "rank_above", "record_candidates", "reorder_row"]
 
 DEFAULT_DEPTH = 10
 
@@ -42,8 +52,10 @@ class SplitRequiredError(RetrieverError):
 
 @dataclass
 class StageLog:
-    """What a stage did: per query id its executions and the candidates that passed every
-    visible test; in total its cache hits and seconds."""
+    """What a stage did: per query id its executions, the candidates that passed every
+    visible test and each reordered candidate's ranks and score (``detail``); in total its
+    cache hits and seconds (wall; CPU of this process and of the sandbox runs, see
+    :mod:`execretrieval.pipeline.cpu`)."""
 
     stage: str
     per_query: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -55,6 +67,26 @@ class StageLog:
     counts: dict[str, float] = field(default_factory=dict)
     #: what the figures need beside them (the endpoint, the prompt template...)
     notes: dict[str, Any] = field(default_factory=dict)
+    cpu_seconds: float = 0.0
+    sandbox_cpu_seconds: float = 0.0
+    #: what the stage's score per candidate is (shown beside it in reports and the GUI)
+    score_name: str = ""
+    #: query id -> [{corpus_id, previous_rank, rank, score, shown}], by rank then corpus id
+    detail: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+
+    def timed(self) -> CpuClock:
+        """A clock to :meth:`add_time` once the stage's work on a block is done."""
+        return CpuClock.start()
+
+    def add_time(self, clock: CpuClock) -> None:
+        wall, cpu, sandbox = clock.stop()
+        self.wall_seconds += wall
+        self.cpu_seconds += cpu
+        self.sandbox_cpu_seconds += sandbox
+
+    def candidates(self, query_id: str, rows: Sequence[dict[str, Any]]) -> None:
+        """Keep one query's per-candidate detail (see :meth:`RerankStage.report`)."""
+        self.detail[query_id] = sorted(rows, key=lambda d: (d["rank"], d["corpus_id"]))
 
     def record(self, query_id: str, results: Any, **fields: Any) -> None:
         """Count one query's executions (its oracle results) and keep its figures."""
@@ -71,25 +103,66 @@ class StageLog:
         return {"stage": self.stage, "executions": self.executions,
                 "executions_per_query": self.executions / n,
                 "cache_hits": self.cache_hits, "wall_seconds": round(self.wall_seconds, 3),
+                "cpu_seconds": round(self.cpu_seconds, 3),
+                "sandbox_cpu_seconds": round(self.sandbox_cpu_seconds, 3),
                 "suite_seconds": round(self.suite_seconds, 3),
                 "suite_seconds_note": "time inside the sandbox summed over the suites "
                                       "executed (not cache hits), across all workers",
+                "score": self.score_name,
                 **({"counts": dict(self.counts)} if self.counts else {}),
                 **({"notes": dict(self.notes)} if self.notes else {})}
 
 
-def reorder_row(row: np.ndarray, depth: int, stage_keys: np.ndarray) -> np.ndarray:
-    """``row`` (one query's scores) with its first ``depth`` candidates (stable order, finite
-    scores) reordered by ``stage_keys`` (one tuple-comparable row per candidate, larger
-    first), ties in the previous scores kept as the tie-breaker, and lifted above the rest.
+def first_candidates(row: np.ndarray, depth: int) -> np.ndarray:
+    """Corpus indices of a row's first ``depth`` candidates (finite scores, best first, ties
+    in corpus order), extended to the end of a tie group straddling the cut: the set never
+    depends on the order of the corpus, only the order of its tied members does."""
+    values = np.asarray(row, dtype=np.float64)
+    finite = np.flatnonzero(np.isfinite(values))
+    order = finite[np.argsort(-values[finite], kind="stable")]
+    if len(order) <= depth or depth <= 0:
+        return order if depth > 0 else order[:0]
+    cut = values[order[depth - 1]]
+    return order[:depth + int(np.count_nonzero(values[order[depth:]] == cut))]
 
-    ``stage_keys``: (d x m) array for the d = min(depth, retrieved) first candidates.
+
+def rank_above(row: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    """1 + the number of finite scores of ``row`` strictly above each of ``indices``
+    (tied snippets share their best rank; independent of the corpus order)."""
+    values = np.asarray(row, dtype=np.float64)
+    ordered = np.sort(-values[np.isfinite(values)])
+    return np.searchsorted(ordered, -values[np.asarray(indices, dtype=np.int64)],
+                           side="left").astype(np.int64) + 1
+
+
+def record_candidates(log: StageLog, benchmark: Benchmark, query_id: str,
+                      candidates: np.ndarray, before: np.ndarray, after: np.ndarray,
+                      scores: Sequence[float] | np.ndarray,
+                      shown: Sequence[str] | None = None) -> None:
+    """Record one query's reordered candidates in ``log`` (module docstring): their ranks
+    in ``before`` (the previous stage's row) and ``after`` (this stage's), the stage's
+    ``scores`` (one per candidate, in ``candidates`` order) and how each reads."""
+    prev = rank_above(before, candidates)
+    now = rank_above(after, candidates)
+    texts = list(shown) if shown is not None else [f"{float(v):.4g}" for v in scores]
+    log.candidates(query_id, [
+        {"corpus_id": benchmark.corpus[int(j)].corpus_id, "previous_rank": int(p),
+         "rank": int(n), "score": float(v), "shown": t}
+        for j, p, n, v, t in zip(candidates, prev, now, scores, texts, strict=True)])
+
+
+def reorder_row(row: np.ndarray, depth: int, stage_keys: np.ndarray) -> np.ndarray:
+    """``row`` (one query's scores) with its :func:`first_candidates` reordered by
+    ``stage_keys`` (one tuple-comparable row per candidate, larger first), ties in the
+    previous scores kept as the tie-breaker, and lifted above the rest.
+
+    ``stage_keys``: (d x m) array for the d first candidates (``first_candidates(row,
+    depth)``, in that order).
     """
     out = np.array(row, dtype=np.float64)
-    finite = np.flatnonzero(np.isfinite(out))
-    if not finite.size:
+    order = first_candidates(out, depth)
+    if not order.size:
         return out
-    order = finite[np.argsort(-out[finite], kind="stable")][:depth]
     previous = out[order]
     # previous tie group index (0 = best), the last key of the lexicographic order
     _, prev_group = np.unique(-previous, return_inverse=True)
@@ -98,7 +171,7 @@ def reorder_row(row: np.ndarray, depth: int, stage_keys: np.ndarray) -> np.ndarr
     _, final_group = np.unique(-keys, axis=0, return_inverse=True)
     final_group = final_group.ravel()
     n_groups = int(final_group.max()) + 1
-    top = float(np.max(out[finite]))
+    top = float(np.max(out[np.isfinite(out)]))
     out[order] = top + (n_groups - final_group).astype(np.float64)
     return out
 
@@ -137,22 +210,31 @@ class RerankStage(BlockStage):
     oracle: Any
     split: Split
     depth: int = DEFAULT_DEPTH
+    #: what the stage did; a subclass gives its own default (stage name, score_name)
+    log: StageLog = field(default_factory=lambda: StageLog("stage"))
 
     def _candidates(self, query_id: str, row: np.ndarray) -> np.ndarray:
-        """The row's first ``depth`` candidates (finite scores, stable order), once the
-        query is known to be in the split."""
+        """The row's :func:`first_candidates` to ``depth`` (a tie group at the cut whole),
+        once the query is known to be in the split."""
         if query_id not in self.split.visible:
             raise RetrieverError(f"{self.name}: query {query_id} is not in the "
                                  "split (the split was made for another benchmark)")
-        finite = np.flatnonzero(np.isfinite(row))
-        return finite[np.argsort(-row[finite], kind="stable")][:self.depth]
+        return first_candidates(row, self.depth)
+
+    def report(self, benchmark: Benchmark, query_id: str, candidates: np.ndarray,
+               before: np.ndarray, after: np.ndarray, scores: Sequence[float] | np.ndarray,
+               shown: Sequence[str] | None = None) -> None:
+        """:func:`record_candidates` into this stage's log."""
+        record_candidates(self.log, benchmark, query_id, candidates, before, after, scores,
+                          shown)
 
 
 @dataclass
 class ExecStage(RerankStage):
     """The ``exec`` stage over ``previous`` (module docstring)."""
 
-    log: StageLog = field(default_factory=lambda: StageLog("exec"))
+    log: StageLog = field(default_factory=lambda: StageLog(
+        "exec", score_name="visible tests passed / visible tests"))
 
     def _rerank(self, benchmark: Benchmark, start: int, block: np.ndarray,
                 should_stop: ShouldStop | None) -> np.ndarray:
@@ -164,9 +246,8 @@ class ExecStage(RerankStage):
             tests = self.split.visible_tests(query.query_id)
             plan.append((r, cands, len(jobs)))
             jobs.extend((benchmark.corpus[int(j)].code, tests) for j in cands)
-        began = time.perf_counter()
+        clock = self.log.timed()
         results = self.oracle.run_many(jobs, should_stop=should_stop) if jobs else []
-        self.log.wall_seconds += time.perf_counter() - began
         out = block.copy()
         for r, cands, first in plan:
             query = benchmark.queries[start + r]
@@ -176,9 +257,14 @@ class ExecStage(RerankStage):
                               dtype=np.float64)
             every = (passed == n_visible) & (n_visible > 0)
             self.log.record(query.query_id, mine,
-                            pass_visible=[benchmark.corpus[int(j)].corpus_id
-                                          for j, ok in zip(cands, every, strict=True) if ok])
+                            pass_visible=sorted(benchmark.corpus[int(j)].corpus_id
+                                                for j, ok in zip(cands, every, strict=True)
+                                                if ok))
             if len(cands):
                 out[r] = reorder_row(block[r], self.depth,
                                      np.column_stack([every.astype(np.float64), passed]))
+                self.report(benchmark, query.query_id, cands, block[r], out[r],
+                            passed / max(n_visible, 1),
+                            [f"{int(p)}/{n_visible}" for p in passed])
+        self.log.add_time(clock)
         return out

@@ -37,6 +37,32 @@ class PipelineRanking(Ranking):
     spec: PipelineSpec | None = None
     logs: tuple[StageLog, ...] = field(default=())
 
+    def stage_detail(self) -> dict[str, list[dict[str, Any]]]:
+        """Per query id, each candidate any stage reordered, by final rank then corpus id:
+        ``{corpus_id, base_rank, final_rank, stages: [{stage, rank, score, shown}]}``.
+
+        ``base_rank`` is its rank in the first stage's (the base's) ranking and
+        ``final_rank`` in the pipeline's, both 1 + the number scoring strictly above it; a
+        stage that did not reorder the candidate has no entry (its rank there is the one
+        before it: a stage leaves the rest in place)."""
+        out: dict[str, list[dict[str, Any]]] = {}
+        for qid in dict.fromkeys(q for log in self.logs for q in log.detail):
+            rows: dict[str, dict[str, Any]] = {}
+            for log in self.logs:
+                for entry in log.detail.get(qid, ()):
+                    row = rows.setdefault(entry["corpus_id"], {
+                        "corpus_id": entry["corpus_id"], "base_rank": entry["previous_rank"],
+                        "final_rank": entry["rank"], "stages": []})
+                    row["final_rank"] = entry["rank"]
+                    row["stages"].append({"stage": log.stage, "rank": entry["rank"],
+                                          "score": entry["score"], "shown": entry["shown"]})
+            last = {e["corpus_id"]: e["rank"] for e in self.logs[-1].detail.get(qid, ())}
+            for cid, row in rows.items():
+                # a candidate the last stage did not see kept the rank it had before it
+                row["final_rank"] = last.get(cid, row["final_rank"])
+            out[qid] = sorted(rows.values(), key=lambda r: (r["final_rank"], r["corpus_id"]))
+        return out
+
 
 def _number(value: str | None, default: float, where: str, *, integer: bool) -> float:
     if value is None:
@@ -129,6 +155,8 @@ def system_cost(ranking: Ranking) -> Mapping[str, Any]:
             "executions_per_query": executions / len(queries) if queries else 0.0,
             "cache_hits": sum(log.cache_hits for log in logs),
             "wall_seconds": round(sum(log.wall_seconds for log in logs), 3),
+            "cpu_seconds": round(sum(log.cpu_seconds for log in logs), 3),
+            "sandbox_cpu_seconds": round(sum(log.sandbox_cpu_seconds for log in logs), 3),
             "suite_seconds": round(sum(log.suite_seconds for log in logs), 3),
             "stages": [log.to_dict() for log in logs],
             "per_query": {"executions": queries}}

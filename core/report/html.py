@@ -3,8 +3,10 @@
 Charts (each an ``<svg class="chart" data-chart="...">``): ``exec-at-k`` (exec@k per model
 with 95% CI whiskers), ``exec1-by-domain``, ``deception-by-bug-type`` (under the tie
 policy), ``deception-by-bug-type-strict`` and ``-tied`` (the two classes),
-``density-ablation`` (exec@1 against the number of paired mutants kept) and, with a
-background pool, ``pool-scaling`` (exec@k, deception and background at rank 1 against the
+``density-ablation`` (exec@1 against the number of paired mutants kept),
+``quality-vs-cost`` (with pipelines or a split: exec@1 with its CI against executions or
+requests per query, an arrow from each base to its pipelines) and, with a background
+pool, ``pool-scaling`` (exec@k, deception and background at rank 1 against the
 pool size).
 """
 
@@ -19,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from .annotations import annotations_html
 from .drilldown import DRILL_CSS, Outcomes, Results, drilldown_html, slices_html
 from .nway import nway_html
-from .pipelines import cost_table
+from .pipelines import cost_points, cost_table
 from .tables import blind_table, tie_table
 
 if TYPE_CHECKING:
@@ -141,6 +143,60 @@ def lines_chart(chart: str, title: str, xs: Sequence[str],
             parts.append(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="3.5" fill="{colour}"/>')
     parts.append("</svg>")
     return "".join(parts) + _legend(list(series))
+
+
+def cost_chart(points: Sequence[Mapping[str, Any]], metric: str = "exec@1") -> str:
+    """exec@1 (0..1, CI whiskers) against executions or requests per query: one labelled
+    dot per system, an arrow from a base to each of its pipelines."""
+    width, height, left, bottom, top, right = 900, 360, 50, 46, 30, 230
+    plot_w, plot_h = width - left - right, height - bottom - top
+    shown = [p for p in points if _finite(p.get("mean"))]
+    high = max([float(p["cost"]) for p in shown] + [1.0])
+    # a round step (1, 2 or 5 times a power of ten) giving at most six intervals
+    power = 10 ** math.floor(math.log10(high))
+    step = next(power * m for m in (0.2, 0.5, 1, 2, 5) if high / (power * m) <= 6)
+    high = math.ceil(high / step) * step
+    parts = _frame("quality-vs-cost", f"{metric} on held-out tests vs cost", width, height,
+                   left, top, plot_h, right=right)
+    parts.append('<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" '
+                 'markerWidth="7" markerHeight="7" orient="auto-start-reverse">'
+                 '<path d="M0,0 L10,5 L0,10 z" fill="#888"/></marker></defs>')
+    for i in range(int(round(high / step)) + 1):
+        x = left + plot_w * i * step / high
+        parts.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{top}" y2="{top + plot_h}" '
+                     f'stroke="#f0f0f0"/><text x="{x:.1f}" y="{top + plot_h + 16}" '
+                     f'font-size="11" text-anchor="middle">{i * step:g}</text>')
+    parts.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 6}" font-size="11" '
+                 'text-anchor="middle">stage executions (or requests) per query</text>')
+
+    def at(p: Mapping[str, Any], key: str = "mean") -> tuple[float, float]:
+        return (left + plot_w * float(p["cost"]) / high,
+                top + plot_h * (1 - max(0.0, min(1.0, float(p[key])))))
+
+    by_name = {p["name"]: p for p in shown}
+    for p in shown:
+        base = by_name.get(p.get("base") or "")
+        if base is not None:
+            (x0, y0), (x1, y1) = at(base), at(p)
+            parts.append(f'<line class="moved" x1="{x0:.1f}" y1="{y0:.1f}" x2="{x1:.1f}" '
+                         f'y2="{y1:.1f}" stroke="#888" stroke-dasharray="4 3" '
+                         'marker-end="url(#arrow)"/>')
+    for i, p in enumerate(shown):
+        colour = PALETTE[i % len(PALETTE)]
+        x, y = at(p)
+        if _finite(p.get("ci_low")) and _finite(p.get("ci_high")):
+            _, lo = at(p, "ci_low")
+            _, hi = at(p, "ci_high")
+            parts.append(f'<line class="ci" x1="{x:.1f}" x2="{x:.1f}" y1="{lo:.1f}" '
+                         f'y2="{hi:.1f}" stroke="{colour}"/>')
+        parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="5" fill="{colour}"><title>'
+                     f'{escape(p["name"])}: {metric} {float(p["mean"]):.3f}, '
+                     f'{float(p["cost"]):.1f} per query</title></circle>')
+        parts.append(f'<text x="{width - right + 12}" y="{top + 14 + 16 * i}" font-size="11">'
+                     f'<tspan fill="{colour}">●</tspan> {escape(p["name"])} '
+                     f'{float(p["mean"]):.3f}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -278,6 +334,7 @@ def report_html(report: EvaluationReport, benchmark: Benchmark | None = None,
     if table is not None:
         note, header, rows = table
         out += ["<h2>Quality and cost</h2>", f"<p>{escape(note)}</p>" if note else "",
+                cost_chart(cost_points(data)),
                 _table(header, [[escape(c) for c in row] for row in rows])]
     out += nway_html(data)
     out += _pool_scaling_html(data.get("pool_scaling") or [])

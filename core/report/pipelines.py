@@ -10,6 +10,11 @@ system's top 10, and every pipeline against its base.
 - ``top`` / ``top_scores`` per system: ``{query_id: [corpus ids of its first 10]}`` and the
   scores beside them (a reordered block's scores are its tie-group steps above the row's
   previous best, see :mod:`execretrieval.pipeline.stages`), so anyone can check an ordering;
+  a tie group straddling the 10th place is listed whole and tied ids are in id order, so
+  ``top`` never depends on the order of lines in ``corpus.jsonl``;
+- ``stage_detail`` per pipeline (:meth:`execretrieval.pipeline.PipelineRanking.
+  stage_detail`): per query, each reordered candidate's base rank, each stage's rank and
+  score, and its final rank;
 - ``against_base``: each pipeline compared with its base on ``metric`` when the base is a
   system of the same report.
 """
@@ -28,25 +33,34 @@ if TYPE_CHECKING:
     from ..measure.metrics import ModelEvaluation
     from ..ranking.ranking import Ranking
 
-__all__ = ["against_base", "cost_markdown", "cost_table", "identity", "slip_through",
-           "system_costs", "tops"]
+__all__ = ["against_base", "cost_markdown", "cost_points", "cost_table", "identity",
+           "slip_through", "system_costs", "tops"]
 
 TOP = 10
 
 
 def tops(benchmark: Benchmark, rankings: Mapping[str, Ranking], n: int = TOP
          ) -> dict[str, dict[str, Any]]:
-    """Per system, each query's first ``n`` corpus ids and their scores."""
+    """Per system, each query's first ``n`` corpus ids and their scores (a tie group at
+    the cut whole, tied ids in id order), and a pipeline's ``stage_detail``."""
     out: dict[str, dict[str, Any]] = {}
     for name, ranking in rankings.items():
-        order, keys = ranking.order_to(n), ranking.keys_to(n)
         top: dict[str, list[str]] = {}
         scores: dict[str, list[float]] = {}
         for q, query in enumerate(benchmark.queries):
-            listed = order[q] >= 0
-            top[query.query_id] = [benchmark.corpus[int(j)].corpus_id for j in order[q][listed]]
-            scores[query.query_id] = [float(k) for k in keys[q][listed]]
+            listed = ranking.order[q] >= 0
+            order, keys = ranking.order[q][listed], ranking.keys[q][listed]
+            if len(keys) > n:
+                order = order[:n + int((keys[n:] == keys[n - 1]).sum())]
+                keys = keys[:len(order)]
+            ids = [benchmark.corpus[int(j)].corpus_id for j in order]
+            pairs = sorted(zip(keys.tolist(), ids, strict=True), key=lambda p: (-p[0], p[1]))
+            top[query.query_id] = [cid for _, cid in pairs]
+            scores[query.query_id] = [float(k) for k, _ in pairs]
         out[name] = {"top": top, "top_scores": scores}
+        if isinstance(ranking, PipelineRanking) and ranking.logs:
+            out[name]["stage_detail"] = ranking.stage_detail()
+            out[name]["stage_scores"] = {log.stage: log.score_name for log in ranking.logs}
     return out
 
 
@@ -128,10 +142,42 @@ def identity(benchmark: Benchmark, ranking: Ranking) -> dict[str, Any]:
             "stages": [{"name": s.name, "options": dict(s.options)} for s in spec.stages]}
 
 
+def _per_query(cost: Mapping[str, Any], key: str) -> float:
+    """A cost total per query it was spent on (the stages' queries)."""
+    n = len((cost.get("per_query") or {}).get("executions") or {})
+    return float(cost.get(key, 0.0) or 0.0) / n if n else 0.0
+
+
+def cost_points(data: Mapping[str, Any], metric: str = "exec@1") -> list[dict[str, Any]]:
+    """One point per system of a report's JSON for the quality-vs-cost chart: ``name``,
+    its ``base`` (the name before its first stage, or ""), ``cost`` (executions plus
+    requests per query), ``mean`` / ``ci_low`` / ``ci_high`` of ``metric``, and the
+    per-query CPU and wall seconds of its stages."""
+    costs = data.get("cost") or {}
+    out = []
+    for name, model in (data.get("models") or {}).items():
+        ci = (model.get("metrics") or {}).get(metric) or {}
+        cost = costs.get(name) or {}
+        base = name.split("+", 1)[0] if cost.get("stages") else ""
+        out.append({"name": name, "base": base,
+                    "cost": float(cost.get("executions_per_query", 0.0) or 0.0)
+                    + float(cost.get("requests_per_query", 0.0) or 0.0),
+                    "mean": ci.get("mean"), "ci_low": ci.get("ci_low"),
+                    "ci_high": ci.get("ci_high"),
+                    "cpu_per_query": _per_query(cost, "cpu_seconds")
+                    + _per_query(cost, "sandbox_cpu_seconds"),
+                    "wall_per_query": _per_query(cost, "wall_seconds")})
+    return out
+
+
 def cost_table(data: Mapping[str, Any], metric: str = "exec@1"
                ) -> tuple[str, list[str], list[list[str]]] | None:
     """The quality-vs-cost table of a report's JSON: (note, header, rows) as plain text,
-    or None without a split or a pipeline."""
+    or None without a split or a pipeline. Seconds are the stages' (beyond the base
+    ranking): wall, this process's CPU (``time.process_time``) and the sandbox runs' CPU
+    (:mod:`execretrieval.pipeline.cpu`); a column for requests appears when a served stage
+    ran (even with every answer cached), and one for the ties a reranker's scores made
+    when a model stage ran."""
     costs = data.get("cost") or {}
     split = data.get("split")
     if not split and not any(c.get("stages") for c in costs.values()):
@@ -141,9 +187,15 @@ def cost_table(data: Mapping[str, Any], metric: str = "exec@1"
         note = (f"Judged on held-out tests only (split seed {split['seed']}, visible "
                 f"{split.get('visible_spec')}; {len(split.get('excluded_no_held_out', []))} "
                 "queries with no held-out test excluded). Executions are the stages' "
-                "suites (the judging runs are not counted).")
+                "suites (the judging runs are not counted); seconds are the stages' own, "
+                "beyond the base ranking: wall, CPU of this process, CPU of the sandbox "
+                "runs.")
+    requests = any("requests" in c for c in costs.values())   # a served stage ran
+    ties = any("tied" in c for c in costs.values())
     header = ["system", f"{metric} [95% CI]", "vs base [95% CI]", "p", "executions / query",
-              "requests / query", "reranker ties", "cache hits", "stage wall s",
+              *(["requests / query"] if requests else []),
+              *(["reranker ties"] if ties else []),
+              "cache hits", "stage wall s", "stage CPU s", "sandbox CPU s",
               "slip-through (candidates / queries)"]
     rows = []
     for name, model in data.get("models", {}).items():
@@ -158,11 +210,12 @@ def cost_table(data: Mapping[str, Any], metric: str = "exec@1"
                      f", {ci.get('ci_high', float('nan')):.3f}]",
                      vs, f"{base['p_value']:.3g}" if base else "",
                      f"{cost.get('executions_per_query', 0.0):.1f}",
-                     f"{cost['requests_per_query']:.1f}" if "requests_per_query" in cost
-                     else "",
-                     f"{cost['tied']:g} in {cost['queries_with_ties']:g} queries"
-                     if "tied" in cost else "",
+                     *([f"{cost.get('requests_per_query', 0.0):.1f}"] if requests else []),
+                     *([f"{cost['tied']:g} in {cost['queries_with_ties']:g} queries"
+                        if "tied" in cost else ""] if ties else []),
                      str(cost.get("cache_hits", 0)), f"{cost.get('wall_seconds', 0.0):.2f}",
+                     f"{cost.get('cpu_seconds', 0.0):.2f}",
+                     f"{cost.get('sandbox_cpu_seconds', 0.0):.2f}",
                      f"{slip['candidates']} / {slip['queries']}" if slip else ""])
     return note, header, rows
 
