@@ -76,7 +76,7 @@ def _same_code(a, b) -> bool:  # type: ignore[no-untyped-def]
             len(a.co_consts) != len(b.co_consts):
         return False
     return all(_same_code(x, y) if type(x) is type(a) else (type(x) is type(y) and x == y)
-               for x, y in zip(a.co_consts, b.co_consts))
+               for x, y in zip(a.co_consts, b.co_consts, strict=True))
 
 
 def test_code_cache_gives_what_compile_gives_and_ignores_a_stale_or_damaged_file(
