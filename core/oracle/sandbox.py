@@ -125,18 +125,25 @@ def _compile_server_modules() -> None:
     if _COMPILED or sys.dont_write_bytecode:
         return
     _COMPILED = True
-    import importlib.util
-    import py_compile
-
+    # Beside each source, where the server (no PYTHONPYCACHEPREFIX) looks; stat calls only
+    # unless one is stale: py_compile is imported then, not on every run's way to a server.
+    tag = sys.implementation.cache_tag
+    if tag is None:
+        return
     for name in ("_sandbox_setup", "_sandbox_runner", "_sandbox_channel", "_sandbox_suite",
                  "_sandbox_compare", "_sandbox_plain", "_sandbox_rich", "_sandbox_explain",
                  "_sandbox_rewrite", "_sandbox_code"):
         source = _CHILD.with_name(f"{name}.py")
+        cached = source.parent / "__pycache__" / f"{name}.{tag}.pyc"
         try:
-            cached = importlib.util.cache_from_source(str(source))
-            if not os.path.exists(cached) or os.stat(cached).st_mtime < source.stat().st_mtime:
-                py_compile.compile(str(source), cached, doraise=True)
-        except (OSError, py_compile.PyCompileError):
+            if not cached.exists() or cached.stat().st_mtime < source.stat().st_mtime:
+                import py_compile
+
+                try:
+                    py_compile.compile(str(source), str(cached), doraise=True)
+                except py_compile.PyCompileError:
+                    pass
+        except OSError:
             pass  # a read-only installation: the server compiles in memory, as before
     _write_code_caches()
 
