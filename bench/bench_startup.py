@@ -148,7 +148,10 @@ def compare(title: str, ours: Callable[[int], float], reference: Callable[[int],
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--only", choices=("version", "run-tests", "gui"), action="append",
+                        help="measure only these commands (repeatable; default: all three)")
     args = parser.parse_args()
+    only = set(args.only or ("version", "run-tests", "gui"))
     env = _env()
     python = sys.executable
     cli = str(BIN / "execretrieval")
@@ -156,9 +159,10 @@ def main() -> int:
           f"{os.cpu_count()} cores; load average now {os.getloadavg()[0]:.1f} (the machine may "
           "be shared)")
 
-    compare("execretrieval --version  vs  python -c pass",
-            lambda _r: whole([cli, "--version"], env),
-            lambda _r: whole([python, "-c", "pass"], env), args.rounds, 3.0)
+    if "version" in only:
+        compare("execretrieval --version  vs  python -c pass",
+                lambda _r: whole([cli, "--version"], env),
+                lambda _r: whole([python, "-c", "pass"], env), args.rounds, 3.0)
 
     with tempfile.TemporaryDirectory(prefix="bench-startup-") as tmp:
         base = Path(tmp)
@@ -182,16 +186,20 @@ def main() -> int:
             return whole([python, "-I", str(runner), str(job)],
                          {"PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "0"})
 
-        compare("execretrieval run-tests (one 8-test suite, cache on, new suite)  vs  "
-                "naive python -I runner",
-                lambda r: whole([cli, "run-tests", "--code", str(code_file(r, "ours")),
-                                 "--tests", str(tests)], suite_env),
-                naive, args.rounds, 4.0)
+        if "run-tests" in only:
+            compare("execretrieval run-tests (one 8-test suite, cache on, new suite)  vs  "
+                    "naive python -I runner",
+                    lambda r: whole([cli, "run-tests", "--code", str(code_file(r, "ours")),
+                                     "--tests", str(tests)], suite_env),
+                    naive, args.rounds, 4.0)
 
         gui_env = {**env, "EXECRETRIEVAL_CACHE_DIR": str(base / "gui-cache"),
                    "EXECRETRIEVAL_DATA_DIR": str(base / "gui-data")}
         launch = [python, "-c", GUI_LAUNCH, str(ROOT / "data" / "builtin"), "minilm",
                   "lowest_set_bit"]
+        if "gui" not in only:
+            print(f"load average at the end: {os.getloadavg()[0]:.1f}")
+            return 0
         until_line(launch, gui_env)   # first launch executes the top 10: cache them
         compare("execretrieval-gui launch -> usable (builtin, minilm, lowest_set_bit: ranked, "
                 "diffed, cached outcomes shown)  vs  a bare PySide6 window shown",

@@ -78,6 +78,47 @@ def test_run_tests_on_a_suite_imports_no_heavy_package(tmp_path: Path) -> None:
             "execretrieval.cli.oracle_commands"]
 
 
+def test_run_tests_exits_at_once_with_all_its_output(tmp_path: Path) -> None:
+    """run-tests skips the interpreter's teardown (entry._exit_at_once): the exit code, every
+    byte of block-buffered output, the exit handlers and the result cache are as at any exit."""
+    code, tests = tmp_path / "code.py", tmp_path / "tests.json"
+    code.write_text("def half(n):\n    return n // 2\n")
+    suite = [f"assert half({2 * n}) == {n}" for n in range(300)] + ["assert half(5) == 3"]
+    tests.write_text(json.dumps(suite))
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    env["EXECRETRIEVAL_CACHE_DIR"] = str(tmp_path / "cache")
+    command = Path(sys.executable).with_name("execretrieval")
+    for round_ in ("runs", "from the cache"):
+        out = tmp_path / f"out-{len(round_)}.json"
+        with open(out, "w") as handle:   # a file: stdout is block-buffered
+            done = subprocess.run([str(command), "run-tests", "--code", str(code), "--tests",
+                                   str(tests), "--json"], stdout=handle, stderr=subprocess.PIPE,
+                                  text=True, env=env, timeout=120, check=False)
+        assert done.returncode == 1, (round_, done.stderr[-2000:])
+        text = out.read_text()
+        statuses = [t["status"] for t in json.loads(text)["tests"]]
+        assert statuses == ["pass"] * 300 + ["fail"] and text.endswith("}\n"), round_
+    with open(tmp_path / "table.txt", "w") as handle:   # the table: one print per line
+        done = subprocess.run([str(command), "run-tests", "--code", str(code), "--tests",
+                               str(tests)], stdout=handle, env=env, timeout=120, check=False)
+    lines = (tmp_path / "table.txt").read_text().splitlines()
+    assert done.returncode == 1 and lines[-1] == "NOT PASSED: 300 pass, 1 fail (cached)"
+    assert sum(" PASS " in line for line in lines) == 300
+    # (the second round was answered by the cache the first one wrote and closed)
+    from execretrieval.oracle.cache import ResultCache
+
+    cache = ResultCache(tmp_path / "cache" / "results.sqlite")
+    try:
+        assert len(cache) == 1
+    finally:
+        cache.close()
+    # an exit handler registered before the command still runs (as _imported relies on)
+    done, modules = _imported("run-tests", "--code", str(code), "--tests", str(tests),
+                              "--no-cache")
+    assert done.returncode == 1 and "execretrieval.cli.oracle_commands" in modules
+    assert "NOT PASSED: 300 pass, 1 fail" in done.stdout
+
+
 def test_bad_command_still_lists_every_command() -> None:
     done, _ = _imported("no-such-command")
     assert done.returncode == 2

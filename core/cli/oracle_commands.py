@@ -44,7 +44,8 @@ def _register_run_tests(subparsers: Any) -> None:
                              "what loading the code printed above the tests")
     parser.add_argument("--json", action="store_true",
                         help="print the outcome as JSON (always with each test's output)")
-    parser.set_defaults(handler=_run_tests)
+    # one suite, nothing left open at the end: skip the interpreter's teardown (entry.main)
+    parser.set_defaults(handler=_run_tests, exit_at_once=True)
 
 
 def _read_inputs(code_path: Path, tests_path: Path) -> tuple[str, list[str]]:

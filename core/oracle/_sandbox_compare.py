@@ -39,10 +39,12 @@ TYPE_CHECKING = False  # (not typing.TYPE_CHECKING: the server does not import t
 if TYPE_CHECKING:
     from typing import Any
 if TYPE_CHECKING or __package__:  # in the engine (tools, tests); the server: bare
+    from ._sandbox_code import load as load_code
     from ._sandbox_explain import EXPLAIN
     from ._sandbox_plain import PLAIN
     from ._sandbox_rich import RICH
 else:
+    from _sandbox_code import load as load_code
     from _sandbox_explain import EXPLAIN
     from _sandbox_plain import PLAIN
     from _sandbox_rich import RICH
@@ -257,7 +259,8 @@ def make_compare(plain, rich, audit, approx_type, error, fraction, decimal, isna
             "approx_eq": approx_eq, "approx_ne": approx_ne, "functions": functions}
 '''
 
-_CODE = compile("\n".join((PLAIN, RICH, COMPARE, EXPLAIN)), "<sandbox-compare>", "exec")
+SOURCE = "\n".join((PLAIN, RICH, COMPARE, EXPLAIN))
+_CODE = load_code("compare", SOURCE, "<sandbox-compare>")  # compiled once per installation
 
 
 def build(audit: Any = None, approx_type: Any = None) -> dict:

@@ -71,9 +71,11 @@ TYPE_CHECKING = False  # (not typing.TYPE_CHECKING: the server does not import t
 
 if TYPE_CHECKING or __package__:  # in the engine (tools, tests); the server: bare
     from ._sandbox_channel import CHANNEL, TAMPERED_EXIT
+    from ._sandbox_code import load as load_code
     from ._sandbox_compare import build as build_rules
 else:
     from _sandbox_channel import CHANNEL, TAMPERED_EXIT
+    from _sandbox_code import load as load_code
     from _sandbox_compare import build as build_rules
 
 _LIBC = ctypes.CDLL(None, use_errno=True)
@@ -107,7 +109,7 @@ PRELOADABLE = frozenset({
     "time", "typing", "unicodedata", "weakref", "zlib"})
 _RUNNER_MODULES = ("__main__", "_sandbox_child", "_sandbox_runner", "_sandbox_channel",
                    "_sandbox_setup", "_sandbox_suite", "_sandbox_compare", "_sandbox_plain",
-                   "_sandbox_rich", "_sandbox_explain", "_sandbox_rewrite")
+                   "_sandbox_rich", "_sandbox_explain", "_sandbox_rewrite", "_sandbox_code")
 _CANDIDATE = "__candidate__"
 _GETSIGNAL = _signal.getsignal  # C: returns the handler, 0 for SIG_DFL
 # Signals whose default action ends the process (number -> name for the crash message).
@@ -498,4 +500,4 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
     exit_(0)
 
 
-_CHANNEL_CODE = compile(CHANNEL, "<sandbox-hooks>", "exec")
+_CHANNEL_CODE = load_code("hooks", CHANNEL, "<sandbox-hooks>")  # compiled once per installation

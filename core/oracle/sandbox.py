@@ -11,7 +11,10 @@ verdict channel in ``_sandbox_runner.py``, the comparison rules in ``_sandbox_co
   A server is started without waiting for it: it sets itself up while the caller goes on
   loading (``ForkServerPool.prestart``), and the first suite waits for its hello. It never
   writes bytecode caches itself; the host writes those of the server's own modules (as
-  any import would), so a server does not recompile them each time it starts.
+  any import would), and the code objects of the hooks' and comparison rules' sources,
+  which no ``.pyc`` holds (``_sandbox_code.py``: ~11 ms of each start-up), so a server
+  does not recompile them each time it starts; at the end it skips the interpreter's
+  teardown, which the host's ``close`` would wait for.
   Each server's tree is pinned to one CPU: on this VM a child woken on another, idle CPU
   costs ~1 ms per fork. A fork costs in proportion to the server's memory, so the server
   imports little.
@@ -122,19 +125,51 @@ def _compile_server_modules() -> None:
     if _COMPILED or sys.dont_write_bytecode:
         return
     _COMPILED = True
-    import importlib.util
-    import py_compile
-
+    # Beside each source, where the server (no PYTHONPYCACHEPREFIX) looks; stat calls only
+    # unless one is stale: py_compile is imported then, not on every run's way to a server.
+    tag = sys.implementation.cache_tag
+    if tag is None:
+        return
     for name in ("_sandbox_setup", "_sandbox_runner", "_sandbox_channel", "_sandbox_suite",
                  "_sandbox_compare", "_sandbox_plain", "_sandbox_rich", "_sandbox_explain",
-                 "_sandbox_rewrite"):
+                 "_sandbox_rewrite", "_sandbox_code"):
         source = _CHILD.with_name(f"{name}.py")
+        cached = source.parent / "__pycache__" / f"{name}.{tag}.pyc"
         try:
-            cached = importlib.util.cache_from_source(str(source))
-            if not os.path.exists(cached) or os.stat(cached).st_mtime < source.stat().st_mtime:
-                py_compile.compile(str(source), cached, doraise=True)
-        except (OSError, py_compile.PyCompileError):
+            if not cached.exists() or cached.stat().st_mtime < source.stat().st_mtime:
+                import py_compile
+
+                try:
+                    py_compile.compile(str(source), str(cached), doraise=True)
+                except py_compile.PyCompileError:
+                    pass
+        except OSError:
             pass  # a read-only installation: the server compiles in memory, as before
+    _write_code_caches()
+
+
+def _write_code_caches() -> None:
+    """The code objects of the hooks' and the comparison rules' sources, which no ``.pyc``
+    holds (see ``_sandbox_code.py``): rewritten when older than a source they come from."""
+    from . import _sandbox_code
+
+    for name, sources in (("hooks", ("_sandbox_channel",)),
+                          ("compare", ("_sandbox_compare", "_sandbox_plain", "_sandbox_rich",
+                                       "_sandbox_explain"))):
+        try:
+            made = os.stat(_sandbox_code.path(name)).st_mtime
+            if all(_CHILD.with_name(f"{s}.py").stat().st_mtime <= made for s in sources):
+                continue
+        except OSError:
+            pass
+        if name == "hooks":
+            from ._sandbox_channel import CHANNEL
+
+            _sandbox_code.write(name, CHANNEL, "<sandbox-hooks>")
+        else:
+            from ._sandbox_compare import SOURCE
+
+            _sandbox_code.write(name, SOURCE, "<sandbox-compare>")
 
 
 def _remove_stale_folders() -> None:
