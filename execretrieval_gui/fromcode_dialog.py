@@ -224,6 +224,8 @@ class BuildFromCodeDialog(QDialog):
         if not isinstance(result, CommandResult):
             self.status.setText(f"Could not run the command: {result}")
             return
+        # the whole log, those written while stopping included (live lines stop at cancel)
+        self.log.setPlainText("\n".join(result.lines))
         if result.cancelled:
             self.status.setText(f"Cancelled; {self._out} was left as it was.")
         elif result.code == 0:

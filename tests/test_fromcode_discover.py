@@ -89,7 +89,8 @@ def test_package_discovery_order_and_fields(shapes):
     keys = [(f.file, f.line) for f in discovery.functions]
     assert keys == sorted(keys)
     assert {f.file for f in discovery.functions} == {
-        "shapes/broken.py", "shapes/geometry.py", "shapes/starry.py", "shapes/units.py"}
+        "shapes/broken.py", "shapes/geometry.py", "shapes/native.py", "shapes/starry.py",
+        "shapes/units.py"}
     to_metres = shapes["to_metres"]
     assert (to_metres.module, to_metres.file, to_metres.line) == ("shapes.units",
                                                                   "shapes/units.py", 22)
@@ -120,6 +121,7 @@ def test_package_skip_reasons(shapes):
         "undefined_user": "reads a name defined nowhere", "decorated": "complex decorator",
         "hypotenuse": "star import", "far": "relative import outside the package",
         "via_module": "relative import of a module", "clashing": "name clash across modules",
+        "native_area": "imports a module this python lacks",
     }
     assert {name: shapes[name].skip_reason for name in expected} == expected
     candidates = {n for n, f in shapes.items() if f.skip_reason is None}
@@ -203,9 +205,9 @@ def test_same_sources_same_discovery():
 def test_progress_and_cancel():
     seen = []
     discover_functions([PACKAGE], progress=lambda done, total: seen.append((done, total)))
-    # five files: __init__, broken, geometry, starry, units (tests/ is not a source)
-    assert seen[0] == (0, 5) and seen[-1] == (5, 5)
-    assert [d for d, _ in seen] == list(range(6))
+    # six files: __init__, broken, geometry, native, starry, units (tests/ is not a source)
+    assert seen[0] == (0, 6) and seen[-1] == (6, 6)
+    assert [d for d, _ in seen] == list(range(7))
     calls = []
 
     def stop():

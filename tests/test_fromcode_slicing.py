@@ -21,7 +21,8 @@ from execretrieval.build.fromcode import discover_functions
 PACKAGE = Path(__file__).parent / "data" / "fromcode_pkg" / "shapes"
 STDLIB_MODULES = ("textwrap", "colorsys", "statistics", "fractions", "bisect", "heapq",
                   "calendar", "string", "html", "urllib.parse", "posixpath", "fnmatch",
-                  "difflib", "base64", "ipaddress", "shlex", "keyword", "json", "email.utils")
+                  "difflib", "base64", "ipaddress", "shlex", "keyword", "json", "email.utils",
+                  "datetime")
 
 _RUNNER = r"""
 import json, sys
@@ -164,3 +165,21 @@ def test_accelerator_star_import_does_not_hide_python_definitions():
     assert "from _heapq import *" not in text
     assert "def _heapify_max(x):" in text
     assert "try:\n    from _heapq import _heapify_max\nexcept ImportError:\n    pass\n" in text
+
+
+def test_names_an_accelerator_block_deletes_are_not_taken_from_it():
+    """datetime ends with ``try: from _datetime import * ... else: del _DAYNAMES, ...``:
+    the Python definitions are sliced, not the block that deletes them."""
+    found = {f.name: f for f in discover_functions(["datetime"], include_private=True,
+                                                   tests=[]).functions}
+    text = found["_ymd2ord"].canonical
+    assert "from _datetime import *" not in text and "del (" not in text
+    assert "_DAYS_BEFORE_MONTH = [-1]" in text
+    assert run_alone([("_ymd2ord", text, ["_ymd2ord(2024, 2, 29)"])]) == [
+        ["_ymd2ord", True, [repr(__import__("datetime").date(2024, 2, 29).toordinal())]]]
+
+
+def test_a_module_this_python_lacks_is_a_skip():
+    found = {f.name: f for f in discover_functions(["asyncio.windows_utils"],
+                                                   tests=[]).functions}
+    assert found["pipe"].skip_reason == "imports a module this python lacks"

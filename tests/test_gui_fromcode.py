@@ -202,6 +202,7 @@ def test_dialog_cancel_leaves_nothing(qtbot, make_window, tmp_path):
         dialog.cancel_button.click()
     assert finished.args[0].cancelled
     assert "left as it was" in dialog.status.text()
+    assert "interrupted" in dialog.log.toPlainText()  # the command's own last word
     assert not (tmp_path / "stopped").exists()
     assert dialog.isVisible() and dialog.build_button.isEnabled()
     dialog.reject()

@@ -19,14 +19,18 @@ Statements come out module by module (a module whose names another one imports f
 in its source order, with ``from __future__ import annotations`` first when a sliced module
 has it. A name bound both by a star import and explicitly uses the explicit binding (the
 stdlib's ``try: from _heapq import *`` accelerator pattern); a name only a star import can
-bind is a skip. Everything that cannot be sliced faithfully raises :class:`SliceError` with
-one of :data:`SLICE_REASONS`.
+bind is a skip, and a block that deletes a name (``else: del _DAYNAMES``, datetime's
+accelerator block) is not taken as providing it. A kept import of a module this Python
+cannot find (``winreg`` on Linux) is a skip: the snippet could not run here. Everything
+that cannot be sliced faithfully raises :class:`SliceError` with one of
+:data:`SLICE_REASONS`.
 """
 
 from __future__ import annotations
 
 import ast
 import builtins
+import importlib.util
 import symtable
 import textwrap
 from collections.abc import Callable, Iterator
@@ -44,9 +48,10 @@ MODULE_ATTRS = "uses module attributes"
 DYNAMIC = "dynamic name lookup"
 DECORATOR = "complex decorator"
 CLASH = "name clash across modules"
+MISSING = "imports a module this python lacks"
 #: Why a function's needs could not be sliced.
 SLICE_REASONS = (STAR, RUNTIME_STATE, RELATIVE_OUTSIDE, RELATIVE_MODULE, UNDEFINED,
-                 MODULE_ATTRS, DYNAMIC, DECORATOR, CLASH)
+                 MODULE_ATTRS, DYNAMIC, DECORATOR, CLASH, MISSING)
 
 _BUILTINS = frozenset(dir(builtins))
 _MODULE_DUNDERS = frozenset({"__name__", "__file__", "__doc__", "__spec__", "__loader__",
@@ -107,6 +112,33 @@ def _written_roots(nodes: Iterator[ast.AST]) -> set[str]:
                     if root:
                         roots.add(root)
     return roots
+
+
+def _assigned_names(node: ast.stmt) -> set[str]:
+    """Names a statement binds other than by ``del`` (assignment, import, def, loop...)."""
+    names: set[str] = set()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+            names.add(sub.id)
+        elif isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(sub.name)
+        elif isinstance(sub, ast.alias):
+            names.add((sub.asname or sub.name).split(".")[0])
+    return names
+
+
+def _findable(module: str) -> bool:
+    """Whether this Python has the top-level module ``module`` names (nothing is run)."""
+    top = module.split(".")[0]
+    if top not in _FINDABLE:
+        try:
+            _FINDABLE[top] = importlib.util.find_spec(top) is not None
+        except (ImportError, ValueError):
+            _FINDABLE[top] = False
+    return _FINDABLE[top]
+
+
+_FINDABLE: dict[str, bool] = {}
 
 
 def _is_main_block(node: ast.stmt) -> bool:
@@ -180,8 +212,13 @@ class ModuleCode:
     def _analyse(self, node: ast.stmt, text: str) -> _Statement:
         prefix = _FUTURE + "\n" if self.future_annotations else ""
         table = symtable.symtable(prefix + text, self.file, "exec")
+        # `del X` makes X a symbol too, but a statement that deletes X does not provide it
+        deleted = {t.id for n in ast.walk(node) if isinstance(n, ast.Delete)
+                   for target in n.targets for t in ast.walk(target)
+                   if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Del)}
         binds = {s.get_name() for s in table.get_symbols()
                  if (s.is_assigned() or s.is_imported()) and s.get_name() != "annotations"}
+        binds -= deleted - _assigned_names(node)
         reads = {s.get_name() for s in table.get_symbols() if s.is_referenced()}
         declares_global = False
         stack = list(table.get_children())
@@ -344,6 +381,11 @@ class _Slicer:
                 elif isinstance(node, ast.Import | ast.ImportFrom):
                     kept = [a for a in node.names
                             if (a.asname or a.name.split(".")[0]) in names]
+                    wanted = [node.module or ""] if isinstance(node, ast.ImportFrom) else [
+                        a.name for a in kept]
+                    for name in wanted:
+                        if not _findable(name):
+                            raise SliceError(MISSING, f"{name} in {module_name}")
                     copy = ast.Import(kept) if isinstance(node, ast.Import) else ast.ImportFrom(
                         node.module, kept, node.level)
                     parts.append(ast.unparse(copy) + "\n")
