@@ -60,28 +60,64 @@ def test_every_stdlib_slice_runs_alone(include):
     assert len(results) == len(candidates)
 
 
-def test_slices_behave_like_the_module_on_doctest_calls():
-    """The doctest calls of every candidate give the same value from slice and module."""
+def _outcome(call, namespace):
+    try:
+        return repr(eval(call, namespace))
+    except Exception as exc:  # noqa: BLE001 - the slice must raise the same
+        return f"raises {type(exc).__name__}"
+
+
+_COMPARE = r"""
+import json, sys
+def outcome(call, namespace):
+    try:
+        return repr(eval(call, namespace))
+    except Exception as exc:
+        return f"raises {type(exc).__name__}"
+result = []
+for name, source, calls in json.load(sys.stdin):
+    namespace = {}
+    exec(compile(source, "<canonical " + name + ">", "exec"), namespace)
+    result.append([outcome(call, namespace) for call in calls])
+print(json.dumps(result))
+"""
+
+
+@pytest.mark.filterwarnings("ignore:Passing None:DeprecationWarning")  # shlex.split(None)
+def test_slices_behave_like_the_module_on_every_known_call():
+    """Every doctest and test call of every candidate (private ones too) gives the same
+    value, or raises the same exception type, from the slice run alone as from the module.
+
+    Calls whose value is not reproducible in-process (the clock), shows an address or
+    comes from I/O (an OSError) are left out; the slice runs in the same folder, so
+    abspath('a') agrees.
+    """
     import importlib
 
-    discovery = discover_functions(list(STDLIB_MODULES), tests=[])
+    discovery = discover_functions(list(STDLIB_MODULES), include_private=True)
     items, expected = [], []
     for f in discovery.functions:
-        calls = [e.call for e in f.examples]
-        if f.skip_reason is None and calls:
-            module = importlib.import_module(f.module)
-            values = []
-            for call in calls:
-                try:
-                    values.append(repr(eval(call, {f.name: getattr(module, f.name)})))
-                except Exception:  # the module raised: not a call to compare
-                    values = None
-                    break
-            if values is not None:
-                items.append((f.name, f.canonical, calls))
-                expected.append([f.name, True, values])
-    assert len(items) >= 10
-    assert run_alone(items) == expected
+        if f.skip_reason is not None or not f.examples:
+            continue
+        own = {f.name: getattr(importlib.import_module(f.module), f.name)}
+        calls, values = [], []
+        for example in f.examples:
+            first, second = _outcome(example.call, own), _outcome(example.call, own)
+            # shlex.split(None) reads stdin: an OSError under pytest, not a slicing question
+            if first == second and " at 0x" not in first and first != "raises OSError":
+                calls.append(example.call)
+                values.append(first)
+        if calls:
+            items.append((f.name, f.canonical, calls))
+            expected.append(values)
+    assert sum(map(len, expected)) >= 250
+    done = subprocess.run([sys.executable, "-I", "-c", _COMPARE], input=json.dumps(items),
+                          capture_output=True, text=True, timeout=300, check=True)
+    got = json.loads(done.stdout.strip().splitlines()[-1])  # calendar.format prints
+    differ = [(name, call, want, have) for (name, _, calls), wants, haves
+              in zip(items, expected, got, strict=True)
+              for call, want, have in zip(calls, wants, haves, strict=True) if want != have]
+    assert differ == []
 
 
 def test_package_slices_run_alone_and_agree_with_the_package():

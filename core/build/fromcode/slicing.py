@@ -9,7 +9,8 @@ from the module, comprehensions, lambdas and methods of helper classes included)
   source tree and the helper's own slice is inlined (with ``alias = name`` when renamed),
   since a snippet run on its own has no package to import from;
 - module constants (assignments, and the import-time statements that fill them in, such as
-  ``TABLE.update(...)``), module-level helper functions and classes, each under its own name;
+  ``TABLE.update(...)``, or a call of the module's own setup function that reads or writes
+  them), module-level helper functions and classes, each under its own name;
 - compound module-level statements (``if``, ``try``, ``for``, ``with``) that bind a needed
   name are kept whole, so the snippet makes the same choice the module makes when it is
   imported: a ``try: from _c import f`` / ``except ImportError:`` fallback keeps both
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import dataclasses
 import importlib.util
 import symtable
 import textwrap
@@ -207,7 +209,7 @@ class ModuleCode:
             text = (ast.unparse(node) + "\n" if crowded
                     else "".join(self.lines[first - 1:node.end_lineno]))
             out.append(self._analyse(node, text))
-        return out
+        return _with_setup_calls(out)
 
     def _analyse(self, node: ast.stmt, text: str) -> _Statement:
         prefix = _FUTURE + "\n" if self.future_annotations else ""
@@ -265,6 +267,31 @@ class ModuleCode:
                                                    | ast.FunctionDef | ast.AsyncFunctionDef):
                 names |= stmt.binds
         return frozenset(names)
+
+
+def _with_setup_calls(statements: list[_Statement | None]) -> list[_Statement | None]:
+    """Make a module-level call of the module's own function (``_fix_result_transcoding()``
+    in urllib.parse) fill in the module-level values that function reads or writes, so a
+    slice needing one of them keeps the call that sets it up at import time."""
+    defs: dict[str, _Statement] = {}
+    values: set[str] = set()
+    for stmt in statements:
+        if stmt is None:
+            continue
+        if isinstance(stmt.node, ast.FunctionDef):
+            defs[stmt.node.name] = stmt
+        elif not isinstance(stmt.node, ast.Import | ast.ImportFrom):
+            values |= stmt.binds
+    out: list[_Statement | None] = []
+    for stmt in statements:
+        node = stmt.node if stmt is not None else None
+        if stmt is not None and isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) \
+                and isinstance(node.value.func, ast.Name) and node.value.func.id in defs:
+            helper = defs[node.value.func.id]
+            touched = (helper.reads | helper.mutates_at_run_time) & values
+            stmt = dataclasses.replace(stmt, fills=stmt.fills | touched)
+        out.append(stmt)
+    return out
 
 
 Resolver = Callable[[ModuleCode, ast.ImportFrom], "ModuleCode | None"]
