@@ -14,6 +14,7 @@ import shlex
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
@@ -126,6 +127,9 @@ class BuildFromCodeDialog(QDialog):
         self.log = QPlainTextEdit()
         self.log.setReadOnly(True)
         self.log.setObjectName("buildLog")
+        # the command's summary is a table: fixed width, lines unwrapped
+        self.log.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.log.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.log.setMinimumHeight(140)
         self.build_button = QPushButton("Build")
         self.build_button.setDefault(True)
