@@ -166,6 +166,7 @@ def test_constant_chain_fills_and_source_order():
     positions = [text.index(line) for line in order]
     assert positions == sorted(positions)
     assert "Pair" not in text and "_SEEN" not in text and "DECORATORS" not in text
+    assert "__main__" not in text and "CM = 1\n" not in text
 
 
 def test_try_import_fallback_is_kept_whole():

@@ -170,3 +170,8 @@ except ImportError:
     def parse_json(text):
         """Read a JSON text (only defined when json is missing)."""
         return text
+
+
+if __name__ == "__main__":
+    CM = 1  # only when run as a script: a slice never takes it
+    print(to_metres(250))
