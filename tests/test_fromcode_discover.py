@@ -150,8 +150,8 @@ def test_examples_from_doctests_then_tests(shapes):
         # `to_metres(x)` reads a variable: not an example; `units.to_metres(7)` is rewritten
         ("to_metres(7)", "doctest", "shapes/units.py:34", "0.07"),
         # the tests' to_metres(250) is a duplicate of the doctest's and is dropped
-        ("to_metres(5, 'mm')", "tests", "tests/test_shapes.py:13", None),
-        ("to_metres(-2.5, unit='km')", "tests", "tests/test_shapes.py:14", None),
+        ("to_metres(5, 'mm')", "tests", "tests/check_shapes.py:13", None),
+        ("to_metres(-2.5, unit='km')", "tests", "tests/check_shapes.py:14", None),
     ]
     lines = (PACKAGE / "units.py").read_text().splitlines()
     assert lines[24].strip() == ">>> to_metres(250)"

@@ -1,4 +1,4 @@
-"""The package's own tests: their literal calls are examples for build-from-code."""
+"""The package's own tests, named so pytest does not collect them: their calls are examples."""
 
 import unittest
 
