@@ -175,9 +175,12 @@ class CandidatesPanel(QWidget):
                 text = (f"canonical tied with {' and '.join(parts)} at "
                         f"{view.canonical_score:.2f} (ranks {canonical_rank}-{worst})")
             where = f" · <span style='color:{colour}'>{text}</span>"
+        origin = source_text(query)
+        origin = f" · from {_escape(origin)}" if origin else ""
         self.title.setText(
             f"<b>{query.function_name}</b> <span style='color:#666'>({query.query_id} · "
-            f"{query.domain}{' · ' + model_label if model_label else ''})</span>{where}<br>"
+            f"{query.domain}{' · ' + model_label if model_label else ''}){origin}</span>"
+            f"{where}<br>"
             f"<span style='white-space:pre-wrap'>{_escape(query.query)}</span>")
         self.fit_title()
 
@@ -277,6 +280,22 @@ class CandidatesPanel(QWidget):
     def _on_state_result_changed(self, corpus_id: str, _row: int, result: Any) -> None:
         self.model.set_outcome(corpus_id, result)
         self.model_b.set_outcome(corpus_id, result)
+
+
+def source_text(query: Query) -> str:
+    """Where a query built from real code comes from: ``module (file:line)``, else "".
+
+    Read from the query's ``source`` field (``{"module", "file", "line"}``, written by
+    ``execretrieval build-from-code``); a missing or malformed field shows nothing.
+    """
+    source = query.extra.get("source")
+    if not isinstance(source, dict):
+        return ""
+    module, file, line = source.get("module"), source.get("file"), source.get("line")
+    if not isinstance(file, str) or not file:
+        return str(module) if isinstance(module, str) and module else ""
+    where = f"{file}:{line}" if isinstance(line, int) and not isinstance(line, bool) else file
+    return f"{module} ({where})" if isinstance(module, str) and module else where
 
 
 def _escape(text: str) -> str:

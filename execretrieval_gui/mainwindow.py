@@ -38,6 +38,7 @@ from .browser import QueryBrowser
 from .candidates import CandidatesPanel
 from .diffview import DiffView
 from .flagspanel import FlagsPanel
+from .fromcode_dialog import BuildFromCodeDialog
 from .metricsview import MetricsView
 from .nway import NWayRunner
 from .nwayview import NWayPanel
@@ -463,6 +464,13 @@ class MainWindow(QMainWindow):
         path = dialogs.ask_pool_file(self)
         if path:
             self.state.use_pool(path)
+
+    def build_from_code(self) -> BuildFromCodeDialog:
+        """File ▸ Build from code…: the dialog (not modal); the built benchmark opens."""
+        dialog = BuildFromCodeDialog(self)
+        dialog.built.connect(self.open)
+        dialog.show()
+        return dialog
 
     def export_report(self) -> None:
         choice = dialogs.ask_export(self)

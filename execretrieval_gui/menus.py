@@ -48,6 +48,9 @@ def build_menus(w: MainWindow, state: InspectorState) -> None:
             tip="Embed the benchmark through an OpenAI-compatible API (vLLM, TEI, OpenAI …)")
     _action(w, f, "Use &background pool…", w.ask_pool_file,
             tip="Join a pool of real functions (execretrieval pool) to the corpus")
+    _action(w, f, "Build from &code…", w.build_from_code,
+            tip="A benchmark from a package's or folder's documented functions "
+                "(execretrieval build-from-code), opened when built")
     f.addSeparator()
     _action(w, f, "&Export report…", w.export_report, "Ctrl+E",
             "JSON, CSV, Markdown or HTML, with or without flagged queries")

@@ -284,12 +284,11 @@ def _literals(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
             and isinstance(body[0].value.value, str):
         body = body[1:]
-    seen: dict[str, None] = {}
-    for stmt in body:
-        for sub in ast.walk(stmt):
-            if isinstance(sub, ast.Constant) and type(sub.value) in (int, float, str, bytes):
-                seen.setdefault(repr(sub.value), None)
-    return tuple(seen)
+    constants = sorted((sub.lineno, sub.col_offset, repr(sub.value))
+                       for stmt in body for sub in ast.walk(stmt)
+                       if isinstance(sub, ast.Constant)
+                       and type(sub.value) in (int, float, str, bytes))
+    return tuple(dict.fromkeys(text for _, _, text in constants))
 
 
 def _defs(module: ast.Module) -> list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, str,
@@ -325,12 +324,12 @@ def _function(code: ModuleCode, tree: _Tree, node: ast.FunctionDef | ast.AsyncFu
     static = owner is not None and any(isinstance(d, ast.Name) and d.id == "staticmethod"
                                        for d in node.decorator_list)
     reason: str | None = None
-    if node.name.startswith("_") and not include_private:
-        reason = PRIVATE
-    elif placement == "method" and not (include_methods and static):
+    if placement == "method" and not (include_methods and static):
         reason = METHOD
     elif placement in ("nested", "conditional"):
         reason = NESTED if placement == "nested" else CONDITIONAL
+    elif node.name.startswith("_") and not include_private:
+        reason = PRIVATE
     elif isinstance(node, ast.AsyncFunctionDef):
         reason = ASYNC
     elif _is_generator(node):

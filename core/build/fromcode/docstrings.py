@@ -4,6 +4,8 @@
 
 - doctest examples (``>>>`` lines, their ``...`` continuations and their expected output,
   up to the next blank line or prompt);
+- a first paragraph that is only a signature (``capwords(s [,sep]) -> string``,
+  ``quote('abc def') -> 'abc%20def'``): the next paragraph is the summary;
 - reST field lists (``:param x:``, ``:returns:``, ``:raises ValueError:`` and their indented
   continuation lines);
 - Google sections (a line ``Args:``, ``Returns:``, ``Raises:``, ``Examples:`` ... on its own)
@@ -31,6 +33,8 @@ _NUMPY_RULE = re.compile(r"-{3,}\s*$")
 _FIELD = re.compile(r":(param|parameter|arg|argument|key|keyword|type|returns?|rtype|raises?|"
                     r"except|exception|var|ivar|cvar|yields?|ytype|meta)\b[^:]*:", re.IGNORECASE)
 _PROMPT = re.compile(r">>>( |$)")
+# an old-style first line giving the call instead of prose: "capwords(s [,sep]) -> string"
+_SIGNATURE = re.compile(r"[\w.]+\(.*\)\s*(->.*)?")
 
 
 def _structure_start(lines: list[str]) -> int:
@@ -79,13 +83,16 @@ def summary(docstring: str | None) -> str | None:
         return None
     lines = inspect.cleandoc(docstring).splitlines()
     lines = _prose(lines[:_structure_start(lines)])
+    text = ""
     paragraph: list[str] = []
-    for line in lines:
+    for line in [*lines, ""]:
         if line:
             paragraph.append(line)
         elif paragraph:
-            break
-    text = " ".join(" ".join(paragraph).split())
+            text = " ".join(" ".join(paragraph).split())
+            if not _SIGNATURE.fullmatch(text):
+                break
+            text, paragraph = "", []
     if len(text.split()) < MIN_WORDS:
         return None
     return text

@@ -9,7 +9,8 @@ from the module, comprehensions, lambdas and methods of helper classes included)
   source tree and the helper's own slice is inlined (with ``alias = name`` when renamed),
   since a snippet run on its own has no package to import from;
 - module constants (assignments, and the import-time statements that fill them in, such as
-  ``TABLE.update(...)``), module-level helper functions and classes, each under its own name;
+  ``TABLE.update(...)``, or a call of the module's own setup function that reads or writes
+  them), module-level helper functions and classes, each under its own name;
 - compound module-level statements (``if``, ``try``, ``for``, ``with``) that bind a needed
   name are kept whole, so the snippet makes the same choice the module makes when it is
   imported: a ``try: from _c import f`` / ``except ImportError:`` fallback keeps both
@@ -19,14 +20,19 @@ Statements come out module by module (a module whose names another one imports f
 in its source order, with ``from __future__ import annotations`` first when a sliced module
 has it. A name bound both by a star import and explicitly uses the explicit binding (the
 stdlib's ``try: from _heapq import *`` accelerator pattern); a name only a star import can
-bind is a skip. Everything that cannot be sliced faithfully raises :class:`SliceError` with
-one of :data:`SLICE_REASONS`.
+bind is a skip, and a block that deletes a name (``else: del _DAYNAMES``, datetime's
+accelerator block) is not taken as providing it. A kept import of a module this Python
+cannot find (``winreg`` on Linux) is a skip: the snippet could not run here. Everything
+that cannot be sliced faithfully raises :class:`SliceError` with one of
+:data:`SLICE_REASONS`.
 """
 
 from __future__ import annotations
 
 import ast
 import builtins
+import dataclasses
+import importlib.util
 import symtable
 import textwrap
 from collections.abc import Callable, Iterator
@@ -44,9 +50,10 @@ MODULE_ATTRS = "uses module attributes"
 DYNAMIC = "dynamic name lookup"
 DECORATOR = "complex decorator"
 CLASH = "name clash across modules"
+MISSING = "imports a module this python lacks"
 #: Why a function's needs could not be sliced.
 SLICE_REASONS = (STAR, RUNTIME_STATE, RELATIVE_OUTSIDE, RELATIVE_MODULE, UNDEFINED,
-                 MODULE_ATTRS, DYNAMIC, DECORATOR, CLASH)
+                 MODULE_ATTRS, DYNAMIC, DECORATOR, CLASH, MISSING)
 
 _BUILTINS = frozenset(dir(builtins))
 _MODULE_DUNDERS = frozenset({"__name__", "__file__", "__doc__", "__spec__", "__loader__",
@@ -107,6 +114,33 @@ def _written_roots(nodes: Iterator[ast.AST]) -> set[str]:
                     if root:
                         roots.add(root)
     return roots
+
+
+def _assigned_names(node: ast.stmt) -> set[str]:
+    """Names a statement binds other than by ``del`` (assignment, import, def, loop...)."""
+    names: set[str] = set()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+            names.add(sub.id)
+        elif isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(sub.name)
+        elif isinstance(sub, ast.alias):
+            names.add((sub.asname or sub.name).split(".")[0])
+    return names
+
+
+def _findable(module: str) -> bool:
+    """Whether this Python has the top-level module ``module`` names (nothing is run)."""
+    top = module.split(".")[0]
+    if top not in _FINDABLE:
+        try:
+            _FINDABLE[top] = importlib.util.find_spec(top) is not None
+        except (ImportError, ValueError):
+            _FINDABLE[top] = False
+    return _FINDABLE[top]
+
+
+_FINDABLE: dict[str, bool] = {}
 
 
 def _is_main_block(node: ast.stmt) -> bool:
@@ -175,13 +209,18 @@ class ModuleCode:
             text = (ast.unparse(node) + "\n" if crowded
                     else "".join(self.lines[first - 1:node.end_lineno]))
             out.append(self._analyse(node, text))
-        return out
+        return _with_setup_calls(out)
 
     def _analyse(self, node: ast.stmt, text: str) -> _Statement:
         prefix = _FUTURE + "\n" if self.future_annotations else ""
         table = symtable.symtable(prefix + text, self.file, "exec")
+        # `del X` makes X a symbol too, but a statement that deletes X does not provide it
+        deleted = {t.id for n in ast.walk(node) if isinstance(n, ast.Delete)
+                   for target in n.targets for t in ast.walk(target)
+                   if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Del)}
         binds = {s.get_name() for s in table.get_symbols()
                  if (s.is_assigned() or s.is_imported()) and s.get_name() != "annotations"}
+        binds -= deleted - _assigned_names(node)
         reads = {s.get_name() for s in table.get_symbols() if s.is_referenced()}
         declares_global = False
         stack = list(table.get_children())
@@ -228,6 +267,31 @@ class ModuleCode:
                                                    | ast.FunctionDef | ast.AsyncFunctionDef):
                 names |= stmt.binds
         return frozenset(names)
+
+
+def _with_setup_calls(statements: list[_Statement | None]) -> list[_Statement | None]:
+    """Make a module-level call of the module's own function (``_fix_result_transcoding()``
+    in urllib.parse) fill in the module-level values that function reads or writes, so a
+    slice needing one of them keeps the call that sets it up at import time."""
+    defs: dict[str, _Statement] = {}
+    values: set[str] = set()
+    for stmt in statements:
+        if stmt is None:
+            continue
+        if isinstance(stmt.node, ast.FunctionDef):
+            defs[stmt.node.name] = stmt
+        elif not isinstance(stmt.node, ast.Import | ast.ImportFrom):
+            values |= stmt.binds
+    out: list[_Statement | None] = []
+    for stmt in statements:
+        node = stmt.node if stmt is not None else None
+        if stmt is not None and isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) \
+                and isinstance(node.value.func, ast.Name) and node.value.func.id in defs:
+            helper = defs[node.value.func.id]
+            touched = (helper.reads | helper.mutates_at_run_time) & values
+            stmt = dataclasses.replace(stmt, fills=stmt.fills | touched)
+        out.append(stmt)
+    return out
 
 
 Resolver = Callable[[ModuleCode, ast.ImportFrom], "ModuleCode | None"]
@@ -344,6 +408,11 @@ class _Slicer:
                 elif isinstance(node, ast.Import | ast.ImportFrom):
                     kept = [a for a in node.names
                             if (a.asname or a.name.split(".")[0]) in names]
+                    wanted = [node.module or ""] if isinstance(node, ast.ImportFrom) else [
+                        a.name for a in kept]
+                    for name in wanted:
+                        if not _findable(name):
+                            raise SliceError(MISSING, f"{name} in {module_name}")
                     copy = ast.Import(kept) if isinstance(node, ast.Import) else ast.ImportFrom(
                         node.module, kept, node.level)
                     parts.append(ast.unparse(copy) + "\n")
