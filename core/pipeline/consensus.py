@@ -2,10 +2,13 @@
 
 For each query, the previous stage's first ``depth`` candidates that define the query's
 function are run (sandboxed, cached) on the *call expressions* of its visible tests only
-(``f(12)`` out of ``assert f(12) == 4``, ``f(-1)`` out of ``with pytest.raises(...)``):
-each call becomes the probe ``assert False, repr(CALL)``, so the oracle's verdict carries
-the output's ``repr`` (or the exception, for a call that raises) and the expected values
-are never read. A candidate's consensus score is its agreement with the *other* candidates
+(``f(12)`` out of ``assert f(12) == 4``, ``f(-1)`` out of ``with pytest.raises(...)``),
+plus ``inputs`` (default :data:`DEFAULT_INPUTS`) inputs that the input engine generates
+around the visible tests' own arguments (:mod:`execretrieval.pipeline.consensus_inputs`;
+never from a held-out test, and without the canonical: the stage does not know which
+candidate that is). Each call becomes the probe ``assert False, repr(CALL)``, so the
+oracle's verdict carries the output's ``repr`` (or the exception, for a call that raises)
+and the expected values are never read. A candidate's consensus score is its agreement with the *other* candidates
 (MBR-exec, Shi et al. 2022; CodeT's agreement without generated tests)::
 
     consensus(i) = sum over j != i that ran of  w_j * (probes where i and j behave alike)
@@ -30,12 +33,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..hooks import ShouldStop
+from ..inputs.batches import CHUNK, derived_oracle
+from .consensus_inputs import DEFAULT_INPUTS, generated_calls
 from .stages import RerankStage, StageLog, reorder_row
 
 if TYPE_CHECKING:
     from ..benchmark.dataset import Benchmark
 
-__all__ = ["ConsensusStage", "agreement", "call_probes", "defines"]
+__all__ = ["DEFAULT_INPUTS", "ConsensusStage", "agreement", "call_probes", "defines"]
 
 
 def agreement(behaviour: list[tuple[Any, ...] | None]) -> np.ndarray:
@@ -88,41 +93,75 @@ def defines(code: str, function: str) -> bool:
 
 @dataclass
 class ConsensusStage(RerankStage):
-    """The ``consensus`` stage over ``previous`` (module docstring)."""
+    """The ``consensus`` stage over ``previous`` (module docstring): ``inputs`` generated
+    inputs per query on top of the visible tests' calls (0: those calls only), seeded by
+    ``seed``."""
 
+    inputs: int = DEFAULT_INPUTS
+    seed: int = 0
     log: StageLog = field(default_factory=lambda: StageLog("consensus"))
 
     def _rerank(self, benchmark: Benchmark, start: int, block: np.ndarray,
                 should_stop: ShouldStop | None) -> np.ndarray:
-        jobs: list[tuple[str, tuple[str, ...]]] = []
-        plan: list[tuple[int, np.ndarray, list[int]]] = []  # row, candidates, job or -1
+        began, cpu = time.perf_counter(), time.process_time()
+        rows = []   # (query, candidates, which define the function, visible calls' probes)
+        donors: list[tuple[str, str, tuple[str, ...]] | None] = []
         for r in range(block.shape[0]):
             query = benchmark.queries[start + r]
             cands = self._candidates(query.query_id, block[r])
-            probes = call_probes(self.split.visible_tests(query.query_id),
-                                 query.function_name)
+            visible = self.split.visible_tests(query.query_id)
+            defining = [defines(benchmark.corpus[int(j)].code, query.function_name)
+                        for j in cands]
+            rows.append((query, cands, defining, call_probes(visible, query.function_name)))
+            donor = next((int(j) for j, ok in zip(cands, defining, strict=True) if ok), None)
+            donors.append(None if donor is None or not self.inputs else
+                          (benchmark.corpus[donor].code, query.function_name, visible))
+        generation: list[int] = []
+        generated = generated_calls(self.oracle, donors, n=self.inputs, seed=self.seed,
+                                    should_stop=should_stop, executed=generation)
+        # per candidate: one suite of the visible calls (as with inputs=0), then the
+        # generated calls in chunks on a short per-chunk timeout (a loop costs one chunk)
+        jobs: list[tuple[str, tuple[str, ...]]] = []
+        chunks: list[tuple[str, tuple[str, ...]]] = []
+        plan = []
+        for (query, cands, defining, probes), calls in zip(rows, generated, strict=True):
+            extra = tuple(p for p in (f"assert False, repr({c})" for c in calls)
+                          if p not in probes)
+            parts = [extra[at:at + CHUNK] for at in range(0, len(extra), CHUNK)]
             slots = []
-            for j in cands:
+            for j, ok in zip(cands, defining, strict=True):
                 code = benchmark.corpus[int(j)].code
-                if probes and defines(code, query.function_name):
-                    slots.append(len(jobs))
+                if not ok or not (probes or extra):
+                    slots.append(None)
+                    continue
+                slots.append((len(jobs) if probes else -1,
+                              list(range(len(chunks), len(chunks) + len(parts)))))
+                if probes:
                     jobs.append((code, probes))
-                else:
-                    slots.append(-1)
-            plan.append((r, cands, slots))
-        began = time.perf_counter()
+                chunks.extend((code, part) for part in parts)
+            plan.append((query, cands, slots, len(extra)))
         results = self.oracle.run_many(jobs, should_stop=should_stop) if jobs else []
+        chunked = []
+        if chunks:
+            with derived_oracle(self.oracle) as runner:
+                chunked = runner.run_many(chunks, should_stop=should_stop)
         self.log.wall_seconds += time.perf_counter() - began
+        self.log.cpu_seconds += time.process_time() - cpu
+        self.log.executions += sum(generation)
+        self.log.notes["input_executions"] = (self.log.notes.get("input_executions", 0)
+                                              + sum(generation))
+        self.log.notes.update(inputs=self.inputs, seed=self.seed)
         out = block.copy()
-        for r, cands, slots in plan:
-            query = benchmark.queries[start + r]
-            behaviour = [None if s < 0 else
-                         tuple((o.status, o.detail) for o in results[s].outcomes)
-                         for s in slots]
+        for r, (query, cands, slots, n_extra) in enumerate(plan):
+            suites = [[*([results[s[0]]] if s[0] >= 0 else []), *(chunked[c] for c in s[1])]
+                      if s is not None else [] for s in slots]
+            behaviour = [None if s is None else
+                         tuple((o.status, o.detail) for res in mine for o in res.outcomes)
+                         for s, mine in zip(slots, suites, strict=True)]
             support = agreement(behaviour)
             groups = len({b for b in behaviour if b is not None})
-            self.log.record(query.query_id, [results[s] for s in slots if s >= 0],
-                            groups=groups, pass_visible=[])
+            self.log.record(query.query_id, [res for mine in suites for res in mine],
+                            groups=groups, generated_inputs=n_extra, pass_visible=[])
             if len(cands):
                 runs = np.array([b is not None for b in behaviour], dtype=np.float64)
                 # round so float sums of equal weights compare equal

@@ -23,7 +23,8 @@ __all__ = ["FUSIONS", "STAGES", "BaseSpec", "PipelineSpec", "StageSpec", "is_pip
            "parse_pipeline"]
 
 #: stage name -> the options it accepts
-STAGES: dict[str, tuple[str, ...]] = {"exec": ("depth",), "consensus": ("depth",)}
+STAGES: dict[str, tuple[str, ...]] = {"exec": ("depth",),
+                                      "consensus": ("depth", "inputs", "seed")}
 #: fusion name -> the options it accepts beside its models
 FUSIONS: dict[str, tuple[str, ...]] = {"rrf": ("k", "depth"), "combsum": ("depth",)}
 

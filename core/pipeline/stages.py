@@ -51,6 +51,8 @@ class StageLog:
     cache_hits: int = 0
     wall_seconds: float = 0.0
     suite_seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    notes: dict[str, Any] = field(default_factory=dict)   # a stage's own figures
 
     def record(self, query_id: str, results: Any, **fields: Any) -> None:
         """Count one query's executions (its oracle results) and keep its figures."""
@@ -69,7 +71,12 @@ class StageLog:
                 "cache_hits": self.cache_hits, "wall_seconds": round(self.wall_seconds, 3),
                 "suite_seconds": round(self.suite_seconds, 3),
                 "suite_seconds_note": "time inside the sandbox summed over the suites "
-                                      "executed (not cache hits), across all workers"}
+                                      "executed (not cache hits), across all workers",
+                "cpu_seconds": round(self.cpu_seconds, 3),
+                "cpu_seconds_note": "CPU time of this process (its oracle threads "
+                                    "included) during the stage; the sandboxes' own CPU is "
+                                    "not in it (see bench/bench_pipeline.py)",
+                **self.notes}
 
 
 def reorder_row(row: np.ndarray, depth: int, stage_keys: np.ndarray) -> np.ndarray:
@@ -152,9 +159,10 @@ class ExecStage(RerankStage):
             tests = self.split.visible_tests(query.query_id)
             plan.append((r, cands, len(jobs)))
             jobs.extend((benchmark.corpus[int(j)].code, tests) for j in cands)
-        began = time.perf_counter()
+        began, cpu = time.perf_counter(), time.process_time()
         results = self.oracle.run_many(jobs, should_stop=should_stop) if jobs else []
         self.log.wall_seconds += time.perf_counter() - began
+        self.log.cpu_seconds += time.process_time() - cpu
         out = block.copy()
         for r, cands, first in plan:
             query = benchmark.queries[start + r]
