@@ -8,15 +8,21 @@ around the visible tests' own arguments (:mod:`execretrieval.pipeline.consensus_
 never from a held-out test, and without the canonical: the stage does not know which
 candidate that is). Each call becomes the probe ``assert False, repr(CALL)``, so the
 oracle's verdict carries the output's ``repr`` (or the exception, for a call that raises)
-and the expected values are never read. A candidate's consensus score is its agreement with the *other* candidates
-(MBR-exec, Shi et al. 2022; CodeT's agreement without generated tests)::
+and the expected values are never read. A candidate's consensus score is its weighted
+agreement with every candidate that ran, itself included (MBR-exec, Shi et al. 2022;
+CodeT's agreement)::
 
-    consensus(i) = sum over j != i that ran of  w_j * (probes where i and j behave alike)
-                                                     / (probes)
-    w_j = 1 / (previous rank of j)
+    consensus(i) = sum over j that ran of  w_j * (probes where i and j behave alike)
+                                               / (probes)
+    w_j = 1 / (previous rank of j; a tied group shares its mean rank)
 
 so the behavioural centre of the pool rises: the mutants of one canonical each differ from
-it on a few inputs, and from each other on more.
+it on a few inputs, and from each other on more. Candidates that behave alike on every
+probe get the same score and keep the previous order among themselves. (Summing over the
+*others* only, as this stage first did, gives a lower-ranked member of a group a higher
+score -- it lacks its own, smaller weight -- and so reversed the previous order inside
+every group: on this benchmark, where the first stage ranks mutants above their
+canonical, that reversal alone lifted exec@1; README "Second stages".)
 Candidates are ordered by (defines the function, consensus score, the previous order);
 equal ones stay tied. Outputs are compared as the oracle reports them (truncated repr).
 
@@ -40,22 +46,38 @@ from .stages import RerankStage, StageLog, reorder_row
 if TYPE_CHECKING:
     from ..benchmark.dataset import Benchmark
 
-__all__ = ["DEFAULT_INPUTS", "ConsensusStage", "agreement", "call_probes", "defines"]
+__all__ = ["DEFAULT_INPUTS", "ConsensusStage", "agreement", "call_probes", "defines",
+           "prior_weights"]
 
 
-def agreement(behaviour: list[tuple[Any, ...] | None]) -> np.ndarray:
+def prior_weights(previous: np.ndarray) -> np.ndarray:
+    """``1 / previous rank`` for candidates whose previous scores are ``previous`` (in
+    previous order); a tied group shares its mean rank, so the weights do not depend on
+    the order of the corpus's lines."""
+    ranks = np.arange(1, len(previous) + 1, dtype=np.float64)
+    _, group = np.unique(-np.asarray(previous, dtype=np.float64), return_inverse=True)
+    group = group.ravel()
+    mean = np.array([ranks[group == g].mean() for g in range(int(group.max()) + 1)]) \
+        if len(previous) else np.zeros(0)
+    return 1.0 / mean[group] if len(previous) else np.zeros(0)
+
+
+def agreement(behaviour: list[tuple[Any, ...] | None],
+              weights: np.ndarray | None = None) -> np.ndarray:
     """Each candidate's consensus score (module docstring) from its per-probe behaviour,
-    in previous order; None for a candidate that did not run (score 0)."""
+    in previous order; None for a candidate that did not run (score 0). ``weights``
+    (default ``1 / (position + 1)``) are the candidates' prior weights ``w_j``."""
     n = len(behaviour)
+    w = 1.0 / np.arange(1, n + 1) if weights is None else np.asarray(weights, dtype=np.float64)
     out = np.zeros(n)
     for i, mine in enumerate(behaviour):
         if mine is None or not mine:
             continue
         for j, theirs in enumerate(behaviour):
-            if j == i or theirs is None:
+            if theirs is None:
                 continue
             alike = sum(a == b for a, b in zip(mine, theirs, strict=True))
-            out[i] += alike / len(mine) / (j + 1.0)
+            out[i] += alike / len(mine) * w[j]
     return out
 
 
@@ -128,7 +150,7 @@ class ConsensusStage(RerankStage):
             extra = tuple(p for p in (f"assert False, repr({c})" for c in calls)
                           if p not in probes)
             parts = [extra[at:at + CHUNK] for at in range(0, len(extra), CHUNK)]
-            slots = []
+            slots: list[tuple[int, list[int]] | None] = []
             for j, ok in zip(cands, defining, strict=True):
                 code = benchmark.corpus[int(j)].code
                 if not ok or not (probes or extra):
@@ -155,10 +177,10 @@ class ConsensusStage(RerankStage):
         for r, (query, cands, slots, n_extra) in enumerate(plan):
             suites = [[*([results[s[0]]] if s[0] >= 0 else []), *(chunked[c] for c in s[1])]
                       if s is not None else [] for s in slots]
-            behaviour = [None if s is None else
+            behaviour: list[tuple[Any, ...] | None] = [None if s is None else
                          tuple((o.status, o.detail) for res in mine for o in res.outcomes)
                          for s, mine in zip(slots, suites, strict=True)]
-            support = agreement(behaviour)
+            support = agreement(behaviour, prior_weights(block[r][cands]))
             groups = len({b for b in behaviour if b is not None})
             self.log.record(query.query_id, [res for mine in suites for res in mine],
                             groups=groups, generated_inputs=n_extra, pass_visible=[])
