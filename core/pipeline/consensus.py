@@ -169,7 +169,8 @@ class ConsensusStage(RerankStage):
                 chunked = runner.run_many(chunks, should_stop=should_stop)
         self.log.wall_seconds += time.perf_counter() - began
         self.log.cpu_seconds += time.process_time() - cpu
-        self.log.executions += sum(generation)
+        # the engine's suites as its oracles count them (really run, not cache hits); the
+        # candidates' suites are counted by record() below, cache hits included, as exec's
         self.log.notes["input_executions"] = (self.log.notes.get("input_executions", 0)
                                               + sum(generation))
         self.log.notes.update(inputs=self.inputs, seed=self.seed)
