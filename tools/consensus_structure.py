@@ -123,12 +123,13 @@ def main() -> None:
                                   f"{-cmp['ci_low']:+.3f}] p={cmp['p_value']:.2g}")
                     if setting == "pool":
                         shown += f"  background at rank 1: {row[system]['background_top1']:.3f}"
-                    print(f"  {setting:10} {shown}")
+                    print(f"  {setting:10} {shown}", flush=True)
                 results[f"{setting}/{model}"] = row
                 print(f"  ({setting} {model}: {time.perf_counter() - began:.0f} s, load "
-                      f"{os.getloadavg()[0]:.2f})")
-    if args.out:
-        Path(args.out).write_text(json.dumps(results, indent=1, default=str) + "\n")
+                      f"{os.getloadavg()[0]:.2f})", flush=True)
+                if args.out:   # after every model, so a stopped run keeps what it measured
+                    Path(args.out).write_text(json.dumps(results, indent=1, default=str)
+                                              + "\n")
 
 
 if __name__ == "__main__":
