@@ -87,6 +87,8 @@ def main() -> None:
                         help="the stage as written in a pipeline, e.g. consensus:inputs=0")
     parser.add_argument("--visible", type=float, default=0.5)
     parser.add_argument("--split-seed", type=int, default=0)
+    parser.add_argument("--settings", default="shipped,no-mutants,pool",
+                        help="which settings to measure (pool needs --pool)")
     parser.add_argument("--out", help="write every setting's figures as JSON here")
     args = parser.parse_args()
     benchmark = load_benchmark(args.benchmark)
@@ -96,7 +98,10 @@ def main() -> None:
           f"{os.getloadavg()[0]:.2f}")
     results: dict[str, Any] = {}
     with Oracle() as oracle:
+        wanted = set(args.settings.split(","))
         for setting, bench in _settings(benchmark, args.pool):
+            if setting not in wanted:
+                continue
             for model in args.models.split(","):
                 began = time.perf_counter()
                 base = rank_retriever(bench, get_retriever(bench, model), label=model,
