@@ -12,7 +12,7 @@ from conftest import DATA
 from execretrieval.benchmark.dataset import Benchmark, load_benchmark
 from execretrieval.oracle.execution import Oracle
 from execretrieval.pipeline import SplitRequiredError, make_split, rank_system
-from execretrieval.pipeline.consensus import agreement, call_probes, defines
+from execretrieval.pipeline.consensus import agreement, call_probes, defines, prior_weights
 
 
 def test_probes_are_the_outermost_calls_of_the_target_function() -> None:
@@ -27,20 +27,30 @@ def test_probes_are_the_outermost_calls_of_the_target_function() -> None:
     assert not defines("def g(x):\n    return x\n", "f") and not defines("def f(:", "f")
 
 
-def test_agreement_is_weighted_agreement_with_the_others() -> None:
+def test_agreement_is_weighted_agreement_with_every_candidate_itself_included() -> None:
     a, b, c = ("fail", "1"), ("fail", "2"), ("error", "ValueError: x")
     behaviour = [(a, a), (a, b), None, (a, a), (c, b)]
     got = agreement(behaviour)
     expected = []
-    for i, mine in enumerate(behaviour):
+    for mine in behaviour:
         total = 0.0
         for j, theirs in enumerate(behaviour):
-            if mine is None or theirs is None or i == j:
+            if mine is None or theirs is None:
                 continue
             total += np.mean([x == y for x, y in zip(mine, theirs, strict=True)]) / (j + 1)
         expected.append(total)
     np.testing.assert_allclose(got, expected)
     assert got[2] == 0.0
+    # candidates that behave alike score alike, whatever their previous ranks
+    same = agreement([(a, b), (a, a), (a, b), (c, c), (a, b)])
+    assert same[0] == same[2] == same[4] and same[1] < same[0]
+
+
+def test_prior_weights_give_a_tied_group_its_mean_rank() -> None:
+    np.testing.assert_allclose(prior_weights(np.array([9.0, 7.0, 7.0, 7.0, 1.0])),
+                               [1, 1 / 3, 1 / 3, 1 / 3, 1 / 5])
+    np.testing.assert_allclose(agreement([(1,), (1,), (2,)], prior_weights(np.ones(3))),
+                               [1.0, 1.0, 0.5])
 
 
 @pytest.fixture(scope="module")
@@ -73,4 +83,6 @@ def test_consensus_never_reads_expected_outputs(small: Benchmark) -> None:
     for q in range(len(small.queries)):
         assert set(one.top(q, 10)) == set(base.top(q, 10))
     logs = one.logs[0].per_query
-    assert all(entry["executions"] <= 10 for entry in logs.values())
+    # per candidate: the visible calls' suite, then the 50 generated inputs in chunks of 40
+    assert all(entry["executions"] <= 10 * 3 for entry in logs.values())
+    assert any(entry["generated_inputs"] > 0 for entry in logs.values())

@@ -10,7 +10,8 @@ from typing import Any
 from .args import non_negative_int
 
 PIPELINE_HELP = ("a model name or path, or a pipeline BASE+STAGE+...: e.g. minilm+exec, "
-                 "bm25+exec:depth=20, minilm+consensus, rrf:bm25,minilm+exec, "
+                 "bm25+exec:depth=20, minilm+consensus, minilm+consensus:inputs=0, "
+                 "rrf:bm25,minilm+exec, "
                  "combsum:bm25,minilm (stages: exec, consensus; both need --visible)")
 
 

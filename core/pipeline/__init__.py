@@ -5,6 +5,8 @@
 - :mod:`~execretrieval.pipeline.fusion`: ``rrf`` and ``combsum``;
 - :mod:`~execretrieval.pipeline.split`: visible / held-out tests per query;
 - :mod:`~execretrieval.pipeline.stages`: ``exec``;
+- :mod:`~execretrieval.pipeline.consensus`: ``consensus``, on the visible tests' calls and
+  the inputs :mod:`~execretrieval.pipeline.consensus_inputs` generates around them;
 - :mod:`~execretrieval.pipeline.rerankers`: ``api``, ``cross-encoder``, ``llm`` (model
   scores, no tests read);
 - :mod:`~execretrieval.pipeline.systems`: :func:`rank_system`, the one resolver of names.

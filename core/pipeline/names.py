@@ -23,7 +23,8 @@ __all__ = ["FUSIONS", "STAGES", "BaseSpec", "PipelineSpec", "StageSpec", "is_pip
            "parse_pipeline"]
 
 #: stage name -> the options it accepts
-STAGES: dict[str, tuple[str, ...]] = {"exec": ("depth",), "consensus": ("depth",),
+STAGES: dict[str, tuple[str, ...]] = {"exec": ("depth",),
+                                      "consensus": ("depth", "inputs", "seed"),
                                       "api": ("url", "model", "format", "key_env", "depth",
                                               "batch"),
                                       "cross-encoder": ("path", "depth", "batch"),

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ..hooks import Progress, ShouldStop
 from ..ranking.ranking import DEFAULT_KEEP, Ranking, Retriever
 from ..ranking.registry import get_retriever, rank, rank_retriever
-from .consensus import ConsensusStage
+from .consensus import DEFAULT_INPUTS, ConsensusStage
 from .fusion import RRF_K, FusionRetriever
 from .names import PipelineNameError, PipelineSpec, StageSpec, parse_pipeline
 from .rerankers import MODEL_STAGES, ModelStage, build_model_stage
@@ -64,7 +64,8 @@ class PipelineRanking(Ranking):
         return out
 
 
-def _number(value: str | None, default: float, where: str, *, integer: bool) -> float:
+def _number(value: str | None, default: float, where: str, *, integer: bool,
+            zero: bool = False) -> float:
     if value is None:
         return default
     try:
@@ -72,8 +73,9 @@ def _number(value: str | None, default: float, where: str, *, integer: bool) -> 
     except ValueError:
         raise PipelineNameError(f"{where}: expected {'a whole number' if integer else 'a number'}"
                                 f", got {value!r}") from None
-    if number <= 0:
-        raise PipelineNameError(f"{where}: must be positive, got {value!r}")
+    if number < 0 or (number == 0 and not zero):
+        raise PipelineNameError(f"{where}: must be {'0 or more' if zero else 'positive'}, "
+                                f"got {value!r}")
     return number
 
 
@@ -102,7 +104,11 @@ def _stage(spec: PipelineSpec, stage: StageSpec, previous: Retriever, oracle: An
     if oracle is None:
         raise SplitRequiredError(f"{where} executes tests and needs an oracle")
     if stage.name == "consensus":
-        return ConsensusStage(spec.text, previous, oracle, split, depth=depth)
+        inputs = int(_number(stage.option("inputs"), DEFAULT_INPUTS, f"{where}, inputs",
+                             integer=True, zero=True))
+        seed = int(_number(stage.option("seed"), 0, f"{where}, seed", integer=True, zero=True))
+        return ConsensusStage(spec.text, previous, oracle, split, depth=depth, inputs=inputs,
+                              seed=seed)
     return ExecStage(spec.text, previous, oracle, split, depth=depth)
 
 
