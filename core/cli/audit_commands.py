@@ -165,7 +165,11 @@ def _print_suggestions(audit: AuditResult) -> None:
 
 
 def _call_of(test: str) -> str:
-    """The call a suggested test makes (``assert CALL == X`` or a ``pytest.raises`` block)."""
+    """The call a suggested test makes (``assert CALL == X`` or a ``pytest.raises`` block,
+    after any import lines)."""
+    lines = [line for line in test.splitlines()
+             if not line.startswith(("import ", "from "))]
+    test = "\n".join(lines)
     if test.startswith("assert "):
         return test[len("assert "):].rsplit(" == ", 1)[0]
     return test.split("\n", 1)[-1].strip()

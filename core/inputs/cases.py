@@ -30,6 +30,7 @@ from .batches import derived_oracle, run_chunked
 from .mutate import boundary_variants, mutate_value, pools_from_code, value_for_hint
 from .plain import call_source
 from .probes import collector, evaluator, read_calls, read_evaluation
+from .spelling import Spelling
 
 __all__ = ["DEFAULT_INPUTS", "Case", "InputSet", "InputTask", "build_input_sets",
            "case_test"]
@@ -50,17 +51,23 @@ class Case:
     kind: str
     expected: str
     origin: str = "generated"
+    #: import lines the call and the expected value need in the code's namespace
+    #: (``from datetime import date``; see :mod:`.spelling`), one a line, or ""
+    imports: str = ""
 
     @property
     def test(self) -> str:
         """The case as a test of the benchmark's kind."""
-        return case_test(self.call, self.kind, self.expected)
+        return case_test(self.call, self.kind, self.expected, self.imports)
 
 
-def case_test(call: str, kind: str, expected: str) -> str:
+def case_test(call: str, kind: str, expected: str, imports: str = "") -> str:
+    """``assert call == expected`` or a ``pytest.raises(expected)`` block, after the
+    ``imports`` lines, if any."""
+    head = imports.strip() + "\n" if imports.strip() else ""
     if kind == "raises":
-        return f"with pytest.raises({expected}):\n    {call}"
-    return f"assert {call} == {expected}"
+        return f"{head}with pytest.raises({expected}):\n    {call}"
+    return f"{head}assert {call} == {expected}"
 
 
 @dataclass(frozen=True)
@@ -169,22 +176,35 @@ def _boundaries(calls: list[tuple[tuple, dict]], pools: Any, rng: random.Random,
             added += add(args, kwargs, "generated")
 
 
-def _kept(candidates: list[list[tuple[str, str]]], by_seed: list[list[list[Any]]]
-          ) -> list[list[Case]]:
+def _kept(candidates: list[list[tuple[str, str, str]]], by_seed: list[list[list[Any]]],
+          spellings: list[Spelling]) -> list[list[Case]]:
     """The candidates the canonical answered the same way in every run."""
     kept: list[list[Case]] = []
     for j, cands in enumerate(candidates):
         cases = []
-        for i, (call, origin) in enumerate(cands):
+        for i, (call, origin, imports) in enumerate(cands):
             runs = [rs[j][i] for rs in by_seed]
             if any(r is None for r in runs):
                 continue
             answer = read_evaluation(runs)
-            if answer is not None:
-                cases.append(Case(call, answer[0], answer[1],
-                                  "suite" if origin == "suite" else "generated"))
+            if answer is None:
+                continue
+            expected, more = spellings[j].spell(answer[1]) if answer[0] == "return" \
+                else (answer[1], ())
+            lines = "\n".join(sorted({*imports.splitlines(), *more}))
+            cases.append(Case(call, answer[0], expected,
+                              "suite" if origin == "suite" else "generated", lines))
         kept.append(cases)
     return kept
+
+
+def _spelled(spelling: Spelling, calls: list[tuple[str, str]]) -> list[tuple[str, str, str]]:
+    """``(call, origin, import lines)``: each call named as the code names things."""
+    out = []
+    for call, origin in calls:
+        text, imports = spelling.spell(call)
+        out.append((text, origin, "\n".join(imports)))
+    return out
 
 
 def build_input_sets(oracle: Any, tasks: Sequence[InputTask], *, n: int = DEFAULT_INPUTS,
@@ -220,21 +240,24 @@ def build_input_sets(oracle: Any, tasks: Sequence[InputTask], *, n: int = DEFAUL
                                   if _calls_function(x, t.function_name)]) for t in tasks]
         collected = run_chunked(probes[0], collect_jobs, should_stop=should_stop)
         tick()
-        candidates: list[list[tuple[str, str]]] = []
+        candidates: list[list[tuple[str, str, str]]] = []
         n_collected: list[int] = []
-        for task, outcomes in zip(tasks, collected, strict=True):
+        spellings = [Spelling.of(t.code) for t in tasks]
+        for task, outcomes, spelling in zip(tasks, collected, spellings, strict=True):
             calls = [c for o in outcomes if o is not None for c in read_calls(o)]
             unique = {call_source(task.function_name, a, k): (a, k) for a, k in calls}
             n_collected.append(len(unique))
-            candidates.append(_generate(task, list(unique.values()), n, seed))
+            candidates.append(_spelled(spelling, _generate(task, list(unique.values()), n,
+                                                           seed)))
         by_seed = []
         for probe in probes:
             check()
-            by_seed.append(run_chunked(probe, [(t.code, [evaluator(call) for call, _ in c])
+            by_seed.append(run_chunked(probe, [(t.code, [evaluator(call, imports)
+                                                         for call, _, imports in c])
                                                for t, c in zip(tasks, candidates, strict=True)],
                                        should_stop=should_stop))
             tick()
-        kept = _kept(candidates, by_seed)
+        kept = _kept(candidates, by_seed, spellings)
         check()
         verified = run_chunked(plain, [(t.code, [c.test for c in cases])
                                        for t, cases in zip(tasks, kept, strict=True)],
