@@ -38,6 +38,7 @@ class Pools:
     """Values worth trying, found in the function's source: literals and type hints."""
 
     ints: list[int] = field(default_factory=list)
+    literals: list[int] = field(default_factory=list)   # the body's own int literals
     floats: list[float] = field(default_factory=list)
     strs: list[str] = field(default_factory=list)
     hints: dict[int, str] = field(default_factory=dict)   # parameter position -> hint
@@ -64,6 +65,7 @@ def pools_from_code(code: str, function: str) -> Pools:
         if arg.annotation is not None:
             pools.hints[i] = ast.unparse(arg.annotation)
     ints: set[int] = set()
+    literals: set[int] = set()
     floats: set[float] = set()
     strs: set[str] = set()
     for node in ast.walk(func):
@@ -72,11 +74,13 @@ def pools_from_code(code: str, function: str) -> Pools:
         v = node.value
         if type(v) is int and abs(v) < _MAX_INT:
             ints.update((v - 1, v, v + 1))
+            literals.add(v)
         elif type(v) is float:
             floats.add(v)
         elif type(v) is str and len(v) <= 12 and node is not _docstring(func):
             strs.add(v)
     pools.ints = sorted(ints)
+    pools.literals = sorted(literals)
     pools.floats = sorted(floats)
     pools.strs = sorted(strs)
     return pools

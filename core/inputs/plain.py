@@ -87,43 +87,38 @@ def to_source(value, _depth=0):  # type: ignore[no-untyped-def]
         return "{" + body + "}"
     if t is bytearray:
         return "bytearray(" + to_source(bytes(value), _depth + 1) + ")"
-    module = getattr(t, "__module__", "")
-    if module in ("datetime", "fractions", "decimal", "collections"):
-        import collections
-        import datetime
-        import decimal
-        import fractions
-        if t is datetime.date or t is datetime.timedelta:
-            return repr(value)   # datetime.date(2024, 11, 17), datetime.timedelta(days=1)
-        if t is datetime.datetime or t is datetime.time:
+    # the standard library's types, told by module and name (no import here: a test
+    # that names a module makes the sandbox watch it after every test)
+    module, name = getattr(t, "__module__", ""), getattr(t, "__qualname__", "")
+    if module == "datetime" and name in ("date", "timedelta", "timezone", "datetime", "time"):
+        if name in ("datetime", "time"):
             zone = value.tzinfo
-            if zone is None or type(zone) is datetime.timezone:
-                return repr(value)
-            raise ValueError("a time zone other than a fixed offset")
-        if t is datetime.timezone:
-            return repr(value)
-        if t is fractions.Fraction:
-            return ("fractions.Fraction(" + to_source(value.numerator, _depth + 1) + ", "
-                    + to_source(value.denominator, _depth + 1) + ")")
-        if t is decimal.Decimal:
-            if value.is_nan():
-                raise ValueError("NaN is not equal to itself")
-            return "decimal." + repr(value)
-        if t is collections.Counter or t is collections.OrderedDict:
-            return "collections." + t.__name__ + "(" + to_source(dict(value), _depth + 1) + ")"
-        if t is collections.defaultdict:
-            factory = value.default_factory
-            names = {int: "int", list: "list", set: "set", str: "str", float: "float",
-                     dict: "dict", tuple: "tuple", bool: "bool", frozenset: "frozenset"}
-            if factory is not None and (type(factory) is not type or factory not in names):
-                raise ValueError("a defaultdict whose factory is not a built-in type")
-            return ("collections.defaultdict(" + (names[factory] if factory else "None")
-                    + ", " + to_source(dict(value), _depth + 1) + ")")
-        if t is collections.deque:
-            items = to_source(list(value), _depth + 1)
-            if value.maxlen is None:
-                return "collections.deque(" + items + ")"
-            return "collections.deque(" + items + ", maxlen=" + repr(value.maxlen) + ")"
+            if zone is not None and (type(zone).__module__ != "datetime"
+                                     or type(zone).__qualname__ != "timezone"):
+                raise ValueError("a time zone other than a fixed offset")
+        return repr(value)   # datetime.date(2024, 11, 17), datetime.timedelta(days=1)
+    if module == "fractions" and name == "Fraction":
+        return ("fractions.Fraction(" + to_source(value.numerator, _depth + 1) + ", "
+                + to_source(value.denominator, _depth + 1) + ")")
+    if module == "decimal" and name == "Decimal":
+        if value.is_nan():
+            raise ValueError("NaN is not equal to itself")
+        return "decimal." + repr(value)
+    if module == "collections" and name in ("Counter", "OrderedDict"):
+        return "collections." + name + "(" + to_source(dict(value), _depth + 1) + ")"
+    if module == "collections" and name == "defaultdict":
+        factory = value.default_factory
+        names = {int: "int", list: "list", set: "set", str: "str", float: "float",
+                 dict: "dict", tuple: "tuple", bool: "bool", frozenset: "frozenset"}
+        if factory is not None and (type(factory) is not type or factory not in names):
+            raise ValueError("a defaultdict whose factory is not a built-in type")
+        return ("collections.defaultdict(" + (names[factory] if factory else "None")
+                + ", " + to_source(dict(value), _depth + 1) + ")")
+    if module == "collections" and name == "deque":
+        items = to_source(list(value), _depth + 1)
+        if value.maxlen is None:
+            return "collections.deque(" + items + ")"
+        return "collections.deque(" + items + ", maxlen=" + repr(value.maxlen) + ")"
     raise ValueError("not plain data: " + t.__name__)
 
 
