@@ -250,7 +250,7 @@ def test_stdlib_values_round_trip_and_are_written_as_the_code_names_them() -> No
     from execretrieval.inputs.spelling import Spelling
 
     values = [datetime.date(2024, 11, 17), datetime.datetime(2024, 1, 1, 9, 30),
-              datetime.datetime(2024, 1, 1, tzinfo=datetime.timezone.utc),
+              datetime.datetime(2024, 1, 1, tzinfo=datetime.UTC),
               datetime.time(23, 59, 59), datetime.timedelta(days=-1, seconds=5),
               fractions.Fraction(-1, 3), decimal.Decimal("1.50"), bytearray(b"a\x00"),
               collections.Counter("aab"), collections.OrderedDict(b=1, a=2),
@@ -329,3 +329,42 @@ def test_pairwise_boundaries_tell_apart_every_month_length_mutant(oracle: Oracle
     told = sum(r.distinguished for r in runs)
     assert told == len(mutants), f"{told} of {len(mutants)}"
     assert len(inputs.cases) <= 100
+
+
+def test_domain_is_what_every_suite_call_keeps() -> None:
+    from execretrieval.inputs import infer_domain
+    from execretrieval.inputs.domain import call_arguments
+
+    calls = [((3, [1, 2, 5], "2024-01-31", (1, 2)), {}), ((0, [4, 9], "1999-12-01", (5, 6)), {})]
+    domain = infer_domain(calls)
+    texts = {p.text for p in domain.preconditions}
+    assert {"argument 1 is non-negative", "argument 2 is sorted", "argument 2 is not empty",
+            "argument 3 reads '9999-99-99'", "argument 4 has length 2",
+            "each item of argument 2 is positive"} <= texts
+    assert "argument 1 is positive" not in texts          # 0 is passed
+    assert domain.outside((1, [1, 2], "2000-01-01", (1, 1)), {}) == ""
+    assert domain.outside((-1, [1, 2], "2000-01-01", (1, 1)), {}).startswith(
+        "argument 1 is non-negative")
+    assert "sorted" in domain.outside((1, [2, 1], "2000-01-01", (1, 1)), {})
+    assert "reads" in domain.outside((1, [1], "2000-1-01", (1, 1)), {})
+    assert "length 2" in domain.outside((1, [1], "2000-01-01", (1, 1, 1)), {})
+    assert "item 1 of argument 4 is positive" in domain.outside(
+        (1, [1], "2000-01-01", (0, 1)), {})
+    assert domain.outside_call("f(-5, [1], '2000-01-01', (1, 1))").startswith("argument 1")
+    assert call_arguments("f(open('x'))") is None              # nothing evaluated
+    assert infer_domain(calls[:1]).preconditions == ()         # one call implies nothing
+
+
+def test_suggested_tests_prefer_inputs_inside_the_domain() -> None:
+    from execretrieval.inputs import Case, DifferentialResult, InputSet
+    from execretrieval.inputs.differential import Difference
+
+    cases = (Case("f(-1)", "return", "0", outside="argument 1 is non-negative ..."),
+             Case("f(2)", "return", "4"), Case("f(-2)", "return", "0", outside="x"))
+    runs = [DifferentialResult(3, (Difference(0, "1"), Difference(1, "5"))),
+            DifferentialResult(3, (Difference(0, "1"),)),
+            DifferentialResult(3, (Difference(2, "9"),))]
+    picks = suggest_tests(InputSet("f", cases, 0), runs)
+    # f(-1) kills two at once, but f(2) is inside the domain: it goes first; f(-1) is
+    # still needed for the second run, f(-2) for the third
+    assert [p.case.call for p in picks] == ["f(2)", "f(-1)", "f(-2)"]

@@ -156,6 +156,8 @@ def _print_suggestions(audit: AuditResult) -> None:
         print(f"\n{q.query_id} {q.function_name}:")
         for t in q.suggested_tests:
             print("    " + t.test.replace("\n", "\n    "))
+            if t.outside_domain:
+                print(f"        (outside the suite's domain: {t.outside_domain})")
             for k in t.kills:
                 s = q.survivors[k]
                 print(f"        kills {s.bug_type}: {s.description} "

@@ -25,6 +25,7 @@ more generated from them, kept only where the canonical answers them determinist
 from __future__ import annotations
 
 import ast
+import dataclasses
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -33,6 +34,7 @@ from typing import Any
 from ..errors import CancelledError
 from ..hooks import Progress, ShouldStop
 from .batches import derived_oracle, run_chunked
+from .domain import Domain, infer_domain
 from .mutate import boundary_variants, mutate_value, pools_from_code, value_for_hint
 from .pairwise import pairwise
 from .plain import call_source
@@ -63,6 +65,8 @@ class Case:
     #: import lines the call and the expected value need in the code's namespace
     #: (``from datetime import date``; see :mod:`.spelling`), one a line, or ""
     imports: str = ""
+    #: the precondition of the suite's domain the input breaks (:mod:`.domain`), or ""
+    outside: str = ""
 
     @property
     def test(self) -> str:
@@ -91,7 +95,9 @@ class InputTask:
 @dataclass(frozen=True)
 class InputSet:
     """The cases of one task. ``collected``: distinct calls found in the suite;
-    ``candidates``: distinct inputs evaluated; ``problem``: why there are no cases."""
+    ``candidates``: distinct inputs evaluated; ``problem``: why there are no cases;
+    ``domain``: the preconditions inferred from the suite's calls (each case's
+    ``outside`` says which one it breaks, if any)."""
 
     function_name: str
     cases: tuple[Case, ...]
@@ -99,6 +105,7 @@ class InputSet:
     collected: int = 0
     candidates: int = 0
     problem: str = ""
+    domain: Domain = Domain()
 
 
 def _calls_function(test: str, function: str) -> bool:
@@ -212,7 +219,7 @@ def _select(cands: list[tuple[str, str, str]], answers: list[Case | None],
             break
         if c[1] == "spare" and answers[i] is not None:
             chosen.add(i)
-    return [c for i in sorted(chosen) if (c := answers[i]) is not None]
+    return [case for i in sorted(chosen) if (case := answers[i]) is not None]
 
 
 def _boundaries(calls: list[tuple[tuple, dict]], pools: Any, rng: random.Random,
@@ -273,9 +280,9 @@ def build_input_sets(oracle: Any, tasks: Sequence[InputTask], *, n: int = DEFAUL
     """The input set of each task (see the module docstring), in task order.
 
     Everything runs on oracles derived from ``oracle`` (hash seeds 0 and 1, room for
-    printed answers, the oracle's timeout for the canonical's chunks) that share its cache, so a warm re-run
-    executes nothing (``executed``, if given, gets the number of suites really run
-    appended). Raises CancelledError once ``should_stop()`` is true.
+    printed answers, the oracle's timeout for the canonical's chunks) that share its
+    cache, so a warm re-run executes nothing (``executed``, if given, gets the number of
+    suites really run appended). Raises CancelledError once ``should_stop()`` is true.
     """
     if n < 1:
         raise ValueError(f"n must be at least 1, not {n}")
@@ -305,14 +312,16 @@ def build_input_sets(oracle: Any, tasks: Sequence[InputTask], *, n: int = DEFAUL
         tick()
         candidates: list[list[tuple[str, str, str]]] = []
         n_collected: list[int] = []
+        domains: list[Domain] = []
         pair_lists: list[list[tuple[int, int]]] = []
         spellings = [Spelling.of(t.code) for t in tasks]
         for task, outcomes, spelling in zip(tasks, collected, spellings, strict=True):
             calls = [c for o in outcomes if o is not None for c in read_calls(o)]
             unique = {call_source(task.function_name, a, k): (a, k) for a, k in calls}
             n_collected.append(len(unique))
-            calls, pairs = _generate(task, list(unique.values()), n, seed)
-            candidates.append(_spelled(spelling, calls))
+            domains.append(infer_domain(list(unique.values())))
+            made, pairs = _generate(task, list(unique.values()), n, seed)
+            candidates.append(_spelled(spelling, made))
             pair_lists.append(pairs)
         by_seed = []
         for probe in probes:
@@ -335,14 +344,16 @@ def build_input_sets(oracle: Any, tasks: Sequence[InputTask], *, n: int = DEFAUL
         if executed is not None:
             executed.append(sum(p.executed for p in (*probes, plain)))
     sets = []
-    for task, cases, outcomes, found, cands in zip(tasks, kept, verified, n_collected,
-                                                   candidates, strict=True):
-        good = tuple(c for c, o in zip(cases, outcomes, strict=True)
+    for task, cases, outcomes, found, cands, domain in zip(
+            tasks, kept, verified, n_collected, candidates, domains, strict=True):
+        good = tuple(dataclasses.replace(c, outside=domain.outside_call(c.call))
+                     for c, o in zip(cases, outcomes, strict=True)
                      if o is not None and o.status == "pass")
         problem = ""
         if not good:
             problem = ("the suite makes no call with plain-data arguments" if not cands
                        else "the canonical answers none of the inputs deterministically "
                             "with plain data")
-        sets.append(InputSet(task.function_name, good, seed, found, len(cands), problem))
+        sets.append(InputSet(task.function_name, good, seed, found, len(cands), problem,
+                             domain))
     return sets

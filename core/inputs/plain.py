@@ -15,8 +15,9 @@ sandbox side runs the very same function: its source is pasted into the generate
 (:data:`SANDBOX_SOURCE`), so both sides write values the same way. Values of the standard
 library's types are written with their module's name (``datetime.date(2024, 11, 17)``,
 ``fractions.Fraction(1, 3)``), as their reprs are; :mod:`.spelling` writes them with the
-names the code under test imports, and the import lines a generated test needs. Sets are written with
-their elements sorted by source text, so the same set reads the same under every hash seed.
+names the code under test imports, and the import lines a generated test needs. Sets are
+written with their elements sorted by source text, so the same set reads the same under
+every hash seed.
 """
 
 from __future__ import annotations

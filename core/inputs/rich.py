@@ -56,7 +56,7 @@ def rich_value(node: ast.expr, value: Callable[[ast.expr], Any]) -> Any:
     arguments are read by ``value`` (the plain-data reader). ValueError otherwise."""
     if isinstance(node, ast.Attribute):
         if node.attr == "utc" and _class_of(node.value) == "timezone":
-            return datetime.timezone.utc
+            return datetime.UTC
         raise ValueError("Attribute is not allowed")
     assert isinstance(node, ast.Call)
     name = _class_of(node.func)

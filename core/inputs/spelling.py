@@ -51,9 +51,9 @@ def _bindings(code: str) -> dict[str, str]:
             note(node.name, "other")
         for target in _targets(node):
             note(target, "other")
-    for node in ast.walk(tree):   # ``global x`` in a function binds a module name too
-        if isinstance(node, ast.Global):
-            for name in node.names:
+    for each in ast.walk(tree):   # ``global x`` in a function binds a module name too
+        if isinstance(each, ast.Global):
+            for name in each.names:
                 note(name, "other")
     return bound
 
