@@ -103,7 +103,9 @@ class SurvivorsModel(ListTableModel):
             return EQUIVALENT_FG
         if role == Qt.ItemDataRole.DisplayRole:
             return (survivor.bug_type + (" (boundary)" if survivor.boundary else ""),
-                    self.SHORT.get(survivor.verdict, "survives"), str(survivor.line),
+                    self.SHORT.get(survivor.verdict, "survives") + (
+                        " (out of domain)" if survivor.outside_domain else ""),
+                    str(survivor.line),
                     survivor.description)[col]
         return None
 
@@ -134,12 +136,15 @@ class SuggestedTestsModel(ListTableModel):
             return test
         killed = self.killed(test)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return test.test + "\n\nkills:\n" + "\n".join(
+            domain = (f"\n\noutside the suite's domain: {test.outside_domain}"
+                      if test.outside_domain else "")
+            return test.test + domain + "\n\nkills:\n" + "\n".join(
                 f"{s.bug_type}: {s.description} (canonical {s.canonical_output}, "
                 f"mutant {s.mutant_output} on {s.distinguishing_input})" for s in killed)
         if role == Qt.ItemDataRole.DisplayRole:
             if col == 0:
-                return test.test.replace("\n", " ⏎ ")
+                return ("⚠ out of domain: " if test.outside_domain else "") + \
+                    test.test.replace("\n", " ⏎ ")
             return "; ".join(f"{s.bug_type} (line {s.line})" for s in killed)
         return None
 

@@ -97,13 +97,15 @@ def test_json_has_the_issue_keys_and_reads_back(audit, tmp_path: Path) -> None:
             verdicts.add(s["verdict"])
             common = {"bug_type", "description", "line", "code", "verdict", "inputs_tried"}
             if s["verdict"] == "weak":
+                extra = {"outside_domain"} if not s["in_domain"] else set()
                 assert set(s) == common | {"distinguishing_input", "canonical_output",
-                                           "mutant_output"}
+                                           "mutant_output", "in_domain"} | extra
             else:
                 assert set(s) == common and s["verdict"] == "likely_equivalent"
                 assert s["inputs_tried"] > 0
         for t in q["suggested_tests"]:
-            assert set(t) == {"test", "kills"} and t["kills"]
+            assert set(t) - {"outside_domain"} == {"test", "kills", "in_domain"} and t["kills"]
+            assert ("outside_domain" in t) == (not t["in_domain"])
             assert all(q["survivors"][k]["verdict"] == "weak" for k in t["kills"])
     assert verdicts == {"weak", "likely_equivalent"}
     suspicions = [q["suspicion"] for q in data["queries"]]

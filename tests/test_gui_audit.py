@@ -184,7 +184,8 @@ def test_audit_tab_shows_verdicts_and_suggested_tests(qtbot, make_window, clamp_
         colour = view.survivors.index(i, 0).data(Qt.ItemDataRole.ForegroundRole)
         assert (colour == EQUIVALENT_FG) == (i in equivalent)
         verdict = view.survivors.index(i, 1).data()
-        assert verdict == ("likely equivalent" if i in equivalent else "weak suite")
+        assert verdict == ("likely equivalent" if i in equivalent else "weak suite" + (
+            " (out of domain)" if rows[i].outside_domain else ""))
         tip = view.survivors.index(i, 1).data(Qt.ItemDataRole.ToolTipRole)
         assert ("likely equivalent: no difference on" if i in equivalent
                 else "weak suite: distinguished by input clamp_weak(") in tip

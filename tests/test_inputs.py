@@ -238,3 +238,133 @@ def test_a_day_past_the_month_tells_a_boundary_mutant_apart(oracle: Oracle) -> N
     [run] = run_differential(oracle, [(mutant, inputs)])
     assert run.distinguished
     assert any(inputs.cases[d.case].call == "valid_day('2023-03-32')" for d in run.differences)
+
+
+def test_stdlib_values_round_trip_and_are_written_as_the_code_names_them() -> None:
+    import collections
+    import datetime
+    import decimal
+    import fractions
+
+    from execretrieval.inputs.plain import SANDBOX_SOURCE
+    from execretrieval.inputs.spelling import Spelling
+
+    values = [datetime.date(2024, 11, 17), datetime.datetime(2024, 1, 1, 9, 30),
+              datetime.datetime(2024, 1, 1, tzinfo=datetime.UTC),
+              datetime.time(23, 59, 59), datetime.timedelta(days=-1, seconds=5),
+              fractions.Fraction(-1, 3), decimal.Decimal("1.50"), bytearray(b"a\x00"),
+              collections.Counter("aab"), collections.OrderedDict(b=1, a=2),
+              collections.defaultdict(list, {1: [2]}), collections.deque([1], maxlen=2),
+              [datetime.date(2024, 2, 29), {datetime.timedelta(0)}]]
+    sandbox: dict = {}
+    exec(SANDBOX_SOURCE, sandbox)  # noqa: S102 - the sandbox side writes them the same way
+    namespace = {"datetime": datetime, "fractions": fractions, "decimal": decimal,
+                 "collections": collections}
+    for value in values:
+        source = to_source(value)
+        assert sandbox["_erx_src"](value) == source
+        assert eval(source, namespace) == value  # noqa: S307 - the reference: CPython
+        back = from_source(source)
+        assert back == value and type(back) is type(value)
+    for bad in (decimal.Decimal("NaN"), collections.defaultdict(lambda: 0)):
+        with pytest.raises(ValueError):
+            to_source(bad)
+    call = "f(datetime.date(2024, 1, 1), datetime.timedelta(days=1))"
+    assert Spelling.of("from datetime import date, timedelta\n").spell(call) == (
+        "f(date(2024, 1, 1), timedelta(days=1))", ())
+    assert Spelling.of("import datetime\n").spell(call) == (call, ())
+    # ``datetime`` is the class here: importing the module would rebind it
+    assert Spelling.of("from datetime import datetime\n").spell(call) == (
+        "f(date(2024, 1, 1), timedelta(days=1))",
+        ("from datetime import date", "from datetime import timedelta"))
+    assert Spelling.of("").spell(call) == (call, ("import datetime",))
+
+
+def test_dates_move_to_their_boundaries() -> None:
+    import datetime
+
+    steps, edges, leap = boundary_variants(datetime.date(2023, 1, 31), Pools())
+    assert steps == [datetime.date(2023, 1, 30), datetime.date(2023, 2, 1)]
+    assert datetime.date(2023, 1, 1) in edges and datetime.date(2023, 12, 31) in edges
+    assert datetime.date(2024, 2, 29) in leap and datetime.date(2024, 3, 1) in leap
+    assert datetime.date(2023, 2, 28) in leap          # a month on, the day clamped
+    rng = random.Random(3)
+    moved = [mutate_value(datetime.datetime(2024, 1, 1, 9), rng, Pools()) for _ in range(40)]
+    assert all(type(m) is datetime.datetime for m in moved) and len(set(moved)) > 10
+
+
+def test_datetime_arguments_are_collected_and_tell_a_mutant_apart(oracle: Oracle) -> None:
+    code = ("from datetime import date, timedelta\n\n\n"
+            "def days_left(day):\n"
+            "    if day.month == 12:\n"
+            "        return 31 - day.day\n"
+            "    first = date(day.year, day.month + 1, 1)\n"
+            "    return (first - timedelta(days=1)).day - day.day\n")
+    tests = ("assert days_left(date(2024, 1, 10)) == 21",
+             "assert days_left(date(2024, 12, 1)) == 30")
+    mutant = code.replace("31 - day.day", "30 - day.day")  # wrong only in December
+    [inputs] = build_input_sets(oracle, [InputTask(code, "days_left", tests)], n=30, seed=0)
+    assert inputs.collected == 2
+    assert any(c.call == "days_left(date(2024, 12, 31))" and c.expected == "0"
+               for c in inputs.cases)   # written as the suite writes dates
+    [run] = run_differential(oracle, [(mutant, inputs)])
+    assert run.distinguished
+
+
+def test_pairwise_boundaries_tell_apart_every_month_length_mutant(oracle: Oracle) -> None:
+    """Each month's length mutant needs the month and the day at a boundary at once,
+    for months the suite never ends on: the pairs that straddle a boundary find them."""
+    code = ("def valid_day(text):\n"
+            "    year, month, day = (int(p) for p in text.split('-'))\n"
+            "    days = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]\n"
+            "    return 1 <= month <= 12 and 1 <= day <= days[month - 1]\n")
+    tests = ("assert valid_day('2023-12-31') == True", "assert valid_day('2023-04-31') == False",
+             "assert valid_day('2023-01-00') == False", "assert valid_day('2023-13-01') == False")
+    mutants = [m.code for m in generate_mutants(code, "valid_day").mutants
+               if "days = [" in m.code and m.code.split("days = ")[1].split("\n")[0] !=
+               code.split("days = ")[1].split("\n")[0]]
+    assert len(mutants) >= 20
+    [inputs] = build_input_sets(oracle, [InputTask(code, "valid_day", tests)], n=100, seed=0)
+    runs = run_differential(oracle, [(m, inputs) for m in mutants])
+    told = sum(r.distinguished for r in runs)
+    assert told == len(mutants), f"{told} of {len(mutants)}"
+    assert len(inputs.cases) <= 100
+
+
+def test_domain_is_what_every_suite_call_keeps() -> None:
+    from execretrieval.inputs import infer_domain
+    from execretrieval.inputs.domain import call_arguments
+
+    calls = [((3, [1, 2, 5], "2024-01-31", (1, 2)), {}), ((0, [4, 9], "1999-12-01", (5, 6)), {})]
+    domain = infer_domain(calls)
+    texts = {p.text for p in domain.preconditions}
+    assert {"argument 1 is non-negative", "argument 2 is sorted", "argument 2 is not empty",
+            "argument 3 reads '9999-99-99'", "argument 4 has length 2",
+            "each item of argument 2 is positive"} <= texts
+    assert "argument 1 is positive" not in texts          # 0 is passed
+    assert domain.outside((1, [1, 2], "2000-01-01", (1, 1)), {}) == ""
+    assert domain.outside((-1, [1, 2], "2000-01-01", (1, 1)), {}).startswith(
+        "argument 1 is non-negative")
+    assert "sorted" in domain.outside((1, [2, 1], "2000-01-01", (1, 1)), {})
+    assert "reads" in domain.outside((1, [1], "2000-1-01", (1, 1)), {})
+    assert "length 2" in domain.outside((1, [1], "2000-01-01", (1, 1, 1)), {})
+    assert "item 1 of argument 4 is positive" in domain.outside(
+        (1, [1], "2000-01-01", (0, 1)), {})
+    assert domain.outside_call("f(-5, [1], '2000-01-01', (1, 1))").startswith("argument 1")
+    assert call_arguments("f(open('x'))") is None              # nothing evaluated
+    assert infer_domain(calls[:1]).preconditions == ()         # one call implies nothing
+
+
+def test_suggested_tests_prefer_inputs_inside_the_domain() -> None:
+    from execretrieval.inputs import Case, DifferentialResult, InputSet
+    from execretrieval.inputs.differential import Difference
+
+    cases = (Case("f(-1)", "return", "0", outside="argument 1 is non-negative ..."),
+             Case("f(2)", "return", "4"), Case("f(-2)", "return", "0", outside="x"))
+    runs = [DifferentialResult(3, (Difference(0, "1"), Difference(1, "5"))),
+            DifferentialResult(3, (Difference(0, "1"),)),
+            DifferentialResult(3, (Difference(2, "9"),))]
+    picks = suggest_tests(InputSet("f", cases, 0), runs)
+    # f(-1) kills two at once, but f(2) is inside the domain: it goes first; f(-1) is
+    # still needed for the second run, f(-2) for the third
+    assert [p.case.call for p in picks] == ["f(2)", "f(-1)", "f(-2)"]

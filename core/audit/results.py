@@ -49,6 +49,9 @@ class Survivor:
     canonical_output: str = ""
     mutant_output: str = ""
     inputs_tried: int = 0
+    #: for a weak survivor whose every distinguishing input lies outside the domain the
+    #: suite's calls imply (:mod:`execretrieval.inputs.domain`): the precondition broken
+    outside_domain: str = ""
 
     @property
     def equivalent(self) -> bool:
@@ -57,8 +60,10 @@ class Survivor:
     def verdict_text(self, seed: int | None = None) -> str:
         """The verdict in words, as the reports and the GUI show it."""
         if self.verdict == "weak":
+            where = (f"; outside the suite's domain: {self.outside_domain}"
+                     if self.outside_domain else "")
             return (f"weak suite: distinguished by input {self.distinguishing_input} "
-                    f"(canonical {self.canonical_output}, mutant {self.mutant_output})")
+                    f"(canonical {self.canonical_output}, mutant {self.mutant_output}{where})")
         if self.verdict == "likely_equivalent":
             where = "" if seed is None else f", seed {seed}"
             return f"likely equivalent: no difference on {self.inputs_tried} inputs{where}"
@@ -75,7 +80,10 @@ class Survivor:
         if self.verdict == "weak":
             out.update(distinguishing_input=self.distinguishing_input,
                        canonical_output=self.canonical_output,
-                       mutant_output=self.mutant_output)
+                       mutant_output=self.mutant_output,
+                       in_domain=not self.outside_domain)
+            if self.outside_domain:
+                out["outside_domain"] = self.outside_domain
         return out
 
 
@@ -86,9 +94,15 @@ class SuggestedTest:
 
     test: str
     kills: tuple[int, ...]
+    #: the precondition of the suite's inferred domain the test's input breaks, or ""
+    outside_domain: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"test": self.test, "kills": list(self.kills)}
+        out: dict[str, Any] = {"test": self.test, "kills": list(self.kills),
+                               "in_domain": not self.outside_domain}
+        if self.outside_domain:
+            out["outside_domain"] = self.outside_domain
+        return out
 
 
 @dataclass(frozen=True)
@@ -202,7 +216,8 @@ def audit_from_dict(data: Any, source: str | Path = "<audit>") -> AuditResult:
         where = f"queries[{i}]"
         try:
             survivors = tuple(_survivor(s) for s in q["survivors"])
-            suggested = tuple(SuggestedTest(str(t["test"]), tuple(int(k) for k in t["kills"]))
+            suggested = tuple(SuggestedTest(str(t["test"]), tuple(int(k) for k in t["kills"]),
+                                            str(t.get("outside_domain", "")))
                               for t in q.get("suggested_tests", ()))
             queries.append(QueryAudit(
                 query_id=str(q["query_id"]), function_name=str(q["function_name"]),
@@ -233,7 +248,8 @@ def _survivor(s: dict[str, Any]) -> Survivor:
                     verdict=verdict, distinguishing_input=str(s.get("distinguishing_input", "")),
                     canonical_output=str(s.get("canonical_output", "")),
                     mutant_output=str(s.get("mutant_output", "")),
-                    inputs_tried=int(s.get("inputs_tried", 0)))
+                    inputs_tried=int(s.get("inputs_tried", 0)),
+                    outside_domain=str(s.get("outside_domain", "")))
 
 
 def read_audit(path: str | Path) -> AuditResult:

@@ -98,20 +98,22 @@ class _Offset:
 
 def _classify(survivor: Survivor, inputs: InputSet, run: DifferentialResult | None,
               preferred: set[int]) -> Survivor:
-    """The survivor with the input engine's verdict (its distinguishing input, preferably
-    one of the suggested tests, else the shortest call)."""
+    """The survivor with the input engine's verdict (its distinguishing input: inside the
+    suite's inferred domain if any is, then preferably one of the suggested tests, then
+    the shortest call)."""
     if run is None or not inputs.cases:
         return dataclasses.replace(survivor, verdict="unclassified")
     if not run.differences:
         return dataclasses.replace(survivor, verdict="likely_equivalent",
                                    inputs_tried=run.tried)
-    best = min(run.differences, key=lambda d: (d.case not in preferred,
+    best = min(run.differences, key=lambda d: (bool(inputs.cases[d.case].outside),
+                                               d.case not in preferred,
                                                len(inputs.cases[d.case].call), d.case))
     case = inputs.cases[best.case]
     return dataclasses.replace(survivor, verdict="weak", inputs_tried=run.tried,
                                distinguishing_input=case.call,
                                canonical_output=canonical_answer(case),
-                               mutant_output=best.output)
+                               mutant_output=best.output, outside_domain=case.outside)
 
 
 def _engine(oracle: Oracle, plans: Sequence[_Plan], alive: dict[int, list[MutantRun]],
@@ -139,7 +141,7 @@ def _engine(oracle: Oracle, plans: Sequence[_Plan], alive: dict[int, list[Mutant
         chosen = {inputs.cases.index(s.case) for s in picks}
         survivors = [_classify(r.mutant, inputs, d, chosen) for r, d in zip(alive[p], runs,
                                                                             strict=True)]
-        out[p] = (survivors, tuple(SuggestedTest(s.test, s.kills) for s in picks))
+        out[p] = (survivors, tuple(SuggestedTest(s.test, s.kills, s.case.outside) for s in picks))
     return out
 
 

@@ -164,10 +164,12 @@ def _kinds(alive: Sequence[Survivor], suggested: Sequence[SuggestedTest]) -> str
     weak = [s for s in alive if s.verdict == "weak"]
     if not weak:
         return ""
-    first = weak[0]
+    first = min(weak, key=lambda s: bool(s.outside_domain))   # an in-domain example first
     tests = f"; {_plural(len(suggested), 'suggested test')} kill" \
             f"{'s' if len(suggested) == 1 else ''} {'it' if len(weak) == 1 else 'them'}" \
             if suggested else ""
-    return (f" (weak suite: {len(weak)} told apart by a generated input, e.g. "
+    outside = sum(1 for s in weak if s.outside_domain)
+    only = f" ({outside} only outside the suite's domain)" if outside else ""
+    return (f" (weak suite: {len(weak)} told apart by a generated input{only}, e.g. "
             f"{first.distinguishing_input} gives {first.canonical_output}, the mutant "
             f"{first.mutant_output}{tests})")

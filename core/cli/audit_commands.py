@@ -156,6 +156,8 @@ def _print_suggestions(audit: AuditResult) -> None:
         print(f"\n{q.query_id} {q.function_name}:")
         for t in q.suggested_tests:
             print("    " + t.test.replace("\n", "\n    "))
+            if t.outside_domain:
+                print(f"        (outside the suite's domain: {t.outside_domain})")
             for k in t.kills:
                 s = q.survivors[k]
                 print(f"        kills {s.bug_type}: {s.description} "
@@ -165,7 +167,11 @@ def _print_suggestions(audit: AuditResult) -> None:
 
 
 def _call_of(test: str) -> str:
-    """The call a suggested test makes (``assert CALL == X`` or a ``pytest.raises`` block)."""
+    """The call a suggested test makes (``assert CALL == X`` or a ``pytest.raises`` block,
+    after any import lines)."""
+    lines = [line for line in test.splitlines()
+             if not line.startswith(("import ", "from "))]
+    test = "\n".join(lines)
     if test.startswith("assert "):
         return test[len("assert "):].rsplit(" == ", 1)[0]
     return test.split("\n", 1)[-1].strip()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .cases import DEFAULT_INPUTS, Case, InputSet, InputTask, build_input_sets, case_test
 from .differential import Difference, DifferentialResult, canonical_answer, run_differential
+from .domain import Domain, Precondition, infer_domain
 from .plain import call_source, from_source, to_source
 from .suggest import Suggestion, suggest_tests
 
@@ -18,6 +19,9 @@ __all__ = [
     "InputTask",
     "build_input_sets",
     "case_test",
+    "Domain",
+    "Precondition",
+    "infer_domain",
     "Difference",
     "DifferentialResult",
     "canonical_answer",

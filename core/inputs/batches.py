@@ -32,13 +32,13 @@ TIMEOUT = 2.0
 ROUNDS = 3
 
 
-def derived_oracle(oracle: Any, **limits: int) -> Any:
+def derived_oracle(oracle: Any, timeout: float = TIMEOUT, **limits: int) -> Any:
     """An oracle like ``oracle`` (its workers, cache, Dask connection), with the timeout
-    :data:`TIMEOUT` (or the oracle's, if shorter) and limits that differ by ``limits``
+    ``timeout`` (or the oracle's, if shorter) and limits that differ by ``limits``
     (``hash_seed=1``, ``output_chars=...``); close it after."""
     cache = None if oracle.cache is None else SharedCache(oracle.cache)
     new_limits = dataclasses.replace(oracle.limits, **limits)
-    timeout = min(float(oracle.timeout), TIMEOUT)
+    timeout = min(float(oracle.timeout), timeout)
     connection = getattr(oracle, "connection", None)
     if connection is not None:  # a DaskOracle: the same cluster
         return type(oracle)(connection, timeout=timeout, cache=cache, limits=new_limits)

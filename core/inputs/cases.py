@@ -6,12 +6,18 @@ more generated from them, kept only where the canonical answers them determinist
 1. **collect**: every test that calls the function is re-run in the sandbox with the
    function wrapped, and the plain-data arguments of its outermost calls come back as
    source (the suite's own inputs, however the test builds them);
-2. **generate**: type-aware mutation of those inputs (:mod:`.mutate`), and inputs from
-   type hints, seeded by ``(seed, function name)``, until ``n`` distinct candidates;
+2. **generate**: seeded by ``(seed, function name)``: the suite's calls with one number
+   moved to a boundary (30% of ``n``), type-aware mutation of them (:mod:`.mutate`) and
+   inputs from type hints; and up to ``2 n`` *pairs* of inputs with two numbers at a
+   boundary at once (:mod:`.pairwise`: one site swept across its range, another one
+   step either side);
 3. **evaluate**: each candidate runs on the canonical twice per test process, under two
-   hash seeds; it is kept when all four answers agree: a plain-data result (an
+   hash seeds; it is answered when all four answers agree: a plain-data result (an
    ``assert f(args) == result`` case) or the same exception type (a ``pytest.raises``
-   case); a timeout, a non-plain result or any disagreement drops it;
+   case); a timeout, a non-plain result or any disagreement drops it. Of the answered
+   ones, at most ``n`` are kept: the suite's calls, the one-number and mutated inputs,
+   then the two sides of each pair the canonical answers differently (a boundary that
+   the other site's value moves; 45% of ``n``), then spare mutated inputs;
 4. **verify**: the kept cases, as the tests they will be, run on the canonical once more
    through the oracle's own comparison rules; a case the canonical fails is dropped.
 """
@@ -19,6 +25,7 @@ more generated from them, kept only where the canonical answers them determinist
 from __future__ import annotations
 
 import ast
+import dataclasses
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,9 +34,12 @@ from typing import Any
 from ..errors import CancelledError
 from ..hooks import Progress, ShouldStop
 from .batches import derived_oracle, run_chunked
+from .domain import Domain, infer_domain
 from .mutate import boundary_variants, mutate_value, pools_from_code, value_for_hint
+from .pairwise import pairwise
 from .plain import call_source
 from .probes import collector, evaluator, read_calls, read_evaluation
+from .spelling import Spelling
 
 __all__ = ["DEFAULT_INPUTS", "Case", "InputSet", "InputTask", "build_input_sets",
            "case_test"]
@@ -38,6 +48,8 @@ DEFAULT_INPUTS = 100
 _OUTPUT_CHARS = 400_000   # probes print their answers: room for a chunk of them
 _MAX_CALL = 300           # longest generated call source; suggested tests stay readable
 _TRIES = 40               # generation attempts per wanted input before giving up
+_SINGLES, _PAIRS = 30, 45  # per cent of the budget: one number moved, two moved at once
+_PAIR_POOL = 2            # boundary pairs tried per wanted input (answered by the canonical only)
 
 
 @dataclass(frozen=True)
@@ -50,17 +62,25 @@ class Case:
     kind: str
     expected: str
     origin: str = "generated"
+    #: import lines the call and the expected value need in the code's namespace
+    #: (``from datetime import date``; see :mod:`.spelling`), one a line, or ""
+    imports: str = ""
+    #: the precondition of the suite's domain the input breaks (:mod:`.domain`), or ""
+    outside: str = ""
 
     @property
     def test(self) -> str:
         """The case as a test of the benchmark's kind."""
-        return case_test(self.call, self.kind, self.expected)
+        return case_test(self.call, self.kind, self.expected, self.imports)
 
 
-def case_test(call: str, kind: str, expected: str) -> str:
+def case_test(call: str, kind: str, expected: str, imports: str = "") -> str:
+    """``assert call == expected`` or a ``pytest.raises(expected)`` block, after the
+    ``imports`` lines, if any."""
+    head = imports.strip() + "\n" if imports.strip() else ""
     if kind == "raises":
-        return f"with pytest.raises({expected}):\n    {call}"
-    return f"assert {call} == {expected}"
+        return f"{head}with pytest.raises({expected}):\n    {call}"
+    return f"{head}assert {call} == {expected}"
 
 
 @dataclass(frozen=True)
@@ -75,7 +95,9 @@ class InputTask:
 @dataclass(frozen=True)
 class InputSet:
     """The cases of one task. ``collected``: distinct calls found in the suite;
-    ``candidates``: distinct inputs evaluated; ``problem``: why there are no cases."""
+    ``candidates``: distinct inputs evaluated; ``problem``: why there are no cases;
+    ``domain``: the preconditions inferred from the suite's calls (each case's
+    ``outside`` says which one it breaks, if any)."""
 
     function_name: str
     cases: tuple[Case, ...]
@@ -83,6 +105,7 @@ class InputSet:
     collected: int = 0
     candidates: int = 0
     problem: str = ""
+    domain: Domain = Domain()
 
 
 def _calls_function(test: str, function: str) -> bool:
@@ -94,25 +117,34 @@ def _calls_function(test: str, function: str) -> bool:
 
 
 def _generate(task: InputTask, seeds: list[tuple[tuple, dict]], n: int,
-              seed: int) -> list[tuple[str, str]]:
-    """``(call source, origin)`` of up to ``n`` distinct inputs: the suite's first."""
+              seed: int) -> tuple[list[tuple[str, str]], list[tuple[int, int]]]:
+    """``(call source, origin)`` of distinct candidate inputs, the suite's first, and the
+    pairs (indexes into them) that may straddle a boundary. Origins: ``suite``,
+    ``generated`` (kept when answered), ``pair`` (kept when its pair straddles a
+    boundary) and ``spare`` (kept when the pairs leave room in the budget ``n``)."""
     rng = random.Random(f"execretrieval-inputs:{seed}:{task.function_name}")
     pools = pools_from_code(task.code, task.function_name)
     out: list[tuple[str, str]] = []
-    seen: set[str] = set()
+    index: dict[str, int] = {}
     pool: list[tuple[tuple, dict]] = []
 
     def add(args: tuple, kwargs: dict, origin: str) -> bool:
+        return _index(args, kwargs, origin) is not None
+
+    def _index(args: tuple, kwargs: dict, origin: str) -> int | None:
         try:
             source = call_source(task.function_name, args, kwargs)
         except (ValueError, RecursionError):
-            return False
-        if source in seen or (origin != "suite" and len(source) > _MAX_CALL):
-            return False
-        seen.add(source)
+            return None
+        if source in index:
+            return index[source] if origin == "pair" else None
+        if origin != "suite" and len(source) > _MAX_CALL:
+            return None
+        index[source] = len(out)
         out.append((source, origin))
-        pool.append((args, kwargs))
-        return True
+        if origin != "pair":
+            pool.append((args, kwargs))
+        return index[source]
 
     for seed_args, seed_kwargs in seeds:
         add(seed_args, seed_kwargs, "suite")
@@ -122,30 +154,72 @@ def _generate(task: InputTask, seeds: list[tuple[tuple, dict]], n: int,
                           for i in range(len(pools.params)))
             if all(a is not None for a in fresh):
                 add(fresh, {}, "generated")
-    _boundaries(list(pool), pools, rng, add, room=n // 2)
-    tries = 0
-    while pool and len(out) < n and tries < n * _TRIES:
-        tries += 1
-        picked_args, picked_kwargs = rng.choice(pool)
-        args: list[Any] = list(picked_args)
-        kwargs: dict[str, Any] = dict(picked_kwargs)
-        names: list[int | str] = [*range(len(args)), *kwargs]
-        if not names:
+    suite = list(pool)
+    _boundaries(suite, pools, rng, add, room=n * _SINGLES // 100)
+    for wanted, origin in ((n - n * _PAIRS // 100, "generated"), (n, "spare")):
+        tries = 0
+        while pool and len(out) < wanted and tries < n * _TRIES:
+            tries += 1
+            if not _random_edit(pool, pools, rng, add, origin):
+                break
+    pairs = []
+    for both, one in pairwise(suite, pools, rng, limit=n * _PAIR_POOL):
+        i, j = _index(*both, "pair"), _index(*one, "pair")
+        if i is not None and j is not None:
+            pairs.append((i, j))
+    return out, pairs
+
+
+def _random_edit(pool: list[tuple[tuple, dict]], pools: Any, rng: random.Random,
+                 add: Any, origin: str) -> bool:
+    """Add one input: a known one with one or two arguments mutated; False when there
+    are no arguments to mutate."""
+    picked_args, picked_kwargs = rng.choice(pool)
+    args: list[Any] = list(picked_args)
+    kwargs: dict[str, Any] = dict(picked_kwargs)
+    names: list[int | str] = [*range(len(args)), *kwargs]
+    if not names:
+        return False
+    for _ in range(1 if rng.random() < 0.75 else 2):
+        which = rng.choice(names)
+        if isinstance(which, int):
+            hint = pools.hints.get(which)
+            if hint is not None and rng.random() < 0.1:
+                fresh = value_for_hint(hint, rng, pools)
+                if fresh is not None and type(fresh) is type(args[which]):
+                    args[which] = fresh
+                    continue
+            args[which] = mutate_value(args[which], rng, pools)
+        else:
+            kwargs[which] = mutate_value(kwargs[which], rng, pools)
+    add(tuple(args), kwargs, origin)
+    return True
+
+
+def _select(cands: list[tuple[str, str, str]], answers: list[Case | None],
+            pairs: list[tuple[int, int]], n: int) -> list[Case]:
+    """The answered candidates kept, within the budget ``n`` (the suite's own calls are
+    always kept): the suite's and the generated ones; then both sides of each pair the
+    canonical answers differently (a boundary), in priority order, those that cost fewer
+    new inputs first (a side already kept is free); then spares."""
+    order = [i for i, c in enumerate(cands) if c[1] in ("suite", "generated")
+             and answers[i] is not None]
+    chosen = set(order)
+    cap = max(n, sum(1 for c in cands if c[1] == "suite"))
+    straddle = [(i, j) for i, j in pairs if (a := answers[i]) is not None and (
+        b := answers[j]) is not None and (a.kind, a.expected) != (b.kind, b.expected)]
+    while straddle and len(chosen) < cap:   # the first pair of those costing fewest new inputs
+        i, j = min(straddle, key=lambda p: (p[0] not in chosen) + (p[1] not in chosen))
+        straddle.remove((i, j))
+        for k in (i, j):
+            if k not in chosen and len(chosen) < cap:
+                chosen.add(k)
+    for i, c in enumerate(cands):
+        if len(chosen) >= cap:
             break
-        for _ in range(1 if rng.random() < 0.75 else 2):
-            which = rng.choice(names)
-            if isinstance(which, int):
-                hint = pools.hints.get(which)
-                if hint is not None and rng.random() < 0.1:
-                    fresh = value_for_hint(hint, rng, pools)
-                    if fresh is not None and type(fresh) is type(args[which]):
-                        args[which] = fresh
-                        continue
-                args[which] = mutate_value(args[which], rng, pools)
-            else:
-                kwargs[which] = mutate_value(kwargs[which], rng, pools)
-        add(tuple(args), kwargs, "generated")
-    return out[:max(n, len(seeds))]
+        if c[1] == "spare" and answers[i] is not None:
+            chosen.add(i)
+    return [case for i in sorted(chosen) if (case := answers[i]) is not None]
 
 
 def _boundaries(calls: list[tuple[tuple, dict]], pools: Any, rng: random.Random,
@@ -169,22 +243,34 @@ def _boundaries(calls: list[tuple[tuple, dict]], pools: Any, rng: random.Random,
             added += add(args, kwargs, "generated")
 
 
-def _kept(candidates: list[list[tuple[str, str]]], by_seed: list[list[list[Any]]]
-          ) -> list[list[Case]]:
-    """The candidates the canonical answered the same way in every run."""
-    kept: list[list[Case]] = []
+def _answers(candidates: list[list[tuple[str, str, str]]], by_seed: list[list[list[Any]]],
+             spellings: list[Spelling]) -> list[list[Case | None]]:
+    """Per candidate, its case when the canonical answered it the same way in every run."""
+    kept: list[list[Case | None]] = []
     for j, cands in enumerate(candidates):
-        cases = []
-        for i, (call, origin) in enumerate(cands):
+        cases: list[Case | None] = []
+        for i, (call, origin, imports) in enumerate(cands):
             runs = [rs[j][i] for rs in by_seed]
-            if any(r is None for r in runs):
+            answer = None if any(r is None for r in runs) else read_evaluation(runs)
+            if answer is None:
+                cases.append(None)
                 continue
-            answer = read_evaluation(runs)
-            if answer is not None:
-                cases.append(Case(call, answer[0], answer[1],
-                                  "suite" if origin == "suite" else "generated"))
+            expected, more = spellings[j].spell(answer[1]) if answer[0] == "return" \
+                else (answer[1], ())
+            lines = "\n".join(sorted({*imports.splitlines(), *more}))
+            cases.append(Case(call, answer[0], expected,
+                              "suite" if origin == "suite" else "generated", lines))
         kept.append(cases)
     return kept
+
+
+def _spelled(spelling: Spelling, calls: list[tuple[str, str]]) -> list[tuple[str, str, str]]:
+    """``(call, origin, import lines)``: each call named as the code names things."""
+    out = []
+    for call, origin in calls:
+        text, imports = spelling.spell(call)
+        out.append((text, origin, "\n".join(imports)))
+    return out
 
 
 def build_input_sets(oracle: Any, tasks: Sequence[InputTask], *, n: int = DEFAULT_INPUTS,
@@ -194,9 +280,9 @@ def build_input_sets(oracle: Any, tasks: Sequence[InputTask], *, n: int = DEFAUL
     """The input set of each task (see the module docstring), in task order.
 
     Everything runs on oracles derived from ``oracle`` (hash seeds 0 and 1, room for
-    printed answers, a short per-chunk timeout) that share its cache, so a warm re-run
-    executes nothing (``executed``, if given, gets the number of suites really run
-    appended). Raises CancelledError once ``should_stop()`` is true.
+    printed answers, the oracle's timeout for the canonical's chunks) that share its
+    cache, so a warm re-run executes nothing (``executed``, if given, gets the number of
+    suites really run appended). Raises CancelledError once ``should_stop()`` is true.
     """
     if n < 1:
         raise ValueError(f"n must be at least 1, not {n}")
@@ -212,29 +298,41 @@ def build_input_sets(oracle: Any, tasks: Sequence[InputTask], *, n: int = DEFAUL
         if should_stop is not None and should_stop():
             raise CancelledError("the input generation was cancelled")
 
-    probes = [derived_oracle(oracle, hash_seed=s, output_chars=_OUTPUT_CHARS) for s in (0, 1)]
-    plain = derived_oracle(oracle)
+    # the canonical's chunks get the oracle's own timeout: on a loaded machine a chunk of
+    # the canonical can take longer than a candidate's short chunk timeout, and an input
+    # lost to that would change the input set with the load
+    probes = [derived_oracle(oracle, oracle.timeout, hash_seed=s, output_chars=_OUTPUT_CHARS)
+              for s in (0, 1)]
+    plain = derived_oracle(oracle, oracle.timeout)
     try:
         check()
         collect_jobs = [(t.code, [collector(x, t.function_name) for x in t.tests
                                   if _calls_function(x, t.function_name)]) for t in tasks]
         collected = run_chunked(probes[0], collect_jobs, should_stop=should_stop)
         tick()
-        candidates: list[list[tuple[str, str]]] = []
+        candidates: list[list[tuple[str, str, str]]] = []
         n_collected: list[int] = []
-        for task, outcomes in zip(tasks, collected, strict=True):
+        domains: list[Domain] = []
+        pair_lists: list[list[tuple[int, int]]] = []
+        spellings = [Spelling.of(t.code) for t in tasks]
+        for task, outcomes, spelling in zip(tasks, collected, spellings, strict=True):
             calls = [c for o in outcomes if o is not None for c in read_calls(o)]
             unique = {call_source(task.function_name, a, k): (a, k) for a, k in calls}
             n_collected.append(len(unique))
-            candidates.append(_generate(task, list(unique.values()), n, seed))
+            domains.append(infer_domain(list(unique.values())))
+            made, pairs = _generate(task, list(unique.values()), n, seed)
+            candidates.append(_spelled(spelling, made))
+            pair_lists.append(pairs)
         by_seed = []
         for probe in probes:
             check()
-            by_seed.append(run_chunked(probe, [(t.code, [evaluator(call) for call, _ in c])
+            by_seed.append(run_chunked(probe, [(t.code, [evaluator(call, imports)
+                                                         for call, _, imports in c])
                                                for t, c in zip(tasks, candidates, strict=True)],
                                        should_stop=should_stop))
             tick()
-        kept = _kept(candidates, by_seed)
+        kept = [_select(c, a, p, n) for c, a, p in zip(
+            candidates, _answers(candidates, by_seed, spellings), pair_lists, strict=True)]
         check()
         verified = run_chunked(plain, [(t.code, [c.test for c in cases])
                                        for t, cases in zip(tasks, kept, strict=True)],
@@ -246,14 +344,16 @@ def build_input_sets(oracle: Any, tasks: Sequence[InputTask], *, n: int = DEFAUL
         if executed is not None:
             executed.append(sum(p.executed for p in (*probes, plain)))
     sets = []
-    for task, cases, outcomes, found, cands in zip(tasks, kept, verified, n_collected,
-                                                   candidates, strict=True):
-        good = tuple(c for c, o in zip(cases, outcomes, strict=True)
+    for task, cases, outcomes, found, cands, domain in zip(
+            tasks, kept, verified, n_collected, candidates, domains, strict=True):
+        good = tuple(dataclasses.replace(c, outside=domain.outside_call(c.call))
+                     for c, o in zip(cases, outcomes, strict=True)
                      if o is not None and o.status == "pass")
         problem = ""
         if not good:
             problem = ("the suite makes no call with plain-data arguments" if not cands
                        else "the canonical answers none of the inputs deterministically "
                             "with plain data")
-        sets.append(InputSet(task.function_name, good, seed, found, len(cands), problem))
+        sets.append(InputSet(task.function_name, good, seed, found, len(cands), problem,
+                             domain))
     return sets

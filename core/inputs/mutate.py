@@ -6,7 +6,8 @@ new inputs come from the suite's own ones by changing one argument while keeping
 deleting or replacing a character, emptying, a non-ASCII character, or a number written in
 them moved one step or to a boundary, padding kept; lists, tuples,
 dicts and sets by growing, shrinking, reordering, emptying or mutating one element,
-recursively), plus values from the function's type hints and the literals in its body.
+recursively; dates, times, Fractions, Decimals and the ``collections`` containers by
+:mod:`.rich`), plus values from the function's type hints and the literals in its body.
 Every choice comes from one ``random.Random`` seeded by a string, so the same seed gives
 the same inputs on every machine and under every hash seed.
 """
@@ -20,7 +21,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Pools", "boundary_variants", "mutate_value", "pools_from_code", "value_for_hint"]
+from .rich import mutate_rich, rich_boundaries
+
+__all__ = ["Pools", "Site", "boundary_variants", "mutate_value", "pools_from_code", "put", "sites",
+           "value_for_hint"]
 
 _UNICODE = "éßÅ日本😀\u0301\u00a0"
 _CHARS = "abcxyzABZ019 _-.,;:!?'\"/\\\t\n"
@@ -34,6 +38,7 @@ class Pools:
     """Values worth trying, found in the function's source: literals and type hints."""
 
     ints: list[int] = field(default_factory=list)
+    literals: list[int] = field(default_factory=list)   # the body's own int literals
     floats: list[float] = field(default_factory=list)
     strs: list[str] = field(default_factory=list)
     hints: dict[int, str] = field(default_factory=dict)   # parameter position -> hint
@@ -60,6 +65,7 @@ def pools_from_code(code: str, function: str) -> Pools:
         if arg.annotation is not None:
             pools.hints[i] = ast.unparse(arg.annotation)
     ints: set[int] = set()
+    literals: set[int] = set()
     floats: set[float] = set()
     strs: set[str] = set()
     for node in ast.walk(func):
@@ -68,11 +74,13 @@ def pools_from_code(code: str, function: str) -> Pools:
         v = node.value
         if type(v) is int and abs(v) < _MAX_INT:
             ints.update((v - 1, v, v + 1))
+            literals.add(v)
         elif type(v) is float:
             floats.add(v)
         elif type(v) is str and len(v) <= 12 and node is not _docstring(func):
             strs.add(v)
     pools.ints = sorted(ints)
+    pools.literals = sorted(literals)
     pools.floats = sorted(floats)
     pools.strs = sorted(strs)
     return pools
@@ -172,7 +180,8 @@ def mutate_value(value: Any, rng: random.Random, pools: Pools, depth: int = 0) -
         return _mutate_set(value, rng, pools, depth)
     if t is dict:
         return _mutate_dict(value, rng, pools, depth)
-    return value  # None, complex: nothing typed to change it into
+    # datetime values, Fraction, Decimal, bytearray, collections containers
+    return mutate_rich(value, rng, lambda v: mutate_value(v, rng, pools, depth + 1))
 
 
 def _mutate_int(v: int, rng: random.Random, pools: Pools) -> int:
@@ -225,7 +234,10 @@ def _mutate_number_in(v: str, rng: random.Random, pools: Pools) -> str:
 def boundary_variants(value: Any, pools: Pools) -> list[list[Any]]:
     """Every value one number away from ``value``, in tiers: each number in it (an int, an
     int inside a container, a number written in a string) moved one step (tier 0), to 0
-    (tier 1), or to a literal of the function's body or its neighbour (tier 2).
+    (tier 1), or to a literal of the function's body or its neighbour (tier 2); a date,
+    time, timedelta, Fraction or Decimal moved to its own boundaries
+    (:func:`~execretrieval.inputs.rich.rich_boundaries`: a day either way, the month's
+    and year's ends, February of a leap year...).
 
     Random mutation rarely hits the one combination a boundary mutant gets wrong (day 32 of
     a month whose other fields stay valid); these variants change one number and keep the
@@ -233,52 +245,80 @@ def boundary_variants(value: Any, pools: Pools) -> list[list[Any]]:
     sign (a ``-`` would change the string's shape, not the number).
     """
     tiers: list[list[Any]] = [[], [], []]
-    for old, rebuild, unsigned in _number_sites(value):
-        wanted = ([old - 1, old + 1], [0], pools.ints[:24])
-        for tier, news in zip(tiers, wanted, strict=True):
-            for new in news:
-                if new != old and abs(new) < _MAX_INT and not (unsigned and new < 0):
-                    tier.append(rebuild(new))
+    for site in sites(value, pools):
+        for tier, news in zip(tiers, site.tiers, strict=True):
+            tier.extend(put(value, {site.path: new}) for new in news)
     return tiers
 
 
-def _number_sites(value: Any, depth: int = 0) -> list[tuple[int, Any, bool]]:
-    """``(number, rebuild, unsigned)`` for each number in ``value``: ``rebuild(n)`` is
-    ``value`` with that one number replaced by ``n`` (same types, same shape); ``unsigned``
-    when the number is written in a string."""
+@dataclass(frozen=True)
+class Site:
+    """One number (or date, time...) inside a value: where it is (``path``: indexes,
+    keys, ``("run", k)`` for the k-th number written in a string), its value, and the
+    values it may move to, in the three tiers of :func:`boundary_variants`."""
+
+    path: tuple[Any, ...]
+    old: Any
+    tiers: tuple[tuple[Any, ...], ...]
+
+
+def sites(value: Any, pools: Pools, depth: int = 0, path: tuple[Any, ...] = ()
+          ) -> list[Site]:
+    """The :class:`Site` of every number in ``value``, in order (nested at most 4 deep)."""
     t = type(value)
-    if depth > 3:
+    if depth > 4:
         return []
     if t is int:
-        return [(value, lambda n: n, False)]
+        return [_number_site(path, value, pools, unsigned=False)]
+    rich = rich_boundaries(value)
+    if rich is not None:
+        return [Site(path, value, tuple(tuple(tier) for tier in rich))]
     if t is str:
-        sites: list[tuple[int, Any, bool]] = []
-        for run in _DIGITS.finditer(value):
-            def rebuild(n: int, run: re.Match[str] = run) -> str:   # as wide as before
-                return value[:run.start()] + str(n).zfill(len(run.group())) + value[run.end():]
-            sites.append((int(run.group()), rebuild, True))
-        return sites
+        return [_number_site((*path, ("run", k)), int(run.group()), pools, unsigned=True)
+                for k, run in enumerate(_DIGITS.finditer(value))]
     if t is list or t is tuple:
-        out: list[tuple[int, Any, bool]] = []
-        for i, item in enumerate(value):
-            for old, inner, unsigned in _number_sites(item, depth + 1):
-                def rebuild_seq(n: int, i: int = i, inner: Any = inner) -> Any:
-                    items = list(value)
-                    items[i] = inner(n)
-                    return tuple(items) if t is tuple else items
-                out.append((old, rebuild_seq, unsigned))
-        return out
+        return [s for i, item in enumerate(value)
+                for s in sites(item, pools, depth + 1, (*path, i))]
     if t is dict:
-        out = []
-        for key in list(value):
-            for old, inner, unsigned in _number_sites(value[key], depth + 1):
-                def rebuild_dict(n: int, key: Any = key, inner: Any = inner) -> Any:
-                    copy = dict(value)
-                    copy[key] = inner(n)
-                    return copy
-                out.append((old, rebuild_dict, unsigned))
-        return out
+        return [s for key in list(value) for s in sites(value[key], pools, depth + 1,
+                                                        (*path, key))]
     return []
+
+
+def _number_site(path: tuple[Any, ...], old: int, pools: Pools, *, unsigned: bool) -> Site:
+    wanted = ([old - 1, old + 1], [0], pools.ints[:24])
+    return Site(path, old, tuple(
+        tuple(n for n in news if n != old and abs(n) < _MAX_INT and not (unsigned and n < 0))
+        for news in wanted))
+
+
+def put(value: Any, changes: dict[tuple[Any, ...], Any]) -> Any:
+    """``value`` with the number at each path of ``changes`` replaced (same types, same
+    shape; a number in a string keeps its zero padding)."""
+    if () in changes:
+        return changes[()]
+    groups: dict[Any, dict[tuple[Any, ...], Any]] = {}
+    for path, new in changes.items():
+        groups.setdefault(path[0], {})[path[1:]] = new
+    t = type(value)
+    if t is str:
+        runs = list(_DIGITS.finditer(value))
+        out = value
+        for key in sorted(groups, key=lambda k: k[1], reverse=True):
+            run, new = runs[key[1]], groups[key][()]
+            out = out[:run.start()] + str(new).zfill(len(run.group())) + out[run.end():]
+        return out
+    if t is list or t is tuple:
+        items = list(value)
+        for i, sub in groups.items():
+            items[i] = put(items[i], sub)
+        return tuple(items) if t is tuple else items
+    if t is dict:
+        copy = dict(value)
+        for key, sub in groups.items():
+            copy[key] = put(copy[key], sub)
+        return copy
+    return value
 
 
 def _mutate_str(v: str, rng: random.Random, pools: Pools, *, ascii_only: bool = False) -> str:

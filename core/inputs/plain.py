@@ -1,16 +1,23 @@
 """Plain data as Python source, and back, without evaluating anything.
 
 Inputs and outputs travel between the sandbox and the engine as the Python source of
-plain data (``None``, ``bool``, ``int``, ``float``, ``complex``, ``str``, ``bytes`` and
-exact ``list`` / ``tuple`` / ``dict`` / ``set`` / ``frozenset`` of them; the oracle's
+plain data (``None``, ``bool``, ``int``, ``float``, ``complex``, ``str``, ``bytes``,
+``bytearray``, ``datetime`` ``date`` / ``datetime`` / ``time`` / ``timedelta`` /
+``timezone`` (fixed offsets), ``fractions.Fraction``, ``decimal.Decimal`` and exact
+``list`` / ``tuple`` / ``dict`` / ``set`` / ``frozenset`` / ``collections.Counter`` /
+``OrderedDict`` / ``defaultdict`` (of a built-in type) / ``deque`` of them; the oracle's
 plain-data rule, checked with ``type() is``), so nothing the sandbox sends is unpickled or
 ``eval``-ed in the engine: :func:`from_source` walks the AST of a literal and builds the
 value itself.
 
 :func:`to_source` is written self-contained (no module globals, only builtins) because the
 sandbox side runs the very same function: its source is pasted into the generated tests
-(:data:`SANDBOX_SOURCE`), so both sides write values the same way. Sets are written with
-their elements sorted by source text, so the same set reads the same under every hash seed.
+(:data:`SANDBOX_SOURCE`), so both sides write values the same way. Values of the standard
+library's types are written with their module's name (``datetime.date(2024, 11, 17)``,
+``fractions.Fraction(1, 3)``), as their reprs are; :mod:`.spelling` writes them with the
+names the code under test imports, and the import lines a generated test needs. Sets are
+written with their elements sorted by source text, so the same set reads the same under
+every hash seed.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ import math
 from typing import Any
 
 from ..errors import InputFormatError
+from .rich import rich_value
 
 __all__ = ["MAX_SOURCE", "SANDBOX_SOURCE", "call_source", "from_source", "to_source"]
 
@@ -78,12 +86,45 @@ def to_source(value, _depth=0):  # type: ignore[no-untyped-def]
         if len(body) > 2000:
             raise ValueError("too long")
         return "{" + body + "}"
+    if t is bytearray:
+        return "bytearray(" + to_source(bytes(value), _depth + 1) + ")"
+    # the standard library's types, told by module and name (no import here: a test
+    # that names a module makes the sandbox watch it after every test)
+    module, name = getattr(t, "__module__", ""), getattr(t, "__qualname__", "")
+    if module == "datetime" and name in ("date", "timedelta", "timezone", "datetime", "time"):
+        if name in ("datetime", "time"):
+            zone = value.tzinfo
+            if zone is not None and (type(zone).__module__ != "datetime"
+                                     or type(zone).__qualname__ != "timezone"):
+                raise ValueError("a time zone other than a fixed offset")
+        return repr(value)   # datetime.date(2024, 11, 17), datetime.timedelta(days=1)
+    if module == "fractions" and name == "Fraction":
+        return ("fractions.Fraction(" + to_source(value.numerator, _depth + 1) + ", "
+                + to_source(value.denominator, _depth + 1) + ")")
+    if module == "decimal" and name == "Decimal":
+        if value.is_nan():
+            raise ValueError("NaN is not equal to itself")
+        return "decimal." + repr(value)
+    if module == "collections" and name in ("Counter", "OrderedDict"):
+        return "collections." + name + "(" + to_source(dict(value), _depth + 1) + ")"
+    if module == "collections" and name == "defaultdict":
+        factory = value.default_factory
+        names = {int: "int", list: "list", set: "set", str: "str", float: "float",
+                 dict: "dict", tuple: "tuple", bool: "bool", frozenset: "frozenset"}
+        if factory is not None and (type(factory) is not type or factory not in names):
+            raise ValueError("a defaultdict whose factory is not a built-in type")
+        return ("collections.defaultdict(" + (names[factory] if factory else "None")
+                + ", " + to_source(dict(value), _depth + 1) + ")")
+    if module == "collections" and name == "deque":
+        items = to_source(list(value), _depth + 1)
+        if value.maxlen is None:
+            return "collections.deque(" + items + ")"
+        return "collections.deque(" + items + ", maxlen=" + repr(value.maxlen) + ")"
     raise ValueError("not plain data: " + t.__name__)
 
 
 #: :func:`to_source` as source text, for the sandbox side of generated tests
-SANDBOX_SOURCE = inspect.getsource(to_source).replace("def to_source(", "def _erx_src(") \
-    .replace("to_source(v", "_erx_src(v").replace("to_source(k", "_erx_src(k") \
+SANDBOX_SOURCE = inspect.getsource(to_source).replace("to_source(", "_erx_src(") \
     .replace("  # type: ignore[no-untyped-def]", "")
 
 
@@ -149,4 +190,10 @@ def _value(node: ast.expr) -> Any:
         if (name == "float" and len(args) == 1 and isinstance(args[0], ast.Constant)
                 and args[0].value in ("inf", "-inf")):
             return math.inf if args[0].value == "inf" else -math.inf
+        if name == "bytearray" and len(args) == 1:
+            inner = _value(args[0])
+            if type(inner) is bytes:
+                return bytearray(inner)
+    if isinstance(node, (ast.Call, ast.Attribute)):
+        return rich_value(node, _value)
     raise ValueError(f"{type(node).__name__} is not allowed")

@@ -79,11 +79,13 @@ def collector(test: str, function: str) -> str:
             f"print({MARK!r} + repr(_erx_seen) + {MARK!r})\n")
 
 
-def evaluator(call: str) -> str:
-    """A test that evaluates ``call`` (a call of the canonical, as source) twice and prints
-    both outcomes: ``R<source of the result>``, ``E<exception type>``, ``?`` (not plain
-    data) or ``!`` (an exception a test should not expect)."""
-    return SANDBOX_SOURCE + _RUN.replace("{call}", call).replace("{mark}", MARK.encode(
+def evaluator(call: str, imports: str = "") -> str:
+    """A test that evaluates ``call`` (a call of the canonical, as source, after the
+    ``imports`` lines it needs) twice and prints both outcomes: ``R<source of the
+    result>``, ``E<exception type>``, ``?`` (not plain data) or ``!`` (an exception a test
+    should not expect)."""
+    head = imports.strip() + "\n" if imports.strip() else ""
+    return head + SANDBOX_SOURCE + _RUN.replace("{call}", call).replace("{mark}", MARK.encode(
         "unicode_escape").decode())
 
 

@@ -4,7 +4,10 @@ the canonical.
 Choosing the smallest such set is set cover (NP-hard); the greedy choice (take the case
 that tells apart the most candidates not yet told apart; ties to the shorter test, then to
 the earlier case) is within a factor ln(n) + 1 of the optimum (Chvátal, 1979), and with a
-handful of survivors per suite it is nearly always optimal.
+handful of survivors per suite it is nearly always optimal. Cases inside the suite's
+inferred domain (:mod:`.domain`) come first: while some in-domain case still kills a
+candidate not yet killed, no case outside the domain is taken, so an out-of-domain test is
+suggested only for candidates no in-domain input tells apart.
 """
 
 from __future__ import annotations
@@ -39,9 +42,13 @@ def suggest_tests(inputs: InputSet, runs: Sequence[DifferentialResult | None]
         for diff in run.differences if run is not None else ():
             kills.setdefault(diff.case, set()).add(k)
     left = set().union(*kills.values()) if kills else set()
+    # what some input inside the suite's domain kills: those get in-domain tests
+    inside = set().union(*(k for i, k in kills.items() if not inputs.cases[i].outside)) \
+        if kills else set()
     chosen: list[Suggestion] = []
     while left:
-        best = min(kills, key=lambda i: (-len(kills[i] & left), len(inputs.cases[i].test), i))
+        best = min(kills, key=lambda i: (bool(inputs.cases[i].outside) and bool(
+            inside & left), -len(kills[i] & left), len(inputs.cases[i].test), i))
         gain = kills[best] & left
         if not gain:
             break

@@ -143,8 +143,10 @@ def audit_html(audit: AuditResult, top: int = 25) -> str:
             for t in q.suggested_tests:
                 kills = ", ".join(f"#{k + 1} {q.survivors[k].bug_type}" for k in t.kills
                                   if k < len(q.survivors))
+                domain = (f"<br><b>outside the suite's domain</b>: {escape(t.outside_domain)}"
+                          if t.outside_domain else "")
                 out.append(f"<pre>{escape(t.test)}</pre><p class=\"muted verdict\">kills "
-                           f"{escape(kills)}</p>")
+                           f"{escape(kills)}{domain}</p>")
         seed = audit.settings.get("input_seed")
         for number, s in enumerate(q.survivors[:MAX_SURVIVORS], 1):
             cls = ' class="equivalent"' if s.equivalent else ""
