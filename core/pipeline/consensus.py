@@ -137,8 +137,9 @@ class ConsensusStage(RerankStage):
             rows.append((query, cands, defining, call_probes(visible, query.function_name)))
             # the donor: the best-scored candidate that defines the function, a tie broken
             # by corpus id (not by the order of corpus lines, which must change nothing)
+            row = block[r]
             donor = min((int(j) for j, ok in zip(cands, defining, strict=True) if ok),
-                        key=lambda j, row=block[r]: (-row[j], benchmark.corpus[j].corpus_id),
+                        key=lambda j: (-float(row[j]), benchmark.corpus[j].corpus_id),
                         default=None)
             donors.append(None if donor is None or not self.inputs else
                           (benchmark.corpus[donor].code, query.function_name, visible))
