@@ -112,12 +112,7 @@ class EmbeddingClient(ServiceClient):
     def _parse(self, raw: bytes, count: int) -> np.ndarray:
         s = self.settings
         where = f"{s.public_endpoint}: model {s.model!r}"
-        try:
-            data = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as exc:
-            sample = self._scrub(" ".join(raw[:120].decode("utf-8", "replace").split()))
-            raise ServiceError(f"{where}: the answer is not JSON ({exc}); it begins "
-                               f"{sample!r}") from None
+        data = self._json(raw, where)
         items = data.get("data") if isinstance(data, dict) else None
         if not isinstance(items, list):
             said = self._server_message(raw) if isinstance(data, dict) and "error" in data \

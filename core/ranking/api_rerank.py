@@ -116,12 +116,7 @@ class RerankClient(ServiceClient):
     def _parse(self, raw: bytes, count: int) -> list[float]:
         s = self.settings
         where = f"{s.public_endpoint}: model {s.model!r}"
-        try:
-            data = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as exc:
-            sample = self._scrub(" ".join(raw[:120].decode("utf-8", "replace").split()))
-            raise ServiceError(f"{where}: the answer is not JSON ({exc}); it begins "
-                               f"{sample!r}") from None
+        data = self._json(raw, where)
         if s.format == "tei":
             items, name, field_ = data, "the answer", "score"
         else:

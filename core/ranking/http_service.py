@@ -32,7 +32,7 @@ import urllib.parse
 import urllib.request
 from collections.abc import Callable, Mapping, Sequence
 from http.client import HTTPException
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from ..errors import CancelledError, ServiceError
 
@@ -257,6 +257,18 @@ class ServiceClient:
         for secret in self._secrets:
             text = text.replace(secret, "***")
         return text
+
+    def _sample(self, raw: bytes) -> str:
+        """The start of an answer, whitespace folded and secrets scrubbed, for a message."""
+        return self._scrub(" ".join(raw[:120].decode("utf-8", "replace").split()))
+
+    def _json(self, raw: bytes, where: str) -> Any:
+        """An answer's JSON, or a :class:`ServiceError` naming ``where`` and its start."""
+        try:
+            return json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise ServiceError(f"{where}: the answer is not JSON ({exc}); it begins "
+                               f"{self._sample(raw)!r}") from None
 
     def _say(self, message: str) -> None:
         if self._status is not None:

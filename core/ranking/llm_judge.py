@@ -111,9 +111,8 @@ class ChatJudge(ServiceClient):
             if not isinstance(answer, str):
                 raise TypeError("content is not text")
         except (UnicodeDecodeError, ValueError, KeyError, IndexError, TypeError) as exc:
-            sample = self._scrub(" ".join(raw[:120].decode("utf-8", "replace").split()))
             raise ServiceError(f"{where}: not a chat completion ({type(exc).__name__}: "
-                               f"{exc}); it begins {sample!r}") from None
+                               f"{exc}); it begins {self._sample(raw)!r}") from None
         usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
         try:
             prompt = int(usage.get("prompt_tokens") or 0)
