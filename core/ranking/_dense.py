@@ -14,7 +14,6 @@ import json
 import os
 import sqlite3
 import threading
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import CancelledError, ModelNotFoundError, RetrieverError
+from .sqlite_cache import SQLiteCache
 
 if TYPE_CHECKING:
     from ..hooks import Progress, ShouldStop
@@ -168,18 +168,10 @@ class SentenceTransformerEncoder:
         return np.asarray(vectors, dtype=np.float32)
 
 
-class EmbeddingCache:
+class EmbeddingCache(SQLiteCache):
     """Vectors keyed by encoder identity and text hash, in one SQLite file."""
 
-    def __init__(self, path: str | Path) -> None:
-        self.path = str(path)
-        self._memory: sqlite3.Connection | None = None
-        if self.path == ":memory:":
-            self._memory = sqlite3.connect(":memory:", check_same_thread=False)
-            self._init(self._memory)
-        self._lock = threading.Lock()
-        self._checked = False  # quick_check once per process, not per query
-        self.moved_aside = False  # True once a corrupt file was set aside
+    what = "embedding cache"
 
     @classmethod
     def default(cls) -> EmbeddingCache:
@@ -189,44 +181,6 @@ class EmbeddingCache:
     def _init(conn: sqlite3.Connection) -> None:
         conn.execute("CREATE TABLE IF NOT EXISTS vectors "
                      "(key TEXT PRIMARY KEY, dim INTEGER NOT NULL, data BLOB NOT NULL)")
-
-    def _connect(self) -> sqlite3.Connection:
-        if self._memory is not None:
-            return self._memory
-        try:
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            try:
-                return self._open_checked()
-            except sqlite3.DatabaseError:
-                # A cache is only a cache: a corrupt file is set aside (kept for
-                # inspection, never read again) and a fresh one is built.
-                self._move_aside()
-                return self._open_checked()
-        except (OSError, sqlite3.Error) as exc:
-            raise RetrieverError(f"{self.path}: embedding cache unusable: {exc}") from exc
-
-    def _open_checked(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(self.path, timeout=30)
-        try:
-            conn.execute("PRAGMA journal_mode=WAL")
-            if not self._checked:
-                check = conn.execute("PRAGMA quick_check").fetchone()
-                if not check or check[0] != "ok":
-                    raise sqlite3.DatabaseError(f"integrity check failed: {check}")
-            self._init(conn)
-        except BaseException:
-            conn.close()
-            raise
-        self._checked = True
-        return conn
-
-    def _move_aside(self) -> None:
-        stamp = f"corrupt-{int(time.time())}-{os.getpid()}"
-        for suffix in ("", "-wal", "-shm"):
-            source = Path(self.path + suffix)
-            if source.exists():
-                os.replace(source, Path(f"{self.path}.{stamp}{suffix}"))
-        self.moved_aside = True
 
     @staticmethod
     def key(identity: str, text: str) -> str:
@@ -247,10 +201,7 @@ class EmbeddingCache:
                         if vector.size == dim:
                             found[key] = vector
             except sqlite3.Error as exc:
-                raise RetrieverError(f"{self.path}: embedding cache unusable: {exc}") from exc
-            finally:
-                if conn is not self._memory:
-                    conn.close()
+                raise self.unusable(exc) from exc
         return found
 
     def put(self, items: dict[str, np.ndarray]) -> None:
@@ -262,10 +213,7 @@ class EmbeddingCache:
                 with conn:
                     conn.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?)", rows)
             except sqlite3.Error as exc:
-                raise RetrieverError(f"{self.path}: embedding cache unusable: {exc}") from exc
-            finally:
-                if conn is not self._memory:
-                    conn.close()
+                raise self.unusable(exc) from exc
 
     def encode(self, encoder: SentenceTransformerEncoder, texts: Sequence[str], *,
                progress: Progress | None = None,

@@ -26,12 +26,12 @@ import time
 import urllib.parse
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from ..errors import RetrieverError, ServiceError
+from ..errors import ServiceError
 from ._dense import cache_dir
 from .http_service import PayloadTooLargeError, ServiceClient, Status, public_url, run_bounded
+from .sqlite_cache import SQLiteCache
 
 __all__ = ["FORMATS", "RerankClient", "RerankCounts", "RerankSettings", "ScoreCache",
            "rerank_scores"]
@@ -142,23 +142,11 @@ class RerankClient(ServiceClient):
         return [float(x) for x in out if x is not None]
 
 
-class ScoreCache:
+class ScoreCache(SQLiteCache):
     """Reranker answers (JSON values) keyed by identity, query text and snippet text, in one
     SQLite file (WAL; a corrupt file is set aside and rebuilt)."""
 
-    def __init__(self, path: str | Path) -> None:
-        self.path = str(path)
-        self._lock = threading.Lock()
-        self._conn: sqlite3.Connection | None = None   # the open connection
-        if self.path == ":memory:":
-            self._conn = sqlite3.connect(":memory:", check_same_thread=False)
-            self._init(self._conn)
-
-    def close(self) -> None:
-        with self._lock:
-            if self._conn is not None and self.path != ":memory:":
-                self._conn.close()
-                self._conn = None
+    what = "reranker cache"
 
     @classmethod
     def default(cls) -> ScoreCache:
@@ -173,39 +161,6 @@ class ScoreCache:
         conn.execute("CREATE TABLE IF NOT EXISTS answers (key TEXT PRIMARY KEY, "
                      "value TEXT NOT NULL)")
 
-    def _connect(self) -> sqlite3.Connection:
-        # one connection for the cache's life (behind the lock): opening one per answer
-        # costs more than the answer
-        if self._conn is not None:
-            return self._conn
-        try:
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            try:
-                self._conn = self._open()
-                return self._conn
-            except sqlite3.DatabaseError:
-                stamp = f"corrupt-{int(time.time())}"
-                for suffix in ("", "-wal", "-shm"):
-                    if Path(self.path + suffix).exists():
-                        Path(self.path + suffix).replace(f"{self.path}.{stamp}{suffix}")
-                self._conn = self._open()
-                return self._conn
-        except (OSError, sqlite3.Error) as exc:
-            raise RetrieverError(f"{self.path}: reranker cache unusable: {exc}") from exc
-
-    def _open(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
-        try:
-            conn.execute("PRAGMA journal_mode=WAL")
-            # a commit per answer: WAL without fsync on each keeps that cheap, and a crash
-            # loses at most the last answers (a cache, asked again)
-            conn.execute("PRAGMA synchronous=NORMAL")
-            self._init(conn)
-        except BaseException:
-            conn.close()
-            raise
-        return conn
-
     def get(self, keys: Sequence[str]) -> dict[str, Any]:
         found: dict[str, Any] = {}
         with self._lock:
@@ -218,7 +173,7 @@ class ScoreCache:
                             f"SELECT key, value FROM answers WHERE key IN ({marks})", chunk):
                         found[key] = json.loads(value)
             except (sqlite3.Error, ValueError) as exc:
-                raise RetrieverError(f"{self.path}: reranker cache unusable: {exc}") from exc
+                raise self.unusable(exc) from exc
         return found
 
     def put(self, items: dict[str, Any]) -> None:
@@ -229,7 +184,7 @@ class ScoreCache:
                 with conn:
                     conn.executemany("INSERT OR REPLACE INTO answers VALUES (?, ?)", rows)
             except sqlite3.Error as exc:
-                raise RetrieverError(f"{self.path}: reranker cache unusable: {exc}") from exc
+                raise self.unusable(exc) from exc
 
 
 @dataclass
