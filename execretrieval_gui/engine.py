@@ -96,6 +96,7 @@ def load(path: str | Path, progress: Progress | None = None,
         progress(0, 1)
     bench = load_benchmark(path)
     _ = bench.fingerprint  # computed here, off the UI thread
+    model_choices(bench)   # the model registry (numpy) loads here too, not on the UI thread
     if bench.path is not None:
         try:
             remember_benchmark(bench.path)
@@ -175,12 +176,14 @@ def rank(benchmark: Benchmark, model: str, progress: Progress | None = None,
     """The ranking of a model or pipeline name (blocking): the engine's
     :func:`execretrieval.pipeline.rank_system`; a stage that executes tests runs on
     ``oracle`` and the visible tests of ``split``."""
-    from execretrieval.pipeline import is_pipeline, rank_system
+    from execretrieval.pipeline import is_pipeline
 
-    if not is_pipeline(model):
+    if not is_pipeline(model):   # a plain model: no pipeline machinery to load
         from execretrieval.ranking.registry import rank as engine_rank
 
         return engine_rank(benchmark, model, progress=progress, should_stop=should_stop)
+    from execretrieval.pipeline import rank_system
+
     return rank_system(benchmark, model, oracle=oracle, split=split, progress=progress,
                        should_stop=should_stop)
 
