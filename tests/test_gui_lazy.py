@@ -40,7 +40,8 @@ WINDOW_SCRIPT = textwrap.dedent(
     app.processEvents()
     assert not heavy(), ("constructed", heavy())
     # the menus and their shortcuts are there from the start, the lazy tabs too
-    shortcuts = {{a.shortcut().toString() for a in window.findChildren(type(window.unified_action))}}
+    action = type(window.unified_action)
+    shortcuts = {{a.shortcut().toString() for a in window.findChildren(action)}}
     missing = {{"Ctrl+1", "Ctrl+2", "Ctrl+3", "Ctrl+N", "Ctrl+Shift+M"}} - shortcuts
     assert not missing, missing
     assert [window.tabs.tabText(i) for i in range(3)] == ["Inspect", "Metrics", "Audit"]

@@ -42,12 +42,13 @@ _HOME = {name: module for module, names in _EXPORTS.items() for name in names}
 
 def __getattr__(name: str) -> Any:
     module = _HOME.get(name)
-    if module is None and not name.startswith("_"):   # a submodule by its name
-        try:
-            return importlib.import_module(f".{name}", __name__)
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{__name__}.{name}":
-                raise
+    if module is None:
+        if not name.startswith("_"):   # a submodule by its name (``package.registry``)
+            try:
+                return importlib.import_module(f".{name}", __name__)
+            except ModuleNotFoundError as exc:
+                if exc.name != f"{__name__}.{name}":
+                    raise
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(importlib.import_module(module, __name__), name)
     globals()[name] = value   # the next lookup is an ordinary attribute

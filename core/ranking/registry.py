@@ -149,7 +149,7 @@ def get_retriever(benchmark: Benchmark, model: str, **options: Any) -> Retriever
     shipped = _shipped(benchmark)
     if model in shipped:
         return embeddings.NpzRetriever(shipped[model], name=model)
-    from .api_embed import safe_model_name   # here: the served-model client (http) loads late
+    from .api_embed import safe_model_name  # here: the served-model client (http) loads late
 
     served = safe_model_name(model)   # "BAAI/bge-small-en-v1.5" written by embed --api
     if served in shipped and not Path(model).expanduser().exists():
