@@ -83,6 +83,18 @@ def test_metrics_tab_built_after_the_ranking_names_the_model(qtbot, make_window,
     assert window.metrics.model.evaluations[0].model == "bm25"
 
 
+def test_audit_tab_built_without_an_audit_shows_its_hints(qtbot, make_window,
+                                                          tiny_dir: Path) -> None:
+    """Built after the benchmark loaded (no audit yet): the same hints as a view that heard
+    the load — what to do, and why no suggested test is listed."""
+    window = open_and_wait(qtbot, make_window(), tiny_dir)
+    window.show_tab(2)
+    view = window.audit_view
+    assert view.summary.text().startswith("Run the audit to rank this benchmark's suites")
+    assert view.suggested_label.text().startswith("Suggested tests: none")
+    assert view.queue.rowCount() == 0 and not view.next_button.isEnabled()
+
+
 def test_audit_run_before_the_tab_is_shown_appears_when_it_is(qtbot, make_window,
                                                              tiny_dir: Path) -> None:
     """An audit that ran with the tab never shown (``--tab audit`` starts it before the
