@@ -17,21 +17,13 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Signal
 
 from execretrieval import atomic_write_text
-from execretrieval.audit import (
-    DEFAULT_SEEDS,
-    AuditResult,
-    QueryAudit,
-    SuggestedTest,
-    Survivor,
-    run_audit,
-    write_strengthened,
-)
 from execretrieval.benchmark.annotations import Flag
-from execretrieval.benchmark.gates import validate
 
 from .workers import TaskSlot
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:   # the audit engine (numpy, the input engine) loads when an audit runs
+    from execretrieval.audit import AuditResult, QueryAudit, SuggestedTest, Survivor
+
     from .state import InspectorState
 
 __all__ = ["AuditState", "reviewed_path", "suggestion_note", "weak_suite_note"]
@@ -83,12 +75,25 @@ class AuditState(QObject):
         self.result: AuditResult | None = None
         self.selected: QueryAudit | None = None
         self.reviewed: set[str] = set()
-        self.seeds = DEFAULT_SEEDS
+        self._seeds: int | None = None   # the engine's default, read when first asked
         self._results: dict[str, AuditResult] = {}
         self.slot = TaskSlot("audit", self)
         self.copy_slot = TaskSlot("audit-copy", self)
         inspector.benchmark_loaded.connect(self._on_inspector_benchmark_loaded)
         inspector.flags_changed.connect(self._on_inspector_flags_changed)
+
+    @property
+    def seeds(self) -> int:
+        """Hash seeds per audit: the engine's default until a run chooses another."""
+        if self._seeds is None:
+            from execretrieval.audit import DEFAULT_SEEDS
+
+            self._seeds = DEFAULT_SEEDS
+        return self._seeds
+
+    @seeds.setter
+    def seeds(self, value: int) -> None:
+        self._seeds = int(value)
 
     @property
     def busy(self) -> bool:
@@ -175,6 +180,8 @@ class AuditState(QObject):
         oracle, n_seeds = self.inspector.oracle, self.seeds
 
         def work(progress: Any, should_stop: Any) -> AuditResult:
+            from execretrieval.audit import run_audit  # loads in the worker
+
             return run_audit(bench, oracle, seeds=n_seeds, progress=progress,
                              should_stop=should_stop)
 
@@ -274,6 +281,9 @@ class AuditState(QObject):
         oracle = self.inspector.oracle
 
         def work(progress: Any, should_stop: Any) -> Any:
+            from execretrieval.audit import write_strengthened
+            from execretrieval.benchmark.gates import validate
+
             copy = write_strengthened(bench, result, folder)
             return copy, validate(copy, oracle, progress=progress, should_stop=should_stop)
 

@@ -211,6 +211,14 @@ class AuditView(QWidget):
         state.selected_changed.connect(self._on_state_selected_changed)
         state.reviewed_changed.connect(self.queue.set_reviewed)
         state.busy_changed.connect(self._on_state_busy_changed)
+        # built after the state changed (the tab is built when first shown): render it now,
+        # as the signals of a benchmark load would have (an empty queue: its hint text)
+        self._on_state_result_changed(state.result)
+        if state.selected is not None:
+            self._on_state_selected_changed(state.selected)
+        self.queue.set_reviewed(state.reviewed_ids())
+        if state.busy:
+            self._on_state_busy_changed(True, 0, 0)
 
     def _on_state_busy_changed(self, busy: bool, done: int, total: int) -> None:
         self.progress.setVisible(busy)

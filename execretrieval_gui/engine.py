@@ -14,9 +14,7 @@ import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from execretrieval import (
     Benchmark,
@@ -24,13 +22,14 @@ from execretrieval import (
     __version__,
     installed_extras,
     load_benchmark,
-    read_pool,
     read_recent,
     remember_benchmark,
     resolve_benchmark,
-    with_pool,
 )
 from execretrieval import bundled_benchmarks as engine_bundled
+
+if TYPE_CHECKING:   # numpy loads with the first ranking, not with the window
+    import numpy as np
 
 __all__ = [
     "QueryStatus",
@@ -97,6 +96,7 @@ def load(path: str | Path, progress: Progress | None = None,
         progress(0, 1)
     bench = load_benchmark(path)
     _ = bench.fingerprint  # computed here, off the UI thread
+    model_choices(bench)   # the model registry (numpy) loads here too, not on the UI thread
     if bench.path is not None:
         try:
             remember_benchmark(bench.path)
@@ -110,6 +110,8 @@ def load(path: str | Path, progress: Progress | None = None,
 def join_pool(benchmark: Benchmark, path: str | Path, progress: Progress | None = None,
               should_stop: StopHook | None = None) -> Benchmark:
     """The benchmark with a background pool file's functions in its corpus (run in a worker)."""
+    from execretrieval import read_pool, with_pool
+
     if progress:
         progress(0, 1)
     joined = with_pool(benchmark, read_pool(path))
@@ -174,12 +176,14 @@ def rank(benchmark: Benchmark, model: str, progress: Progress | None = None,
     """The ranking of a model or pipeline name (blocking): the engine's
     :func:`execretrieval.pipeline.rank_system`; a stage that executes tests runs on
     ``oracle`` and the visible tests of ``split``."""
-    from execretrieval.pipeline import is_pipeline, rank_system
+    from execretrieval.pipeline import is_pipeline
 
-    if not is_pipeline(model):
+    if not is_pipeline(model):   # a plain model: no pipeline machinery to load
         from execretrieval.ranking.registry import rank as engine_rank
 
         return engine_rank(benchmark, model, progress=progress, should_stop=should_stop)
+    from execretrieval.pipeline import rank_system
+
     return rank_system(benchmark, model, oracle=oracle, split=split, progress=progress,
                        should_stop=should_stop)
 
@@ -319,6 +323,8 @@ class QueryStatus:
     @property
     def top1_mixed(self) -> np.ndarray:
         """(Q,) bool: rank 1 is a tie of right and wrong candidates."""
+        import numpy as np
+
         if self.top1_share is None:
             return np.zeros(len(self.top1_correct), dtype=bool)
         return (self.top1_share > 1e-12) & (self.top1_share < 1.0 - 1e-12)
@@ -334,6 +340,8 @@ class QueryStatus:
     def with_exec_top1(self, exec1: np.ndarray) -> QueryStatus:
         """Rank-1 correctness from the oracle: per-query exec@1 (an expectation over the
         orders of a rank-1 tie) or a 0/1 column."""
+        import numpy as np
+
         share = np.asarray(exec1, dtype=np.float64)
         return replace(self, top1_correct=share >= 1.0 - 1e-12, top1_share=share)
 
@@ -343,6 +351,8 @@ def query_status(benchmark: Benchmark, ranking: Any) -> QueryStatus:
 
     Built on the engine's pairing structure and deception classes, so the browser and
     the reports agree on what "deceived" and "tied" mean."""
+    import numpy as np
+
     from execretrieval.measure.analysis import deception_classes, pairs
 
     p = pairs(benchmark)
@@ -391,6 +401,8 @@ class CanonicalTie:
 
 def canonical_tie(benchmark: Benchmark, ranking: Any, query_id: str) -> CanonicalTie:
     """The :class:`CanonicalTie` of one query under ``ranking``."""
+    import numpy as np
+
     canon = benchmark.canonical_for(query_id)
     if canon is None:
         return CanonicalTie()

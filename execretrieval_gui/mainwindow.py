@@ -8,6 +8,7 @@ window keeps only what is about the window — tabs, docks, the status bar, dial
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QResizeEvent, QShowEvent
@@ -31,23 +32,25 @@ from . import (
     menus,
     qtcompat,  # noqa: F401  (before anything else touches Qt)
 )
-from .about import AboutDialog
 from .audit_state import AuditState
-from .auditview import AuditView
 from .browser import QueryBrowser
 from .candidates import CandidatesPanel
 from .diffview import DiffView
 from .flagspanel import FlagsPanel
-from .fromcode_dialog import BuildFromCodeDialog
-from .metricsview import MetricsView
+from .lazypage import LazyPage
 from .nway import NWayRunner
-from .nwayview import NWayPanel
 from .picker import Picker
 from .reporting import Reporter
 from .slices import query_list_csv
 from .state import InspectorState
 from .testspanel import TestsPanel
 from .workers import TaskSlot, wait_for_all
+
+if TYPE_CHECKING:   # built when first shown or used: the first screen is the Inspect tab
+    from .auditview import AuditView
+    from .fromcode_dialog import BuildFromCodeDialog
+    from .metricsview import MetricsView
+    from .nwayview import NWayPanel
 
 __all__ = ["MainWindow"]
 
@@ -64,10 +67,11 @@ class MainWindow(QMainWindow):
         self.diff = DiffView()
         self.tests = TestsPanel()
         self.flags = FlagsPanel()
-        self.metrics = MetricsView()
-        self.nway_panel = NWayPanel()
-        self.metrics.add_panel(self.nway_panel)
-        self.audit_view = AuditView()
+        # the Metrics and Audit tabs build their views (and load their engine modules) when
+        # first shown or used; ``metrics``, ``nway_panel`` and ``audit_view`` build them
+        self.metrics_page = LazyPage(self._build_metrics)
+        self.audit_page = LazyPage(self._build_audit_view)
+        self._nway_panel: NWayPanel | None = None
 
         self.centre_split = QSplitter(Qt.Orientation.Vertical)
         self.centre_split.setObjectName("centreSplitter")
@@ -77,8 +81,8 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget()
         self.tabs.setObjectName("centreTabs")
         self.tabs.addTab(self.centre_split, "Inspect")
-        self.tabs.addTab(self.metrics, "Metrics")
-        self.tabs.addTab(self.audit_view, "Audit")
+        self.tabs.addTab(self.metrics_page, "Metrics")
+        self.tabs.addTab(self.audit_page, "Audit")
         self._docks_before_metrics: list[QDockWidget] = []
         self.unified_action: QAction
         self.output_action: QAction
@@ -147,11 +151,6 @@ class MainWindow(QMainWindow):
         for panel in (self.picker, self.browser, self.candidates, self.diff, self.tests,
                       self.flags):
             panel.bind(state)
-        self.metrics.bind(state, reporter)
-        self.nway_panel.bind(self.nway)
-        self.audit_view.bind(self.audit_state)
-        self.audit_view.inspect_requested.connect(
-            lambda query_id: (state.select_query(query_id), self.show_tab(0)))
         self.audit_state.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         menus.add_context_flag(self.browser.table, "Flag this query…",
                                lambda: self.start_flag("query"))
@@ -168,8 +167,6 @@ class MainWindow(QMainWindow):
         self.browser.export_button.clicked.connect(self.export_query_list)
         state.slices.changed.connect(self._on_slices_changed)
         reporter.export_busy.connect(self.set_export_busy)
-        self.metrics.query_clicked.connect(self._on_metrics_query_clicked)
-        self.metrics.discordant_requested.connect(self._on_discordant_requested)
         self.tabs.currentChanged.connect(self._on_tabs_current_changed)
         state.benchmark_loaded.connect(self._on_benchmark_loaded)
         state.rankings_changed.connect(self._on_rankings_changed)
@@ -178,6 +175,51 @@ class MainWindow(QMainWindow):
         state.rerun_offered.connect(self._on_rerun_offered)
         for slot in self._work_slots():
             slot.busy_changed.connect(self._on_work_changed)
+
+    # the lazily built tabs -------------------------------------------------------------
+    @property
+    def metrics(self) -> MetricsView:
+        """The Metrics tab's view (built now if it was not yet)."""
+        return cast("MetricsView", self.metrics_page.widget())
+
+    @property
+    def nway_panel(self) -> NWayPanel:
+        """The N-way comparison panel inside the Metrics tab."""
+        self.metrics_page.widget()
+        assert self._nway_panel is not None
+        return self._nway_panel
+
+    @property
+    def audit_view(self) -> AuditView:
+        """The Audit tab's view (built now if it was not yet)."""
+        return cast("AuditView", self.audit_page.widget())
+
+    def _build_metrics(self) -> QWidget:
+        from .metricsview import MetricsView
+        from .nwayview import NWayPanel
+
+        state, reporter = self.state, self.reporter
+        metrics = MetricsView()
+        self._nway_panel = NWayPanel()
+        metrics.add_panel(self._nway_panel)
+        metrics.bind(state, reporter)
+        self._nway_panel.bind(self.nway)
+        metrics.query_clicked.connect(self._on_metrics_query_clicked)
+        metrics.discordant_requested.connect(self._on_discordant_requested)
+        value = self.settings.value(f"splitters/{metrics.splitter.objectName()}")
+        if isinstance(value, QByteArray | bytes):
+            metrics.splitter.restoreState(QByteArray(value))
+        return metrics
+
+    def _build_audit_view(self) -> QWidget:
+        from .auditview import AuditView
+
+        audit = self.audit_state
+        view = AuditView()
+        view.bind(audit)
+        view.inspect_requested.connect(
+            lambda query_id: (self.state.select_query(query_id), self.show_tab(0)))
+        return view
 
     # settings -------------------------------------------------------------------------
     def _default_sizes(self) -> None:
@@ -231,10 +273,9 @@ class MainWindow(QMainWindow):
         state = s.value("window/state")
         if isinstance(state, QByteArray | bytes):
             restored = self.restoreState(QByteArray(state))
-        for split in (self.centre_split, self.metrics.splitter):
-            value = s.value(f"splitters/{split.objectName()}")
-            if isinstance(value, QByteArray | bytes):
-                split.restoreState(QByteArray(value))
+        value = s.value(f"splitters/{self.centre_split.objectName()}")
+        if isinstance(value, QByteArray | bytes):   # the metrics one: when that tab is built
+            self.centre_split.restoreState(QByteArray(value))
         self.diff.set_unified(s.value("diff/unified", False, type=bool))
         self.diff.set_folded(s.value("diff/fold", False, type=bool))
         self.unified_action.setChecked(self.diff.unified)
@@ -254,7 +295,9 @@ class MainWindow(QMainWindow):
         self._restore_inspect_docks()   # remember the inspect layout, not the metrics one
         s.setValue("window/geometry", self.saveGeometry())
         s.setValue("window/state", self.saveState())
-        for split in (self.centre_split, self.metrics.splitter):
+        splits = [self.centre_split] + ([self.metrics.splitter]
+                                        if self.metrics_page.is_built else [])
+        for split in splits:   # an unbuilt tab's splitter keeps its remembered state
             s.setValue(f"splitters/{split.objectName()}", split.saveState())
         s.setValue("diff/unified", self.diff.unified)
         s.setValue("diff/fold", self.diff.folded)
@@ -467,6 +510,8 @@ class MainWindow(QMainWindow):
 
     def build_from_code(self) -> BuildFromCodeDialog:
         """File ▸ Build from code…: the dialog (not modal); the built benchmark opens."""
+        from .fromcode_dialog import BuildFromCodeDialog
+
         dialog = BuildFromCodeDialog(self)
         dialog.built.connect(self.open)
         dialog.show()
@@ -516,4 +561,6 @@ class MainWindow(QMainWindow):
 
     def about(self) -> None:
         """Help > About: version, Python, Qt, extras and the oracle's containment."""
+        from .about import AboutDialog
+
         AboutDialog(self).open()

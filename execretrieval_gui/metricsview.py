@@ -305,6 +305,10 @@ class MetricsView(QWidget):
         reporter.slices_measured.connect(self.show_slices)
         self.compute_requested.connect(reporter.compute)
         self.cancel_requested.connect(reporter.cancel_metrics)
+        if state.ranking_a is not None:   # built after the first ranking (on first show)
+            self.set_models(*state.model_labels())
+        if reporter.metrics_slot.busy:
+            self.set_busy(True)
 
     def show_cost(self, table: tuple[str, list[str], list[list[str]]] | None) -> None:
         """The quality-vs-cost table of the last measurement (hidden without one)."""

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .pipeline_dialog import ask_pipeline
 from .served import ask_served_model
 
 if TYPE_CHECKING:
@@ -247,7 +246,12 @@ class Picker(QWidget):
         self.model_chosen.connect(lambda m: state.set_model(m, "a"))
         self.model_b_chosen.connect(lambda m: state.set_model(m, "b"))
         self.served_requested.connect(lambda: ask_served_model(state, self.window()))
-        self.pipeline_requested.connect(lambda which: ask_pipeline(state, which, self.window()))
+        self.pipeline_requested.connect(lambda which: self._ask_pipeline(state, which))
+
+    def _ask_pipeline(self, state: InspectorState, which: str) -> None:
+        from .pipeline_dialog import ask_pipeline  # the dialog loads when first asked for
+
+        ask_pipeline(state, which, self.window())
 
     def _on_state_model_shown(self, which: str, model: str) -> None:
         self.show_model(model, self.model_box if which == "a" else self.model_b_box)

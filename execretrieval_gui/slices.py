@@ -15,15 +15,17 @@ import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
 from PySide6.QtCore import QObject, Signal
 
 from execretrieval import Benchmark
 
 from .engine import QueryStatus
 from .filters import QueryFilter, matching
+
+if TYPE_CHECKING:   # numpy loads with the first measurement, not with the window
+    import numpy as np
 
 __all__ = ["SLICE_METRICS", "SliceRow", "Slices", "query_list_csv", "slice_metrics"]
 
@@ -83,6 +85,8 @@ def slice_metrics(slices: Mapping[str, QueryFilter], bench: Benchmark,
                   status_b: QueryStatus | None, flagged: Iterable[str]) -> list[SliceRow]:
     """Every slice (after "all queries") measured for every evaluation: the mean of each
     :data:`SLICE_METRICS` column over the slice's queries the evaluation covers."""
+    import numpy as np
+
     flagged = frozenset(flagged)
     members = {"All queries": ("all queries", [q.query_id for q in bench.queries])}
     for name, criteria in slices.items():
@@ -111,6 +115,8 @@ def _deceived(ev: Any, picked: np.ndarray) -> float:
     column = (getattr(ev, "per_query_extra", None) or {}).get("deceived")
     if column is None or not picked.size:
         return math.nan
+    import numpy as np
+
     values = np.asarray(column, dtype=np.float64)[picked]
     values = values[~np.isnan(values)]
     return float(values.mean()) if values.size else math.nan

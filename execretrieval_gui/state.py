@@ -112,6 +112,9 @@ class InspectorState(FlagsMixin, QObject):
         # say so through query_not_found (True: the command line's --query exits 2)
         self.strict_query = False
         self._shown_ranking: Any = None
+        # model A's blind spots wait for the first query to be usable (they tokenize every
+        # snippet, and would hold the GIL while the first query's outcomes are read)
+        self._blind_after_query: tuple[str, Any] | None = None
         self._oracle: Any = None
         self._live_oracle: Any = None
         self._oracle_lock = threading.Lock()   # the cached oracle may open ahead (below)
@@ -125,6 +128,7 @@ class InspectorState(FlagsMixin, QObject):
         self.run_slot = TaskSlot("run", self)
         self.embed_slot = TaskSlot("embed", self)
         self.embed_status.connect(self.message)
+        self.query_ready.connect(self._start_blind_spots)
 
     # oracle ---------------------------------------------------------------------------
     @property
@@ -368,7 +372,7 @@ class InspectorState(FlagsMixin, QObject):
                 self._fill_missing(self.benchmark.query(self.query_id), self.rows_b)
             return
         self.ranking_ready.emit(model)
-        self._find_blind_spots(model, ranking)   # in the background, from now on
+        self._blind_after_query = (model, ranking)   # in the background, once usable
         target = self.pending_query or self.query_id
         self.pending_query = None
         bench = self.benchmark
@@ -385,6 +389,14 @@ class InspectorState(FlagsMixin, QObject):
             query = bench.queries[0]
         if query is not None:
             self.select_query(query.query_id, force=True)
+        else:
+            self._start_blind_spots()
+
+    def _start_blind_spots(self, _query_id: str = "") -> None:
+        """Look for model A's blind spots, once the ranking's first query is usable."""
+        pending, self._blind_after_query = self._blind_after_query, None
+        if pending is not None and pending[1] is self.ranking_a:
+            self._find_blind_spots(*pending)
 
     def _find_blind_spots(self, model: str, ranking: Any) -> None:
         """Mark model A's blind distractors (edit past its input window, bit-identical

@@ -13,8 +13,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from execretrieval import Benchmark, Query, Snippet
 from execretrieval.benchmark.annotations import Flag
 
@@ -96,7 +94,7 @@ def ranked_rows(bench: Benchmark, ranking: Any, query_id: str, depth: int,
     canon = bench.canonical_for(query_id)
     top = [int(j) for j in ranking.top(qi, depth)]
     own = [bench.corpus_index(s.corpus_id) for s in bench.snippets_for(query_id)]
-    at = ranking.lookup(np.full(len(top) + len(own), qi), top + own)
+    at = ranking.lookup([qi] * (len(top) + len(own)), top + own)
     # one lookup answers for all: the top, then the own snippets (the canonical among them)
     where = {j: n for n, j in enumerate(top + own) if at.found[n]}
     below = sorted((j for j in own if j in where and at.rank[where[j]] > len(top)),
@@ -128,7 +126,7 @@ def other_ranks(bench: Benchmark, other: Any, query_id: str,
     model ties it with others, as its own list shows it; None where that model leaves the
     snippet out (a TREC run's -inf score) or ranks it below the depth it keeps."""
     qi = bench.query_index(query_id)
-    found = other.lookup(np.full(len(rows), qi), [r.corpus_index for r in rows])
+    found = other.lookup([qi] * len(rows), [r.corpus_index for r in rows])
     return [(int(best), max(int(best), int(worst))) if ok and math.isfinite(key) else None
             for best, worst, ok, key in zip(found.best, found.worst, found.found, found.key,
                                             strict=True)]

@@ -28,8 +28,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-import numpy as np
-
 from ..errors import InputFormatError
 from ..fileio import atomic_write_text, read_utf8
 from .dataset import Benchmark, Snippet
@@ -171,6 +169,8 @@ def pool_subset(pool: Pool, size: int | None, *, seed: int = 0) -> Pool:
         return pool
     if size < 0:
         raise ValueError(f"pool size must be >= 0, not {size}")
+    import numpy as np  # here, not at the top: opening a benchmark never needs numpy
+
     order = np.random.default_rng(seed).permutation(n)
     keep = np.sort(order[:size])
     return Pool(tuple(pool.snippets[i] for i in keep.tolist()), name=pool.name,

@@ -14,12 +14,50 @@
 
 from __future__ import annotations
 
-from .fusion import FusionRetriever, combsum_scores, rrf_scores
-from .names import FUSIONS, STAGES, PipelineNameError, PipelineSpec, is_pipeline, parse_pipeline
-from .rerankers import MODEL_STAGES, ModelStage
-from .split import Split, held_out_benchmark, make_split, parse_visible
-from .stages import ExecStage, SplitRequiredError, StageLog
-from .systems import PipelineRanking, get_system, rank_system, system_cost
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # the names load on first use (PEP 562): importing the package is cheap
+    from .fusion import FusionRetriever, combsum_scores, rrf_scores
+    from .names import FUSIONS, STAGES, PipelineNameError, PipelineSpec, is_pipeline, parse_pipeline
+    from .rerankers import MODEL_STAGES, ModelStage
+    from .split import Split, held_out_benchmark, make_split, parse_visible
+    from .stages import ExecStage, SplitRequiredError, StageLog
+    from .systems import PipelineRanking, get_system, rank_system, system_cost
+
+# Where each public name lives: module (relative to this package) -> names.
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    ".fusion": ("FusionRetriever", "combsum_scores", "rrf_scores"),
+    ".names": (
+        "FUSIONS", "STAGES", "PipelineNameError", "PipelineSpec", "is_pipeline", "parse_pipeline",
+    ),
+    ".rerankers": ("MODEL_STAGES", "ModelStage"),
+    ".split": ("Split", "held_out_benchmark", "make_split", "parse_visible"),
+    ".stages": ("ExecStage", "SplitRequiredError", "StageLog"),
+    ".systems": ("PipelineRanking", "get_system", "rank_system", "system_cost"),
+}
+
+_HOME = {name: module for module, names in _EXPORTS.items() for name in names}
+
+
+def __getattr__(name: str) -> Any:
+    module = _HOME.get(name)
+    if module is None:
+        if not name.startswith("_"):   # a submodule by its name (``package.registry``)
+            try:
+                return importlib.import_module(f".{name}", __name__)
+            except ModuleNotFoundError as exc:
+                if exc.name != f"{__name__}.{name}":
+                    raise
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value   # the next lookup is an ordinary attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
 
 __all__ = [
     "FUSIONS",

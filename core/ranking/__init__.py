@@ -5,62 +5,117 @@ May import base and benchmark.
 
 from __future__ import annotations
 
-from .api_client import ApiSettings, EmbeddingClient, parse_retry_after, public_url
-from .api_embed import (
-    PRESETS,
-    ApiEmbedResult,
-    embed_benchmark_api,
-    encode_benchmark_api,
-    preset_prefixes,
-    safe_model_name,
-)
-from .blindspots import BlindSpots, blind_spots
-from .bm25 import BM25, bm25_scores, tokenize
-from .embeddings import (
-    DenseRetriever,
-    EmbeddingCache,
-    EmbeddingSet,
-    MiniLMRetriever,
-    NpzRetriever,
-    SentenceTransformerEncoder,
-    embed_benchmark,
-    encode_benchmark,
-    from_npz,
-    minilm_model_path,
-    text_sha,
-    to_npz,
-)
-from .ranking import (
-    DEFAULT_KEEP,
-    RUN_SUFFIXES,
-    Lookup,
-    OwnGroups,
-    Ranking,
-    RankingBuilder,
-    Retriever,
-    build_ranking,
-    dense_extra_installed,
-    own_groups,
-)
-from .registry import (
-    available_models,
-    get_retriever,
-    model_label,
-    rank,
-    register_retriever,
-    score_blocks,
-)
-from .tfidf import TfidfIndex, tfidf_scores
-from .trec import (
-    RunFileRetriever,
-    from_qrels,
-    from_run,
-    qrels_text,
-    read_run,
-    run_text,
-    to_qrels,
-    to_run,
-)
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # the names load on first use (PEP 562): importing the package is cheap
+    from .api_client import ApiSettings, EmbeddingClient, parse_retry_after, public_url
+    from .api_embed import (
+        PRESETS,
+        ApiEmbedResult,
+        embed_benchmark_api,
+        encode_benchmark_api,
+        preset_prefixes,
+        safe_model_name,
+    )
+    from .blindspots import BlindSpots, blind_spots
+    from .bm25 import BM25, bm25_scores, tokenize
+    from .embeddings import (
+        DenseRetriever,
+        EmbeddingCache,
+        EmbeddingSet,
+        MiniLMRetriever,
+        NpzRetriever,
+        SentenceTransformerEncoder,
+        embed_benchmark,
+        encode_benchmark,
+        from_npz,
+        minilm_model_path,
+        text_sha,
+        to_npz,
+    )
+    from .ranking import (
+        DEFAULT_KEEP,
+        RUN_SUFFIXES,
+        Lookup,
+        OwnGroups,
+        Ranking,
+        RankingBuilder,
+        Retriever,
+        build_ranking,
+        dense_extra_installed,
+        own_groups,
+    )
+    from .registry import (
+        available_models,
+        get_retriever,
+        model_label,
+        rank,
+        register_retriever,
+        score_blocks,
+    )
+    from .tfidf import TfidfIndex, tfidf_scores
+    from .trec import (
+        RunFileRetriever,
+        from_qrels,
+        from_run,
+        qrels_text,
+        read_run,
+        run_text,
+        to_qrels,
+        to_run,
+    )
+
+# Where each public name lives: module (relative to this package) -> names.
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    ".api_client": ("ApiSettings", "EmbeddingClient", "parse_retry_after", "public_url"),
+    ".api_embed": (
+        "PRESETS", "ApiEmbedResult", "embed_benchmark_api", "encode_benchmark_api",
+        "preset_prefixes", "safe_model_name",
+    ),
+    ".blindspots": ("BlindSpots", "blind_spots"),
+    ".bm25": ("BM25", "bm25_scores", "tokenize"),
+    ".embeddings": (
+        "DenseRetriever", "EmbeddingCache", "EmbeddingSet", "MiniLMRetriever", "NpzRetriever",
+        "SentenceTransformerEncoder", "embed_benchmark", "encode_benchmark", "from_npz",
+        "minilm_model_path", "text_sha", "to_npz",
+    ),
+    ".ranking": (
+        "DEFAULT_KEEP", "RUN_SUFFIXES", "Lookup", "OwnGroups", "Ranking", "RankingBuilder",
+        "Retriever", "build_ranking", "dense_extra_installed", "own_groups",
+    ),
+    ".registry": (
+        "available_models", "get_retriever", "model_label", "rank", "register_retriever",
+        "score_blocks",
+    ),
+    ".tfidf": ("TfidfIndex", "tfidf_scores"),
+    ".trec": (
+        "RunFileRetriever", "from_qrels", "from_run", "qrels_text", "read_run", "run_text",
+        "to_qrels", "to_run",
+    ),
+}
+
+_HOME = {name: module for module, names in _EXPORTS.items() for name in names}
+
+
+def __getattr__(name: str) -> Any:
+    module = _HOME.get(name)
+    if module is None:
+        if not name.startswith("_"):   # a submodule by its name (``package.registry``)
+            try:
+                return importlib.import_module(f".{name}", __name__)
+            except ModuleNotFoundError as exc:
+                if exc.name != f"{__name__}.{name}":
+                    raise
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value   # the next lookup is an ordinary attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
 
 __all__ = [
     "PRESETS",

@@ -31,7 +31,6 @@ import numpy as np
 from ..errors import CancelledError, ModelNotFoundError, RetrieverError
 from ..hooks import Progress, ShouldStop
 from . import embeddings, ranking, trec
-from .api_embed import safe_model_name
 from .bm25 import BM25, tokenize
 from .ranking import (
     DEFAULT_KEEP,
@@ -150,6 +149,8 @@ def get_retriever(benchmark: Benchmark, model: str, **options: Any) -> Retriever
     shipped = _shipped(benchmark)
     if model in shipped:
         return embeddings.NpzRetriever(shipped[model], name=model)
+    from .api_embed import safe_model_name  # here: the served-model client (http) loads late
+
     served = safe_model_name(model)   # "BAAI/bge-small-en-v1.5" written by embed --api
     if served in shipped and not Path(model).expanduser().exists():
         return embeddings.NpzRetriever(shipped[served], name=model)
