@@ -143,7 +143,7 @@ class CandidatesPanel(QWidget):
                     a_ranks: list[int | None] | None, model_b: str) -> None:
         """Model B's ranking of the query beside A's (None: no model B, one list)."""
         self._show_b_list(rows is not None)
-        self.model_b.set_rows(list(rows or ()), self.model.n_tests)
+        self.model_b.set_rows(list(rows or ()), self.model.n_tests, self.model.visible)
         if rows is not None:
             self.model_b.set_b_ranks(a_ranks, self.label_a.property("model") or "")
             self.label_b.setText(f"<b>B</b>: {model_b}")
@@ -269,7 +269,7 @@ class CandidatesPanel(QWidget):
         self.show_query(view.query, view.model, view.canonical_rank, view)
         self.label_a.setText(f"<b>A</b>: {view.model}")
         self.label_a.setProperty("model", view.model)
-        self.model.set_rows(list(view.rows), len(view.query.test_suite))
+        self.model.set_rows(list(view.rows), len(view.query.test_suite), view.visible)
         self.table.setColumnHidden(CandidatesModel.B_RANK, True)
         self.table.setColumnHidden(CandidatesModel.STAGE, not any(r.stage for r in view.rows))
         self.fitter.schedule()

@@ -258,11 +258,27 @@ class CandidatesModel(ListTableModel):
         self.b_model = ""
         self.other = "B"   # what the other-rank column is called ("A" in the A|B view's B list)
         self.compact = False   # half a panel wide (the A|B view): short roles and badges
+        self.visible: frozenset[int] | None = None   # under a split: the visible tests
 
-    def set_rows(self, rows: list[CandidateRow], n_tests: int = 0) -> None:
+    def set_rows(self, rows: list[CandidateRow], n_tests: int = 0,
+                 visible: tuple[int, ...] | None = None) -> None:
+        """``visible``: under a held-out split, the query's visible tests; the Tests column
+        then counts the held-out ones, what a pipeline is judged on."""
         self.n_tests = n_tests
+        self.visible = None if visible is None else frozenset(visible)
         self.b_ranks = None
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, self.BADGE, self.BADGE)
         super().set_rows(rows)
+
+    def held_out(self, row: CandidateRow) -> tuple[int, int] | None:
+        """(held-out tests passed, held-out tests) under a split; None without one, before
+        the outcome is known, or when the split leaves the query no held-out test."""
+        if self.visible is None or row.outcome is None:
+            return None
+        judged = [o for i, o in enumerate(row.outcome.outcomes) if i not in self.visible]
+        if not judged:
+            return None
+        return sum(1 for o in judged if o.status == "pass"), len(judged)
 
     def b_rank_label(self, row: int) -> str:
         """The row's rank under the other model as that model's list shows it: "12", or
@@ -293,6 +309,13 @@ class CandidatesModel(ListTableModel):
         if (section == self.ROLE and self.compact and orientation == Qt.Orientation.Horizontal
                 and role == Qt.ItemDataRole.DisplayRole):
             return "What"
+        if section == self.BADGE and orientation == Qt.Orientation.Horizontal \
+                and self.visible is not None:
+            if role == Qt.ItemDataRole.DisplayRole:
+                return "Held out"
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return ("Held-out tests passed, of the query's held-out tests: what a pipeline "
+                        "is judged on (its stages see only the visible ones)")
         if section == self.B_RANK and orientation == Qt.Orientation.Horizontal:
             if role == Qt.ItemDataRole.DisplayRole:
                 return f"{self.other}#" if self.compact else f"{self.other} rank"
@@ -352,7 +375,7 @@ class CandidatesModel(ListTableModel):
                     return row.snippet.bug_type + blind
                 return "(its canonical)" if row.role == "other query" else ""
             if col == self.BADGE:
-                return self._badge(row, self.compact)
+                return self._badge(row, self.compact, self.held_out(row))
             if col == self.B_RANK:
                 return self.b_rank_label(index.row())
             if col == self.STAGE:
@@ -367,7 +390,9 @@ class CandidatesModel(ListTableModel):
             if col == self.BADGE:
                 if row.outcome is None:
                     return QBrush(PENDING_BG)
-                return QBrush(PASS_BG if row.outcome.passed else FAIL_BG)
+                held = self.held_out(row)
+                passed = row.outcome.passed if held is None else held[0] == held[1]
+                return QBrush(PASS_BG if passed else FAIL_BG)
             if row.role == "canonical":
                 return QBrush(QColor("#eaf3fb"))
         if role == Qt.ItemDataRole.ForegroundRole and col == self.DELTA and row.delta >= 0 \
@@ -397,6 +422,14 @@ class CandidatesModel(ListTableModel):
                 tip += f"\n{row.snippet.bug_description}"
             if row.stage_tip:
                 tip += f"\n{row.stage_tip}"
+            if col == self.BADGE and self.visible is not None and row.outcome is not None:
+                outcomes = row.outcome.outcomes
+                seen = [o for i, o in enumerate(outcomes) if i in self.visible]
+                held = self.held_out(row)
+                tip += (f"\nvisible tests passed: "
+                        f"{sum(o.status == 'pass' for o in seen)}/{len(seen)}; " + (
+                            f"held out: {held[0]}/{held[1]}" if held is not None else
+                            "no held-out test (the query is left out of held-out figures)"))
             if col == self.B_RANK and self.b_ranks is not None:
                 tip += (f"\nmodel {self.other} ({self.b_model}): " + (
                     "not retrieved, or ranked below the candidates it keeps per query"
@@ -408,9 +441,16 @@ class CandidatesModel(ListTableModel):
         return None
 
     @staticmethod
-    def _badge(row: CandidateRow, compact: bool = False) -> str:
+    def _badge(row: CandidateRow, compact: bool = False,
+               held: tuple[int, int] | None = None) -> str:
+        """"PASS 8/8" / "FAIL 3/8"; under a split (``held``) the held-out count, "H 2/4"."""
         if row.outcome is None:
             return ("…" if compact else "running…") if row.pending else "?"
+        if held is not None:
+            passed, total = held
+            if compact:
+                return f"H {passed}/{total}"
+            return f"{'PASS' if passed == total else 'FAIL'} H {passed}/{total}"
         outcomes = row.outcome.outcomes
         passed = sum(1 for o in outcomes if o.status == "pass")
         if compact:   # half width: the count alone says it (all passed or not), in colour

@@ -334,6 +334,9 @@ class InspectorState(FlagsMixin, QObject):
             self.split_spec, self._split = spec, None
             if self.query_id is not None:
                 self.select_query(self.query_id, force=True)   # the tests panel's marks
+            for which, model in (("a", self.model_a), ("b", self.model_b)):
+                if model and engine.needs_split(model):   # staged on the old visible tests
+                    self.set_model(model, which)
 
     def _on_rank_error(self, model: str, which: str, exc: BaseException) -> None:
         """The previous ranking stays, and so does the picker's choice; a model that failed
@@ -506,8 +509,10 @@ class InspectorState(FlagsMixin, QObject):
         self.rows = rows
         self.run_slot.cancel()
         self.corpus_id = None
-        self.query_changed.emit(QueryView(query, ranking.model, tie.best, tuple(rows),
-                                          tie.worst, tie.score, tie.mutants, tie.others))
+        split = self.split
+        self.query_changed.emit(QueryView(
+            query, ranking.model, tie.best, tuple(rows), tie.worst, tie.score, tie.mutants,
+            tie.others, tuple(split.visible[query_id]) if split is not None else None))
         self._emit_b_ranks()
         self._emit_b_rows()
         self.refresh_flags(changed=False)

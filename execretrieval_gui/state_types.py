@@ -36,6 +36,8 @@ class QueryView:
     canonical_score: float = math.nan
     tied_mutants: int = 0           # own mutants scoring exactly the canonical's score
     tied_others: int = 0            # other snippets scoring exactly the canonical's score
+    # under a held-out split: the indexes of the query's visible tests (None: no split)
+    visible: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True)

@@ -142,6 +142,23 @@ def test_base_as_a_and_pipeline_as_b_shows_what_the_stage_moved(qtbot, make_wind
     visible = set(split.visible[qid])
     assert marks == [f"{'V' if i in visible else 'H'} {i + 1}"
                      for i in range(len(query.test_suite))]
+    # both lists' Tests column counts the held-out tests, what the pipeline is judged on:
+    # each cell against the candidate's suite run afresh, held-out outcomes only
+    held = [i for i in range(len(query.test_suite)) if i not in visible]
+    qtbot.waitUntil(lambda: all(r.outcome is not None for r in b.rows[:10]), timeout=60000)
+    with Oracle(workers=2) as oracle:
+        for model in (window.candidates.model, b):
+            assert model.headerData(CandidatesModel.BADGE, Qt.Orientation.Horizontal) == \
+                "Held out"
+            for r, row in enumerate(model.rows[:10]):
+                result = oracle.run(row.snippet.code, list(query.test_suite))
+                passed = sum(result.outcomes[i].status == "pass" for i in held)
+                assert model.index(r, CandidatesModel.BADGE).data() == \
+                    f"H {passed}/{len(held)}", row.snippet.corpus_id
+    assert any(not row.outcome.passed and
+               b.index(r, CandidatesModel.BADGE).data() == f"H {len(held)}/{len(held)}"
+               for r, row in enumerate(b.rows[:10])), \
+        "some candidate fails a visible test only: the column must not count it"
 
 
 def test_ranking_a_pipeline_reports_progress_and_cancels(qtbot, make_window) -> None:
