@@ -349,3 +349,20 @@ def test_what_the_runner_says_of_exceptions_is_still_cpythons():
             expected.append(text if name == "AssertionError" else f"{name}: {text}")
     assert details == expected
     assert result.statuses == ("error",) * 5 + ("fail",) + ("error",) * 3
+
+
+def test_no_frame_a_candidate_can_reach_holds_a_ctypes_object(oracle):
+    """Walking up from a test (sys._getframe().f_back ...) passes the judge, the worker and
+    the server's own frames: none of their locals or globals may be a ctypes object (the
+    server's loop once kept its prctl function in a local)."""
+    probe = ("import sys\nfound, f = [], sys._getframe()\nwhile f is not None:\n"
+             "    for where in (f.f_locals, f.f_globals):\n"
+             "        for k, v in list(where.items()):\n"
+             "            m = type(v).__module__\n"
+             "            if type(m) is str and m.lstrip('_').startswith('ctypes'):\n"
+             "                found.append(f.f_code.co_name + ':' + k)\n"
+             "    f = f.f_back\n")
+    result = oracle.run(ADD, [probe + "print(len(found))\nassert found == []",
+                              "assert add(1, 2) == 3"])
+    assert result.statuses == ("pass", "pass"), result.outcomes
+    assert result.outcomes[0].output.strip() == "0"

@@ -310,6 +310,8 @@ def make_fingerprint(builtins_dict, modules, getcwd, getrecursionlimit, int_max_
         _extend(objects, _keys(_m))
         for module in watched:
             space = _dict(module)
+            if space is _b:  # builtins, read above
+                continue
             _extend(objects, _values(space))
             _extend(objects, _keys(space))
         for items in lists:

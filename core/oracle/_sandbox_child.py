@@ -139,8 +139,8 @@ def serve(config: dict) -> None:
     sys.modules["pytest"] = _make_pytest_module()
     _preimport()
     active, reasons = setup(config, drop_capabilities)
-    prctl = _setup_module._LIBC.prctl
-    prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER: what W leaves behind comes back to us
+    # (no local: a W's candidate can walk its frames up to this one)
+    _setup_module._LIBC.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER: W's orphans come to us
     hooks = make_hooks()
     hooks["devnull"] = os.open("/dev/null", os.O_RDWR)
     workdir = os.path.join(config["base"], "w")  # one suite at a time: one folder, emptied

@@ -69,32 +69,48 @@ def _calls(node: ast.AST) -> bool:
     return False
 
 
+_BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers")
+
+
+def _blocks(tree: ast.AST):  # type: ignore[no-untyped-def]
+    """Every statement list in ``tree`` (what ``ast.walk`` would find as a node's body,
+    orelse, finalbody or handlers), reached through statements only: an expression holds
+    no statement list, so the walk need not visit the (often large) expressions."""
+    stack = [tree]
+    while stack:
+        parent = stack.pop()
+        for field in _BLOCK_FIELDS:
+            block = getattr(parent, field, None)
+            if isinstance(block, list):
+                yield block
+                stack.extend(block)
+        cases = getattr(parent, "cases", None)  # match statements: their match_case nodes
+        if isinstance(cases, list):
+            stack.extend(cases)
+
+
 def _explain_asserts(tree: ast.AST, explain_name: str) -> int:
     """``assert A op B`` (no message) -> ``EXPLAIN(op, A, B, side)`` in place; ``side``
     is "left" / "right" when only that operand calls something, else "". How many."""
     done = 0
-    for parent in ast.walk(tree):
-        for field in ("body", "orelse", "finalbody", "handlers"):
-            block = getattr(parent, field, None)
-            if not isinstance(block, list):
+    for block in _blocks(tree):
+        for k, stmt in enumerate(block):
+            test = stmt.test if isinstance(stmt, ast.Assert) else None
+            if (stmt.__class__ is not ast.Assert or stmt.msg is not None
+                    or not isinstance(test, ast.Compare) or len(test.ops) != 1
+                    or not isinstance(test.ops[0], _JUDGED)):
                 continue
-            for k, stmt in enumerate(block):
-                test = stmt.test if isinstance(stmt, ast.Assert) else None
-                if (stmt.__class__ is not ast.Assert or stmt.msg is not None
-                        or not isinstance(test, ast.Compare) or len(test.ops) != 1
-                        or not isinstance(test.ops[0], _JUDGED)):
-                    continue
-                left, right = test.left, test.comparators[0]
-                side = ("left" if _calls(left) and not _calls(right) else
-                        "right" if _calls(right) and not _calls(left) else "")
-                func, op = ast.Constant(explain_name), ast.Constant(OPS[type(test.ops[0])])
-                where = ast.Constant(side)
-                call = ast.Call(func=func, args=[op, left, right, where], keywords=[])
-                expr = ast.Expr(value=call)
-                for node in (func, op, where, call, expr):
-                    _located(node, stmt)
-                block[k] = expr
-                done += 1
+            left, right = test.left, test.comparators[0]
+            side = ("left" if _calls(left) and not _calls(right) else
+                    "right" if _calls(right) and not _calls(left) else "")
+            func, op = ast.Constant(explain_name), ast.Constant(OPS[type(test.ops[0])])
+            where = ast.Constant(side)
+            call = ast.Call(func=func, args=[op, left, right, where], keywords=[])
+            expr = ast.Expr(value=call)
+            for node in (func, op, where, call, expr):
+                _located(node, stmt)
+            block[k] = expr
+            done += 1
     return done
 
 

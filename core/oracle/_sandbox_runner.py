@@ -79,6 +79,14 @@ else:
     from _sandbox_compare import build as build_rules
 
 _LIBC = ctypes.CDLL(None, use_errno=True)
+# Looked up here, once per server: CDLL caches each function it finds, so a W (which calls
+# prctl first thing) does not run dlsym and build a function pointer in every fork (~60 of
+# its page faults). One harmless call (PR_GET_DUMPABLE) sets up the rest of the call path.
+for _name in ("prctl", "capset", "capget"):
+    getattr(_LIBC, _name, None)
+if getattr(_LIBC, "prctl", None) is not None:
+    _LIBC.prctl(3, 0, 0, 0, 0)
+del _name
 _MAGIC = b"ERXR1"
 _MAX_MESSAGE = 8192
 _BLOCKED_EVENTS = frozenset({
@@ -418,9 +426,12 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
     watched_modules = tuple([modules[name] for name in watched if name in modules])
     lists = (sys.path, sys.meta_path, sys.path_hooks)
     del hooks, pipe  # a dict: nothing mutable stays in this frame for candidates to find
-    audit("erxr.arm", 3)  # from this very frame: the only one that may vote later
-    baseline = fingerprint(watched_modules, lists)
     last = len(work) - 1
+    # W is compared with its baseline only after a test that another test follows; a W
+    # with one test left (a one-test suite, the last test after a dirty one) needs none
+    checked = any([work[j] is not None for j in range_(start, last)])
+    audit("erxr.arm", 3)  # from this very frame: the only one that may vote later
+    baseline = fingerprint(watched_modules, lists) if checked else None
     for i in range_(start, len(work)):
         test = work[i]
         if test is None:
