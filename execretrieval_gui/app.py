@@ -49,10 +49,13 @@ def build_parser() -> argparse.ArgumentParser:
         description="Inspect how a code retriever ranks correct code against buggy mutants.")
     parser.add_argument("benchmark", nargs="?", metavar="DIR",
                         help="benchmark folder or bundled benchmark name (builtin, tiny, "
-                             "humaneval); default: the last one opened, else builtin")
+                             "humaneval, stdlib); default: the last one opened, else builtin")
     parser.add_argument("--model", metavar="NAME",
                         help="bm25, tfidf, minilm, an embeddings .npz, a TREC run file or a "
                              "pipeline such as minilm+exec (needs --visible)")
+    parser.add_argument("--compare", metavar="NAME",
+                        help="model B beside the model, in the A|B view (any name --model "
+                             "takes; a pipeline needs --visible)")
     parser.add_argument("--visible", metavar="N|FRACTION", type=_visible,
                         help="held-out split for pipelines: tests per query a stage may run "
                              "(3) or a fraction of each suite (0.5); the rest are judged on")
@@ -142,7 +145,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         window.resize(*(args.size or DEFAULT_SIZE))
     window.show()
     if args.screenshot:
-        _arrange_screenshot(window, Path(args.screenshot), args.query, args.tab)
+        _arrange_screenshot(window, Path(args.screenshot), args.query, args.tab,
+                            bool(args.compare))
+    if args.compare:
+        _compare_once(window, args.compare)
     if args.tab != "inspect":
         window.show_tab(TABS.index(args.tab))
     if args.tab == "audit":
@@ -193,10 +199,23 @@ def _audit_once(window):  # type: ignore[no-untyped-def]
     return start
 
 
+def _compare_once(window, model: str) -> None:  # type: ignore[no-untyped-def]
+    """Rank ``model`` as model B once model A is first shown."""
+    started = {"done": False}
+
+    def start(which: str, name: str) -> None:
+        if which == "a" and name and not started["done"]:
+            started["done"] = True
+            window.state.set_model(model, "b")
+
+    window.state.model_shown.connect(start)
+
+
 def _arrange_screenshot(window, target: Path, query: str | None,  # type: ignore[no-untyped-def]
-                        tab: str = "inspect") -> None:
+                        tab: str = "inspect", compare: bool = False) -> None:
     """Save the window once ranking, diff and test outcomes of the query are shown (with
-    ``tab`` "audit": once the audit is done)."""
+    ``tab`` "audit": once the audit is done; with ``compare``: model B's list and its
+    outcomes too)."""
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
@@ -222,9 +241,14 @@ def _arrange_screenshot(window, target: Path, query: str | None,  # type: ignore
         window.close()
         QApplication.quit()
 
+    def b_shown() -> bool:
+        rows = window.candidates.model_b.rows
+        return not compare or (window.state.ranking_b is not None and bool(rows)
+                               and all(r.outcome is not None for r in rows))
+
     def maybe_save() -> None:
         # the picture shows the blind-spot badges too, found after the ranking is shown
-        if state.get("ready") and not window.state.blind_slot.busy:
+        if state.get("ready") and not window.state.blind_slot.busy and b_shown():
             QTimer.singleShot(150, lambda: save(True))
 
     def on_ready(query_id: str) -> None:
@@ -274,6 +298,9 @@ def _arrange_screenshot(window, target: Path, query: str | None,  # type: ignore
     else:
         window.state.query_ready.connect(on_ready)
         window.state.blind_slot.busy_changed.connect(lambda busy: busy or maybe_save())
+        if compare:
+            window.state.b_rows_changed.connect(lambda *_: maybe_save())
+            window.state.result_changed.connect(lambda *_: maybe_save())
     window.state.failed.connect(on_failed)
 
 

@@ -312,7 +312,7 @@ class CandidatesModel(ListTableModel):
         if section == self.BADGE and orientation == Qt.Orientation.Horizontal \
                 and self.visible is not None:
             if role == Qt.ItemDataRole.DisplayRole:
-                return "Held out"
+                return "Held" if self.compact else "Held out"
             if role == Qt.ItemDataRole.ToolTipRole:
                 return ("Held-out tests passed, of the query's held-out tests: what a pipeline "
                         "is judged on (its stages see only the visible ones)")
@@ -443,14 +443,15 @@ class CandidatesModel(ListTableModel):
     @staticmethod
     def _badge(row: CandidateRow, compact: bool = False,
                held: tuple[int, int] | None = None) -> str:
-        """"PASS 8/8" / "FAIL 3/8"; under a split (``held``) the held-out count, "H 2/4"."""
+        """"PASS 8/8" / "FAIL 3/8"; under a split (``held``) the held-out tests' count, the
+        column then headed "Held out"."""
         if row.outcome is None:
             return ("…" if compact else "running…") if row.pending else "?"
         if held is not None:
             passed, total = held
             if compact:
-                return f"H {passed}/{total}"
-            return f"{'PASS' if passed == total else 'FAIL'} H {passed}/{total}"
+                return f"{passed}/{total}"
+            return f"{'PASS' if passed == total else 'FAIL'} {passed}/{total}"
         outcomes = row.outcome.outcomes
         passed = sum(1 for o in outcomes if o.status == "pass")
         if compact:   # half width: the count alone says it (all passed or not), in colour

@@ -147,18 +147,24 @@ def test_base_as_a_and_pipeline_as_b_shows_what_the_stage_moved(qtbot, make_wind
     held = [i for i in range(len(query.test_suite)) if i not in visible]
     qtbot.waitUntil(lambda: all(r.outcome is not None for r in b.rows[:10]), timeout=60000)
     with Oracle(workers=2) as oracle:
-        for model in (window.candidates.model, b):
+        for model in (window.candidates.model, b):   # both half-width (compact) lists
             assert model.headerData(CandidatesModel.BADGE, Qt.Orientation.Horizontal) == \
-                "Held out"
+                "Held"
             for r, row in enumerate(model.rows[:10]):
                 result = oracle.run(row.snippet.code, list(query.test_suite))
                 passed = sum(result.outcomes[i].status == "pass" for i in held)
                 assert model.index(r, CandidatesModel.BADGE).data() == \
-                    f"H {passed}/{len(held)}", row.snippet.corpus_id
+                    f"{passed}/{len(held)}", row.snippet.corpus_id
+    # lowest_set_bit's off_by_one fails only a visible test (f(0) == 0): held out, it passes
     assert any(not row.outcome.passed and
-               b.index(r, CandidatesModel.BADGE).data() == f"H {len(held)}/{len(held)}"
+               b.index(r, CandidatesModel.BADGE).data() == f"{len(held)}/{len(held)}"
                for r, row in enumerate(b.rows[:10])), \
         "some candidate fails a visible test only: the column must not count it"
+    window.state.set_model("", "b")     # one list, full width: "PASS 4/4" under "Held out"
+    model = window.candidates.model
+    assert model.headerData(CandidatesModel.BADGE, Qt.Orientation.Horizontal) == "Held out"
+    assert model.index(0, CandidatesModel.BADGE).data() in (
+        f"PASS {len(held)}/{len(held)}", *(f"FAIL {k}/{len(held)}" for k in range(len(held))))
 
 
 def test_ranking_a_pipeline_reports_progress_and_cancels(qtbot, make_window) -> None:
