@@ -136,7 +136,7 @@ def test_collects_every_call_however_the_test_builds_it(oracle: Oracle) -> None:
 def test_same_seed_same_inputs_other_seed_other(oracle: Oracle) -> None:
     task = InputTask(CLAMP, "clamp", WEAK)
     a, b, c = (build_input_sets(oracle, [task], n=50, seed=s)[0] for s in (0, 0, 1))
-    assert a.cases == b.cases and len(a.cases) == 50
+    assert a.cases == b.cases and 50 <= len(a.cases) <= 50 + 22   # pairs: up to 45% more
     assert a.cases[:3] == c.cases[:3]  # the suite's own calls lead
     assert a.cases != c.cases
 
