@@ -18,6 +18,8 @@ BENCHMARK ?= data/builtin
 MODEL ?= minilm
 QUERY ?= lowest_set_bit
 SIZE ?= 1280x800
+AUDIT_QUERY ?= insert_bit_field   # the audit screenshot: an equivalent survivor and a suggested test
+AUDIT_SIZE ?= 1366x768
 
 .PHONY: help install system-deps run test bench stress screenshot screenshot-audit check-data update-data lint dist clean
 
@@ -84,7 +86,7 @@ screenshot-audit: $(STAMP)
 	mkdir -p docs
 	@tmp=$$(mktemp -d); \
 	QT_QPA_PLATFORM=offscreen EXECRETRIEVAL_DATA_DIR=$$tmp $(BIN)/execretrieval-gui \
-		$(BENCHMARK) --model $(MODEL) --tab audit --size $(SIZE) \
+		$(BENCHMARK) --model $(MODEL) --tab audit --query $(AUDIT_QUERY) --size $(AUDIT_SIZE) \
 		--screenshot docs/audit.png; status=$$?; rm -rf $$tmp; exit $$status
 
 # Every bundled file rebuilt by the command that made it (builtin from its seed, humaneval

@@ -271,6 +271,9 @@ class AuditView(QWidget):
 
     def _show(self, audit: QueryAudit | None) -> None:
         self.survivors.set_rows(audit.survivors if audit is not None else [])
+        # the Verdict column as wide as its longest entry ("weak suite (out of domain)")
+        self.survivor_table.horizontalHeader().resizeSection(
+            1, max(110, self.survivor_table.sizeHintForColumn(1)))
         self.suggested.set_audit(audit)
         n = len(audit.suggested_tests) if audit is not None else 0
         self.suggested_label.setText(f"Suggested tests ({n})" if n else

@@ -233,6 +233,10 @@ def test_cli_suggest_and_apply_write_a_strengthened_copy(tmp_path: Path,
     copy = load_benchmark(out)
     added = copy.manifest["strengthened"]["added"]
     assert set(added) >= {"q_weak"} and copy.manifest["strengthened"]["from"] == "clamps"
+    # no seed file to rebuild from: the copy and the output say the choice was not redone
+    choice = copy.manifest["strengthened"]["distractor_choice"]
+    assert choice["recomputed"] is False and "not built from a seed file" in choice["reason"]
+    assert "distractor choice not recomputed: clamps was not built from a seed file" in text
     weak = copy.query("q_weak")
     assert weak.test_suite[:len(WEAK)] == WEAK and list(weak.test_suite[len(WEAK):]) == \
         added["q_weak"]

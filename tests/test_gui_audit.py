@@ -189,6 +189,18 @@ def test_audit_tab_shows_verdicts_and_suggested_tests(qtbot, make_window, clamp_
         tip = view.survivors.index(i, 1).data(Qt.ItemDataRole.ToolTipRole)
         assert ("likely equivalent: no difference on" if i in equivalent
                 else "weak suite: distinguished by input clamp_weak(") in tip
+    # the Verdict column is wide enough for its longest entry, none is cut, even
+    # "weak suite (out of domain)" (shown here by marking every weak survivor so)
+    import dataclasses
+    marked = dataclasses.replace(weak, survivors=tuple(
+        dataclasses.replace(s, outside_domain="argument 1 is positive in every suite call")
+        if s.verdict == "weak" else s for s in weak.survivors))
+    view._show(marked)
+    texts = [view.survivors.index(i, 1).data() for i in range(len(rows))]
+    assert "weak suite (out of domain)" in texts
+    longest = max(view.survivor_table.fontMetrics().horizontalAdvance(t) for t in texts)
+    assert view.survivor_table.columnWidth(1) >= longest + 6
+    view._show(weak)
     view.survivor_table.setCurrentIndex(view.survivors.index(equivalent[0], 0))
     assert "likely equivalent" in view.diff.toPlainText()
     # the suggested tests, each with the mutants it kills

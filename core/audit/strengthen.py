@@ -13,6 +13,7 @@ import dataclasses
 import os
 import shutil
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -23,10 +24,12 @@ from .results import AuditResult
 __all__ = ["strengthened", "write_strengthened"]
 
 
-def strengthened(benchmark: Benchmark, audit: AuditResult) -> tuple[Benchmark, dict[str, Any]]:
+def strengthened(benchmark: Benchmark, audit: AuditResult,
+                 extra: Mapping[str, Any] | None = None) -> tuple[Benchmark, dict[str, Any]]:
     """The benchmark with suggested tests appended, and its manifest (the source's, plus a
     ``strengthened`` record: source name and fingerprint, input settings, tests added per
-    query)."""
+    query, and the ``extra`` fields, e.g. whether a rebuild would pick other
+    distractors)."""
     added: dict[str, list[str]] = {}
     for audited in audit.queries:
         if audited.suggested_tests:
@@ -49,20 +52,22 @@ def strengthened(benchmark: Benchmark, audit: AuditResult) -> tuple[Benchmark, d
         "input_seed": settings.get("input_seed"),
         "tests_added": sum(len(v) for v in added.values()),
         "added": added,
+        **(extra or {}),
     }
     manifest["name"] = f"{benchmark.name}-strengthened"
     return Benchmark(queries, benchmark.corpus, name=manifest["name"],
                      manifest=manifest), manifest
 
 
-def write_strengthened(benchmark: Benchmark, audit: AuditResult, out: str | Path) -> Benchmark:
+def write_strengthened(benchmark: Benchmark, audit: AuditResult, out: str | Path,
+                       extra: Mapping[str, Any] | None = None) -> Benchmark:
     """Write :func:`strengthened` to folder ``out`` (absent or empty, not the source)."""
     out = Path(out)
     if benchmark.path is not None and out.resolve() == Path(benchmark.path).resolve():
         raise BuildError(f"{out} is the benchmark itself; the original stays untouched")
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise BuildError(f"{out} exists and is not an empty folder")
-    copy, manifest = strengthened(benchmark, audit)
+    copy, manifest = strengthened(benchmark, audit, extra)
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=out.parent))
     try:

@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 
 __all__ = ["register"]
 
+#: the builder's default per-suite timeout for candidate mutants (build --mutant-timeout)
+_MUTANT_TIMEOUT = 1.0
+
 _FORMATS = {".html": "audit_html", ".htm": "audit_html", ".md": "audit_markdown",
             ".json": "audit_json"}   # output suffix -> writer in report.audit_pages
 
@@ -55,8 +58,9 @@ def register(subparsers: Any) -> None:
                         metavar="N",
                         help=f"inputs per query to classify survivors on: the suite's own "
                              f"calls, then type-aware mutations of them, answered by the "
-                             f"canonical (default {DEFAULT_INPUTS}; 0 leaves survivors "
-                             f"unclassified)")
+                             f"canonical, plus up to 45% more that pairs of numbers at "
+                             f"a boundary add (default {DEFAULT_INPUTS}; 0 leaves "
+                             f"survivors unclassified)")
     parser.add_argument("--input-seed", type=non_negative_int, default=0, metavar="S",
                         help="seed of the generated inputs (default 0)")
     parser.add_argument("--suggest", action="store_true",
@@ -127,14 +131,23 @@ def _query_ids(bench: Any, names: list[str] | None) -> list[str] | None:
 
 
 def _apply(args: argparse.Namespace, bench: Any, audit: AuditResult, out_dir: Path) -> int:
-    from ..audit.strengthen import write_strengthened
+    from ..audit.strengthen import strengthened, write_strengthened
     from ..benchmark.gates import validate
+    from ..build.reselect import distractor_changes
     from .progress import TerminalProgress
 
-    copy = write_strengthened(bench, audit, out_dir)
+    # the shipped corpus is kept; whether a rebuild would pick other distractors is only said
+    suites = {q.query_id: q.test_suite for q in strengthened(bench, audit)[0].queries}
+    with make_oracle(args) as oracle, make_oracle(args, timeout=_MUTANT_TIMEOUT) as mutants, \
+            TerminalProgress("rebuilding the distractor choice") as progress:
+        check = distractor_changes(bench, suites, oracle, mutant_oracle=mutants,
+                                   progress=progress)
+    copy = write_strengthened(bench, audit, out_dir,
+                              {"distractor_choice": check.to_dict()})
     added = copy.manifest["strengthened"]["tests_added"]
     print(f"wrote {out_dir}: {added} suggested tests added to "
           f"{len(copy.manifest['strengthened']['added'])} suites; {bench.name} is unchanged")
+    print(check.summary(bench.name))
     with make_oracle(args) as oracle, TerminalProgress("validating") as progress:
         report = validate(copy, oracle, progress=progress)
     for gate in report.gates:

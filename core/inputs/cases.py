@@ -7,17 +7,20 @@ more generated from them, kept only where the canonical answers them determinist
    function wrapped, and the plain-data arguments of its outermost calls come back as
    source (the suite's own inputs, however the test builds them);
 2. **generate**: seeded by ``(seed, function name)``: the suite's calls with one number
-   moved to a boundary (30% of ``n``), type-aware mutation of them (:mod:`.mutate`) and
-   inputs from type hints; and up to ``2 n`` *pairs* of inputs with two numbers at a
+   moved to a boundary (half of ``n``), then type-aware mutation of them (:mod:`.mutate`)
+   and inputs from type hints, until ``n`` distinct candidates; and, drawn after them
+   from the same seeded stream, up to ``2 n`` *pairs* of inputs with two numbers at a
    boundary at once (:mod:`.pairwise`: one site swept across its range, another one
-   step either side);
+   step either side). The pairs come on top of the ``n``: they never take the place
+   of a mutated input, so every input (and verdict) the random share finds at a seed
+   is still found with the pairs;
 3. **evaluate**: each candidate runs on the canonical twice per test process, under two
    hash seeds; it is answered when all four answers agree: a plain-data result (an
    ``assert f(args) == result`` case) or the same exception type (a ``pytest.raises``
-   case); a timeout, a non-plain result or any disagreement drops it. Of the answered
-   ones, at most ``n`` are kept: the suite's calls, the one-number and mutated inputs,
-   then the two sides of each pair the canonical answers differently (a boundary that
-   the other site's value moves; 45% of ``n``), then spare mutated inputs;
+   case); a timeout, a non-plain result or any disagreement drops it. Every answered
+   one of the ``n`` is kept (the suite's calls, the one-number and mutated inputs), and
+   of the pairs, the two sides of those the canonical answers differently (a boundary
+   that the other site's value moves), up to 45% of ``n`` more inputs;
 4. **verify**: the kept cases, as the tests they will be, run on the canonical once more
    through the oracle's own comparison rules; a case the canonical fails is dropped.
 """
@@ -48,7 +51,8 @@ DEFAULT_INPUTS = 100
 _OUTPUT_CHARS = 400_000   # probes print their answers: room for a chunk of them
 _MAX_CALL = 300           # longest generated call source; suggested tests stay readable
 _TRIES = 40               # generation attempts per wanted input before giving up
-_SINGLES, _PAIRS = 30, 45  # per cent of the budget: one number moved, two moved at once
+_SINGLES = 50             # per cent of the budget n: the suite's calls with one number moved
+_PAIRS = 45               # per cent of n, on top of it: both sides of straddling pairs
 _PAIR_POOL = 2            # boundary pairs tried per wanted input (answered by the canonical only)
 
 
@@ -120,8 +124,9 @@ def _generate(task: InputTask, seeds: list[tuple[tuple, dict]], n: int,
               seed: int) -> tuple[list[tuple[str, str]], list[tuple[int, int]]]:
     """``(call source, origin)`` of distinct candidate inputs, the suite's first, and the
     pairs (indexes into them) that may straddle a boundary. Origins: ``suite``,
-    ``generated`` (kept when answered), ``pair`` (kept when its pair straddles a
-    boundary) and ``spare`` (kept when the pairs leave room in the budget ``n``)."""
+    ``generated`` (the first ``n``, kept when answered) and ``pair`` (kept when its
+    pair straddles a boundary, beyond ``n``). The pairs are drawn after the ``n``, so
+    the ``n`` are the same with or without them."""
     rng = random.Random(f"execretrieval-inputs:{seed}:{task.function_name}")
     pools = pools_from_code(task.code, task.function_name)
     out: list[tuple[str, str]] = []
@@ -156,12 +161,14 @@ def _generate(task: InputTask, seeds: list[tuple[tuple, dict]], n: int,
                 add(fresh, {}, "generated")
     suite = list(pool)
     _boundaries(suite, pools, rng, add, room=n * _SINGLES // 100)
-    for wanted, origin in ((n - n * _PAIRS // 100, "generated"), (n, "spare")):
-        tries = 0
-        while pool and len(out) < wanted and tries < n * _TRIES:
-            tries += 1
-            if not _random_edit(pool, pools, rng, add, origin):
-                break
+    tries = 0
+    while pool and len(out) < n and tries < n * _TRIES:
+        tries += 1
+        if not _random_edit(pool, pools, rng, add, "generated"):
+            break
+    del out[max(n, len(seeds)):]   # inputs from hints can run past a small n
+    for source in [s for s, i in index.items() if i >= len(out)]:
+        del index[source]
     pairs = []
     for both, one in pairwise(suite, pools, rng, limit=n * _PAIR_POOL):
         i, j = _index(*both, "pair"), _index(*one, "pair")
@@ -198,14 +205,14 @@ def _random_edit(pool: list[tuple[tuple, dict]], pools: Any, rng: random.Random,
 
 def _select(cands: list[tuple[str, str, str]], answers: list[Case | None],
             pairs: list[tuple[int, int]], n: int) -> list[Case]:
-    """The answered candidates kept, within the budget ``n`` (the suite's own calls are
-    always kept): the suite's and the generated ones; then both sides of each pair the
-    canonical answers differently (a boundary), in priority order, those that cost fewer
-    new inputs first (a side already kept is free); then spares."""
+    """The answered candidates kept: every suite and generated one; then both sides of
+    each pair the canonical answers differently (a boundary), in priority order, those
+    that cost fewer new inputs first (a side already kept is free), until the pairs
+    have added ``_PAIRS`` per cent of ``n`` inputs."""
     order = [i for i, c in enumerate(cands) if c[1] in ("suite", "generated")
              and answers[i] is not None]
     chosen = set(order)
-    cap = max(n, sum(1 for c in cands if c[1] == "suite"))
+    cap = len(chosen) + n * _PAIRS // 100
     straddle = [(i, j) for i, j in pairs if (a := answers[i]) is not None and (
         b := answers[j]) is not None and (a.kind, a.expected) != (b.kind, b.expected)]
     while straddle and len(chosen) < cap:   # the first pair of those costing fewest new inputs
@@ -214,18 +221,14 @@ def _select(cands: list[tuple[str, str, str]], answers: list[Case | None],
         for k in (i, j):
             if k not in chosen and len(chosen) < cap:
                 chosen.add(k)
-    for i, c in enumerate(cands):
-        if len(chosen) >= cap:
-            break
-        if c[1] == "spare" and answers[i] is not None:
-            chosen.add(i)
     return [case for i in sorted(chosen) if (case := answers[i]) is not None]
 
 
 def _boundaries(calls: list[tuple[tuple, dict]], pools: Any, rng: random.Random,
                 add: Any, room: int) -> None:
-    """Half the budget goes to the suite's own calls with one number moved (one step
-    first, then to 0, then to the body's literals), each tier shuffled by the seed."""
+    """``room`` inputs (half the budget) are the suite's own calls with one number moved
+    (one step first, then to 0, then to the body's literals), each tier shuffled by the
+    seed."""
     tiers: list[list[tuple[tuple, dict]]] = [[], [], []]
     for args, kwargs in calls:
         for i, arg in enumerate(args):
