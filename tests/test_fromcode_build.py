@@ -300,3 +300,21 @@ def test_the_bundled_stdlib_report_covers_every_task() -> None:
     manifest = json.loads((DATA / "stdlib" / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["license"] == "PSF-2.0" and manifest["python"]
     assert all(q.extra["source"]["file"].endswith(".py") for q in bench.queries)
+
+
+def test_made_up_containers_also_hold_the_other_arguments(oracle: Oracle) -> None:
+    """``countOf(a, b)`` made up from untyped parameters: some calls' container holds
+    ``b``, so the canonical answers more than 0 (it answered 0 on every made-up call
+    before); typed parameters keep their types."""
+    code = ("def countOf(a, b):\n    \"Return the number of items in a which are, or which "
+            "equal, b.\"\n    count = 0\n    for i in a:\n        if i is b or i == b:\n"
+            "            count += 1\n    return count\n")
+    f = _function("countOf", code)
+    calls = made_up_calls(f, seed=0)
+    assert calls == made_up_calls(f, seed=0)
+    found = [eval(c, {"countOf": __import__("operator").countOf})  # noqa: S307
+             for c in calls if c.startswith("countOf([")]
+    assert any(n >= 1 for n in found), calls
+    sets = collect_cases([f], oracle, seed=0, n=40)
+    answers = {c.expected for c in sets[0].cases if c.kind != "raises"}
+    assert len(answers - {"0"}) >= 1, sets[0].cases

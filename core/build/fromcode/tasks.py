@@ -176,23 +176,51 @@ def made_up_calls(function: FunctionLike, seed: int, n: int = _MADE_UP) -> list[
             options = [v for v in literals if type(v) is kind] + list(_FALLBACK[kind])
         choices.append(options or None)
     calls: list[str] = []
+    made = 0
     seen: set[str] = set()
+    seeding = random.Random(f"execretrieval-fromcode-contained:{seed}:{function.name}")
     shared = [int, str, float, list]
+    untyped = all(options is None for options in choices)
     for _ in range(n * 8):
         kind = rng.choice(shared)   # untyped parameters of one call share a type: add(a, b)
         same = [v for v in literals if type(v) is kind] + list(_FALLBACK[kind])
         picked = tuple(rng.choice(options if options is not None else same)
                        for options in choices)
-        try:
-            call = call_source(function.name, picked, {})
-        except ValueError:
-            continue
-        if call not in seen:
-            seen.add(call)
-            calls.append(call)
-        if len(calls) >= n:
+        for args in (picked, _contained(picked, seeding, untyped)):
+            if args is None:
+                continue
+            try:
+                call = call_source(function.name, args, {})
+            except ValueError:
+                continue
+            if call not in seen:
+                seen.add(call)
+                calls.append(call)
+                made += args is picked
+        if made >= n:
             break
     return calls
+
+
+def _contained(picked: tuple[Any, ...], rng: random.Random,
+               untyped: bool) -> tuple[Any, ...] | None:
+    """``picked`` with another argument's value put into its first list, so a made-up
+    container holds what the call looks for (``countOf([1, 7, 2], 7)``, not only
+    ``countOf([1, 2, 3], 7)``); a call without a list whose parameters are all
+    untyped gets its first argument as one (``countOf(-3, 100)`` -> ``countOf([-3,
+    100], 100)``); None for a one-argument call or nothing to put. These calls come on
+    top of the ``n`` made up."""
+    if len(picked) < 2:
+        return None
+    at = next((i for i, v in enumerate(picked) if type(v) is list), None)
+    if at is None and not untyped:
+        return None
+    if at is None:  # the first argument becomes a list holding it and the others
+        at, picked = 0, ([picked[0]], *picked[1:])
+    others = [v for i, v in enumerate(picked) if i != at]
+    values = list(picked[at])
+    values.insert(rng.randrange(len(values) + 1), rng.choice(others))
+    return (*picked[:at], values, *picked[at + 1:])
 
 
 def _seed_calls(function: FunctionLike, seed: int) -> list[str]:
