@@ -18,7 +18,7 @@ from execretrieval.benchmark.dataset import load_benchmark
 from execretrieval.benchmark.gates import validate
 from execretrieval.build.fromcode import FunctionSource, build_from_code
 from execretrieval.build.fromcode.discover import Example
-from execretrieval.build.fromcode.purity import impurity, purity_probe, read_uses
+from execretrieval.build.fromcode.purity import impurity, purity_code, purity_probe, read_uses
 from execretrieval.build.fromcode.tasks import collect_cases, made_up_calls, normal_call
 from execretrieval.build.fromcode.tests_choice import choose
 from execretrieval.errors import CancelledError
@@ -129,7 +129,7 @@ def _function(name: str, canonical: str, calls: list[str] = (), **kw) -> Functio
 
 
 def _probe(oracle: Oracle, code: str, call: str = "f('abc')") -> str | None:
-    result = oracle.run(code, [purity_probe(call)])
+    result = oracle.run(purity_code(code), [purity_probe(call)])
     return impurity([read_uses(result.outcomes[0])])
 
 
@@ -150,6 +150,10 @@ def test_purity_probe_names_the_impure_use_and_passes_pure_code(oracle: Oracle) 
                           "    r = random.Random(3).random()\n"
                           "    return os.path.join(x, 'a') + os.sep + "
                           "time.strftime('%Y', time.gmtime(0)) + str(r)\n") is None
+    # the cut runs after the canonical: module-level names shadowing builtins it uses
+    assert _probe(oracle, "import time\ncallable = len = getattr = isinstance = None\n"
+                          "def f(x):\n    return x + str(int(time.time()) * 0)\n") \
+        == "reads the clock (time.time)"
 
 
 def test_dedent_cases_start_with_doctest_calls_and_match_cpython(oracle: Oracle) -> None:

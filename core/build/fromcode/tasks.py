@@ -37,8 +37,8 @@ from ...inputs import Case, InputSet, InputTask, build_input_sets, call_source
 from ...inputs.batches import derived_oracle, run_chunked
 from ...inputs.mutate import pools_from_code, value_for_hint
 from ...inputs.plain import from_source
-from ...inputs.probes import MARK, evaluator
-from .purity import impurity, purity_probe, read_uses
+from ...inputs.probes import MARK, evaluator, with_probes
+from .purity import impurity, purity_code, purity_probe, read_uses
 
 __all__ = ["MAX_RAISES", "CaseSet", "FunctionLike", "collect_cases", "diagnose",
            "made_up_calls", "normal_call"]
@@ -186,17 +186,17 @@ def made_up_calls(function: FunctionLike, seed: int, n: int = _MADE_UP) -> list[
         same = [v for v in literals if type(v) is kind] + list(_FALLBACK[kind])
         picked = tuple(rng.choice(options if options is not None else same)
                        for options in choices)
-        for args in (picked, _contained(picked, seeding, untyped)):
-            if args is None:
+        for values in (picked, _contained(picked, seeding, untyped)):
+            if values is None:
                 continue
             try:
-                call = call_source(function.name, args, {})
+                call = call_source(function.name, values, {})
             except ValueError:
                 continue
             if call not in seen:
                 seen.add(call)
                 calls.append(call)
-                made += args is picked
+                made += values is picked
         if made >= n:
             break
     return calls
@@ -243,7 +243,8 @@ def collect_cases(functions: Sequence[FunctionLike], oracle: Any, *, seed: int =
     probed = [list(dict.fromkeys([*calls, *(c.call for c in s.cases)]))[:_PROBED]
               for calls, s in zip(seeds, sets, strict=True)]
     with derived_oracle(oracle) as runner:
-        outcomes = run_chunked(runner, [(f.canonical or "", [purity_probe(c) for c in calls])
+        outcomes = run_chunked(runner, [(purity_code(f.canonical or ""),
+                                         [purity_probe(c) for c in calls])
                                         for f, calls in zip(functions, probed, strict=True)],
                                should_stop=should_stop)
     out = []
@@ -287,8 +288,8 @@ def diagnose(sets: Sequence[CaseSet], oracle: Any, minimum: int, *,
     runs = []
     for hash_seed in (0, 1):
         with derived_oracle(oracle, hash_seed=hash_seed, output_chars=200_000) as probe:
-            runs.append(run_chunked(probe, [(s.function.canonical or "",
-                                             [evaluator(c) for c in cs])
+            runs.append(run_chunked(probe, [(with_probes(s.function.canonical or ""),
+                                             [evaluator(c, shared=True) for c in cs])
                                             for s, cs in zip(sets, calls, strict=True)],
                                     should_stop=should_stop))
     reasons = []
