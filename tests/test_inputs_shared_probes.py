@@ -73,3 +73,14 @@ def test_shared_collectors_see_the_same_calls(oracle: Oracle) -> None:
         (with_probes(CODE), [collector(t, "echo", shared=True) for t in tests])])
     assert [o.output for o in alone.outcomes] == [o.output for o in shared.outcomes]
     assert "[1, 'a']" in shared.outcomes[1].output
+
+
+def test_bytes_with_letters_that_swap_case_beyond_a_byte_still_mutate() -> None:
+    """``b'\\xff'`` read as latin-1 is 'ÿ', whose upper case 'Ÿ' is no byte: mutating it
+    raised UnicodeEncodeError and ended a whole build-from-code run (tarfile's inputs)."""
+    from execretrieval.inputs.mutate import Pools, mutate_value
+
+    for value in (b"\xff", b"a\xb5\xff", b"\xffz"):
+        for seed in range(300):
+            out = mutate_value(value, random.Random(seed), Pools())
+            assert type(out) is bytes
