@@ -18,7 +18,7 @@ from execretrieval.benchmark.dataset import load_benchmark
 from execretrieval.benchmark.gates import validate
 from execretrieval.build.fromcode import FunctionSource, build_from_code
 from execretrieval.build.fromcode.discover import Example
-from execretrieval.build.fromcode.purity import impurity, purity_probe, read_uses
+from execretrieval.build.fromcode.purity import impurity, purity_code, purity_probe, read_uses
 from execretrieval.build.fromcode.tasks import collect_cases, made_up_calls, normal_call
 from execretrieval.build.fromcode.tests_choice import choose
 from execretrieval.errors import CancelledError
@@ -129,7 +129,7 @@ def _function(name: str, canonical: str, calls: list[str] = (), **kw) -> Functio
 
 
 def _probe(oracle: Oracle, code: str, call: str = "f('abc')") -> str | None:
-    result = oracle.run(code, [purity_probe(call)])
+    result = oracle.run(purity_code(code), [purity_probe(call)])
     return impurity([read_uses(result.outcomes[0])])
 
 
@@ -150,6 +150,10 @@ def test_purity_probe_names_the_impure_use_and_passes_pure_code(oracle: Oracle) 
                           "    r = random.Random(3).random()\n"
                           "    return os.path.join(x, 'a') + os.sep + "
                           "time.strftime('%Y', time.gmtime(0)) + str(r)\n") is None
+    # the cut runs after the canonical: module-level names shadowing builtins it uses
+    assert _probe(oracle, "import time\ncallable = len = getattr = isinstance = None\n"
+                          "def f(x):\n    return x + str(int(time.time()) * 0)\n") \
+        == "reads the clock (time.time)"
 
 
 def test_dedent_cases_start_with_doctest_calls_and_match_cpython(oracle: Oracle) -> None:
@@ -300,3 +304,21 @@ def test_the_bundled_stdlib_report_covers_every_task() -> None:
     manifest = json.loads((DATA / "stdlib" / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["license"] == "PSF-2.0" and manifest["python"]
     assert all(q.extra["source"]["file"].endswith(".py") for q in bench.queries)
+
+
+def test_made_up_containers_also_hold_the_other_arguments(oracle: Oracle) -> None:
+    """``countOf(a, b)`` made up from untyped parameters: some calls' container holds
+    ``b``, so the canonical answers more than 0 (it answered 0 on every made-up call
+    before); typed parameters keep their types."""
+    code = ("def countOf(a, b):\n    \"Return the number of items in a which are, or which "
+            "equal, b.\"\n    count = 0\n    for i in a:\n        if i is b or i == b:\n"
+            "            count += 1\n    return count\n")
+    f = _function("countOf", code)
+    calls = made_up_calls(f, seed=0)
+    assert calls == made_up_calls(f, seed=0)
+    found = [eval(c, {"countOf": __import__("operator").countOf})  # noqa: S307
+             for c in calls if c.startswith("countOf([")]
+    assert any(n >= 1 for n in found), calls
+    sets = collect_cases([f], oracle, seed=0, n=40)
+    answers = {c.expected for c in sets[0].cases if c.kind != "raises"}
+    assert len(answers - {"0"}) >= 1, sets[0].cases

@@ -53,3 +53,21 @@ def test_folder_package_build_prints_the_summary(tmp_path: Path) -> None:
     valid = subprocess.run([sys.executable, "-m", "execretrieval.cli", "validate", str(out)],
                            capture_output=True, text=True, env=_env(tmp_path), timeout=600)
     assert valid.returncode == 0, valid.stdout + valid.stderr
+
+
+def test_include_methods_makes_static_methods_candidates(tmp_path: Path) -> None:
+    """Without --include-methods ``Ruler.parse`` (a @staticmethod) is skipped as a method;
+    with it, it is considered like a module-level function (sliced, run, judged)."""
+    shapes = Path(__file__).parent / "data" / "fromcode_pkg" / "shapes"
+    reasons = []
+    for flags in ((), ("--include-methods",)):
+        out = tmp_path / f"bench{len(flags)}"
+        done = subprocess.run([sys.executable, "-m", "execretrieval.cli", "build-from-code",
+                               str(shapes / "units.py"), "--out", str(out), *flags],
+                              capture_output=True, text=True, env=_env(tmp_path), timeout=600)
+        assert done.returncode == 0, done.stderr
+        report = json.loads((out / "build_report.json").read_text(encoding="utf-8"))
+        found = {f["name"]: f for f in report["functions"]}
+        reasons.append((found["parse"]["status"], found["parse"]["reason"]))
+    assert reasons[0] == ("skipped", "method")
+    assert reasons[1][1] != "method"

@@ -220,3 +220,69 @@ def test_a_module_this_python_lacks_is_a_skip():
     found = {f.name: f for f in discover_functions(["asyncio.windows_utils"],
                                                    tests=[]).functions}
     assert found["pipe"].skip_reason == "imports a module this python lacks"
+
+
+_STATE = '''
+_table = None
+_cache = None
+_counter = 0
+_last = None
+
+
+def lazy(x):
+    """A table built once on first use."""
+    global _table
+    if _table is None:
+        _table = [c * 2 for c in range(10)]
+    return _table[x]
+
+
+def counts(x):
+    """A counter every call moves on."""
+    global _counter
+    _counter += 1
+    return x + _counter
+
+
+def remembers(x):
+    """The first argument ever given, built lazily from it."""
+    global _last
+    if _last is None:
+        _last = x
+    return _last
+
+
+def overwrites(x):
+    """Bound outside its guard too."""
+    global _cache
+    if _cache is None:
+        _cache = {}
+    _cache = {x: x}
+    return _cache[x]
+'''
+
+
+def test_a_lazily_built_constant_is_not_module_state(tmp_path):
+    """A ``global`` only set under ``if NAME is None:`` from no argument is a lazy
+    constant (base64's ``_a85chars``, posixpath's ``_varprog``); a counter, a value built
+    from an argument or a name bound outside the guard is still module state."""
+    source = tmp_path / "state.py"
+    source.write_text(_STATE)
+    found = {f.name: f for f in discover_functions([str(source)], tests=[]).functions}
+    assert found["lazy"].skip_reason is None
+    for name in ("counts", "remembers", "overwrites"):
+        assert found[name].skip_reason == "uses module state written at run time", name
+    stdlib = {(f.module, f.name): f for f in discover_functions(
+        ["base64", "posixpath", "urllib.parse"], tests=[]).functions}
+    calls = {("base64", "a85encode"): ["a85encode(b'hello world')",
+                                      "a85encode(b'    ', foldspaces=True)"],
+             ("base64", "b85encode"): ["b85encode(b'\\x00\\xffabc', pad=True)"],
+             ("posixpath", "expandvars"): ["expandvars('$NOPE_NOT_SET/x')",
+                                           "expandvars(b'${ALSO_NOT}y')"],
+             ("urllib.parse", "unquote"): ["unquote('a%20b%C3%A9')"]}
+    for (module, name), cs in calls.items():
+        f = stdlib[(module, name)]
+        assert f.skip_reason is None, (module, name, f.skip_reason)
+        real = __import__(module, fromlist=["_"])
+        expected = [repr(eval(c, {name: getattr(real, name)})) for c in cs]
+        assert run_alone([(name, f.canonical, cs)]) == [[name, True, expected]]

@@ -41,6 +41,9 @@ def register(subparsers: Any) -> None:
                    help="tests per task at most (default 10)")
     p.add_argument("--include-private", action="store_true",
                    help="also functions whose names start with an underscore")
+    p.add_argument("--include-methods", action="store_true",
+                   help="also @staticmethod functions of module-level classes (they run "
+                        "without an instance; other methods are still skipped)")
     p.add_argument("--name", help="benchmark name (default: DIR's folder name)")
     p.add_argument("--timeout", type=float, default=5.0, metavar="S",
                    help="per-suite timeout for canonicals and validation (default 5)")
@@ -66,7 +69,8 @@ def _run(args: argparse.Namespace) -> int:
                 TerminalProgress("building") as progress:
             result = build_from_code(args.sources, args.out, seed=args.seed, limit=args.limit,
                                      min_tests=args.min_tests, max_tests=args.max_tests,
-                                     include_private=args.include_private, oracle=oracle,
+                                     include_private=args.include_private,
+                                     include_methods=args.include_methods, oracle=oracle,
                                      mutant_oracle=mutant_oracle, name=args.name,
                                      progress=progress, should_stop=should_stop)
     except CancelledError:

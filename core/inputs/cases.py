@@ -41,7 +41,7 @@ from .domain import Domain, infer_domain
 from .mutate import boundary_variants, mutate_value, pools_from_code, value_for_hint
 from .pairwise import pairwise
 from .plain import call_source
-from .probes import collector, evaluator, read_calls, read_evaluation
+from .probes import collector, evaluator, read_calls, read_evaluation, with_probes
 from .spelling import Spelling
 
 __all__ = ["DEFAULT_INPUTS", "Case", "InputSet", "InputTask", "build_input_sets",
@@ -309,8 +309,11 @@ def build_input_sets(oracle: Any, tasks: Sequence[InputTask], *, n: int = DEFAUL
     plain = derived_oracle(oracle, oracle.timeout)
     try:
         check()
-        collect_jobs = [(t.code, [collector(x, t.function_name) for x in t.tests
-                                  if _calls_function(x, t.function_name)]) for t in tasks]
+        # the probes' helper goes in the suite's code, compiled once, not in every test
+        collect_jobs = [(with_probes(t.code), [collector(x, t.function_name, shared=True)
+                                               for x in t.tests
+                                               if _calls_function(x, t.function_name)])
+                        for t in tasks]
         collected = run_chunked(probes[0], collect_jobs, should_stop=should_stop)
         tick()
         candidates: list[list[tuple[str, str, str]]] = []
@@ -329,8 +332,9 @@ def build_input_sets(oracle: Any, tasks: Sequence[InputTask], *, n: int = DEFAUL
         by_seed = []
         for probe in probes:
             check()
-            by_seed.append(run_chunked(probe, [(t.code, [evaluator(call, imports)
-                                                         for call, _, imports in c])
+            by_seed.append(run_chunked(probe, [(with_probes(t.code),
+                                                [evaluator(call, imports, shared=True)
+                                                 for call, _, imports in c])
                                                for t, c in zip(tasks, candidates, strict=True)],
                                        should_stop=should_stop))
             tick()

@@ -343,7 +343,9 @@ def _mutate_str(v: str, rng: random.Random, pools: Pools, *, ascii_only: bool = 
     if roll < 0.85:
         return v[:at] + rng.choice(v + chars) + v[at + 1:]
     if roll < 0.92:
-        return v.swapcase() if v.swapcase() != v else v[::-1]
+        swapped = v.swapcase()   # (bytes as latin-1: 'ÿ' swaps to 'Ÿ', beyond a byte)
+        fits = not ascii_only or all(ord(c) < 256 for c in swapped)
+        return swapped if swapped != v and fits else v[::-1]
     return v[::-1]
 
 

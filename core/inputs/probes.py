@@ -15,6 +15,8 @@ come from the runner (see :mod:`execretrieval.inputs.differential`).
 
 from __future__ import annotations
 
+import ast
+import builtins
 import re
 import textwrap
 from collections.abc import Sequence
@@ -24,7 +26,7 @@ from ..errors import InputFormatError
 from ..oracle.results import TestOutcome
 from .plain import SANDBOX_SOURCE, from_source
 
-__all__ = ["MARK", "collector", "evaluator", "read_calls", "read_evaluation"]
+__all__ = ["MARK", "collector", "evaluator", "read_calls", "read_evaluation", "with_probes"]
 
 MARK = "\x1eERX\x1e"
 _FRAMED = re.compile(re.escape(MARK) + r"(.*?)" + re.escape(MARK), re.S)
@@ -69,24 +71,51 @@ print("{mark}" + repr([_erx_first, _erx_second]) + "{mark}")
 '''
 
 
-def collector(test: str, function: str) -> str:
+def _probe_setup() -> str:
+    """:data:`SANDBOX_SOURCE` built inside a function whose locals are the real builtins
+    it uses, so the ``_erx_src`` it returns answers the same whatever the suite's code
+    binds at module level (a canonical's own ``repr`` or ``type``)."""
+    tree = ast.parse(SANDBOX_SOURCE)
+    stored = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
+              and not isinstance(n.ctx, ast.Load)}
+    used = sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
+                   and isinstance(n.ctx, ast.Load) and n.id in vars(builtins)} - stored)
+    bind = "".join(f"    {name} = _erx_b.{name}\n" for name in used)
+    return (f"import builtins as _erx_builtins\n\n\ndef _erx_probes(_erx_b):\n{bind}"
+            f"{textwrap.indent(SANDBOX_SOURCE, '    ')}    return _erx_src\n\n\n"
+            f"_erx_src = _erx_probes(_erx_builtins)\n")
+
+
+_SETUP = _probe_setup()
+
+
+def with_probes(code: str) -> str:
+    """``code`` followed by the helper every probe uses, for a suite of probes made with
+    ``shared=True``: the suite's code is compiled once, while each test is compiled on its
+    own, so a helper in every test cost a compile of it per input (most of an input
+    set's time)."""
+    return f"{code}\n\n{_SETUP}"
+
+
+def collector(test: str, function: str, *, shared: bool = False) -> str:
     """A test that runs ``test`` with ``function`` wrapped and prints the argument tuples
-    of its outermost calls (``None`` for a call whose arguments are not plain data)."""
+    of its outermost calls (``None`` for a call whose arguments are not plain data).
+    ``shared``: the suite's code is :func:`with_probes`'s, so the helper is left out."""
     body = textwrap.indent(test, "    ")
-    return (f"{SANDBOX_SOURCE}{_WRAP}\n_erx_seen = []\n"
+    return (f"{'' if shared else SANDBOX_SOURCE}{_WRAP}\n_erx_seen = []\n"
             f"{function} = _erx_wrap({function}, _erx_seen)\n"
             f"try:\n{body}\nexcept BaseException:\n    pass\n"
             f"print({MARK!r} + repr(_erx_seen) + {MARK!r})\n")
 
 
-def evaluator(call: str, imports: str = "") -> str:
+def evaluator(call: str, imports: str = "", *, shared: bool = False) -> str:
     """A test that evaluates ``call`` (a call of the canonical, as source, after the
     ``imports`` lines it needs) twice and prints both outcomes: ``R<source of the
     result>``, ``E<exception type>``, ``?`` (not plain data) or ``!`` (an exception a test
-    should not expect)."""
+    should not expect). ``shared``: as for :func:`collector`."""
     head = imports.strip() + "\n" if imports.strip() else ""
-    return head + SANDBOX_SOURCE + _RUN.replace("{call}", call).replace("{mark}", MARK.encode(
-        "unicode_escape").decode())
+    run = _RUN.replace("{call}", call).replace("{mark}", MARK.encode("unicode_escape").decode())
+    return head + ("" if shared else SANDBOX_SOURCE) + run
 
 
 def _payload(outcome: TestOutcome) -> str | None:

@@ -28,6 +28,8 @@ that uses it and returns a date returns no plain data and is skipped for that an
 
 from __future__ import annotations
 
+import ast
+import builtins
 import textwrap
 from collections.abc import Sequence
 
@@ -36,7 +38,7 @@ from ...inputs.plain import from_source
 from ...inputs.probes import MARK
 from ...oracle.results import TestOutcome
 
-__all__ = ["IMPURE_REASONS", "impurity", "purity_probe", "read_uses"]
+__all__ = ["IMPURE_REASONS", "impurity", "purity_code", "purity_probe", "read_uses"]
 
 #: what a recorded use says about the function, by the kind the probe records
 IMPURE_REASONS = {
@@ -157,11 +159,45 @@ _erx_cut(globals())
 '''
 
 
+class _RealBuiltins(ast.NodeTransformer):
+    """``len`` -> ``_erx_bi.len``: the setup runs after the canonical in its namespace,
+    and must not pick up a module-level name of the canonical's that shadows a builtin."""
+
+    def __init__(self) -> None:
+        self.stored: set[str] = set()
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if (isinstance(node.ctx, ast.Load) and node.id in vars(builtins)
+                and node.id not in self.stored):
+            return ast.copy_location(ast.Attribute(ast.Name("_erx_bi", ast.Load()), node.id,
+                                                   ast.Load()), node)
+        return node
+
+
+def _setup_code() -> str:
+    tree = ast.parse(_SETUP)
+    fixer = _RealBuiltins()
+    fixer.stored = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
+                    and not isinstance(n.ctx, ast.Load)}
+    fixed = ast.fix_missing_locations(fixer.visit(tree))
+    return "import builtins as _erx_bi\n" + ast.unparse(fixed) + "\n"
+
+
+_SETUP_CODE = _setup_code()
+
+
+def purity_code(canonical: str) -> str:
+    """The code of a suite of :func:`purity_probe` tests: the canonical, then the cut
+    (once per suite: in every test it was compiled again for each call probed)."""
+    return f"{canonical}\n\n{_SETUP_CODE}"
+
+
 def purity_probe(call: str) -> str:
-    """A test that makes ``call`` with the impure names cut off (see the module
-    docstring) and prints the uses it recorded; the call's own outcome is ignored."""
+    """A test that makes ``call`` in a namespace whose impure names :func:`purity_code`
+    cut off (see the module docstring) and prints the uses it recorded; the call's own
+    outcome is ignored."""
     body = textwrap.indent(call, "    ")
-    return (f"{_SETUP}\ntry:\n{body}\nexcept BaseException:\n    pass\n"
+    return (f"try:\n{body}\nexcept BaseException:\n    pass\n"
             f"print({MARK!r} + repr(_erx_uses) + {MARK!r})\n")
 
 

@@ -116,6 +116,66 @@ def _written_roots(nodes: Iterator[ast.AST]) -> set[str]:
     return roots
 
 
+def _guarded_names(test: ast.expr) -> set[str]:
+    """The names ``N`` of a lazy-initialisation guard: ``N is None``, ``not N``, ``N is
+    None or M is None``; empty for any other test."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        parts = [_guarded_names(v) for v in test.values]
+        return set().union(*parts) if all(parts) else set()
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) \
+            and isinstance(test.operand, ast.Name):
+        return {test.operand.id}
+    if (isinstance(test, ast.Compare) and isinstance(test.left, ast.Name)
+            and len(test.ops) == 1 and isinstance(test.ops[0], ast.Is)
+            and isinstance(test.comparators[0], ast.Constant)
+            and test.comparators[0].value is None):
+        return {test.left.id}
+    return set()
+
+
+def _lazy_globals(node: ast.stmt) -> set[str]:
+    """The ``global`` names of the functions in ``node`` that are only a lazily built
+    constant: every binding of the name in the function sits in an ``if`` guarded on
+    the function's own global names being unset (``if _table is None:``) whose block
+    reads none of the function's parameters, so every call sees the same value once it is
+    built (base64's ``_a85chars``, posixpath's ``_varprog``). A global bound anywhere
+    else, or from an argument, is module state written at run time."""
+    lazy: set[str] = set()
+    for fn in ast.walk(node):
+        if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            continue
+        body = fn.body if isinstance(fn.body, list) else [fn.body]
+        declared = {n for stmt in body for sub in ast.walk(stmt) if isinstance(sub, ast.Global)
+                    for n in sub.names}
+        if not declared:
+            continue
+        a = fn.args
+        params = {x.arg for x in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg)
+                  if x is not None}
+        guarded: set[int] = set()   # ids of the Name nodes bound inside a good guard
+        for stmt in body:
+            for sub in ast.walk(stmt):
+                if not isinstance(sub, ast.If) or not (_guarded_names(sub.test) & declared):
+                    continue
+                if not _guarded_names(sub.test) <= declared or sub.orelse:
+                    continue
+                inner = [n for b in sub.body for n in ast.walk(b)]
+                own = {t.id for n in inner if isinstance(n, ast.comprehension)
+                       for t in ast.walk(n.target) if isinstance(t, ast.Name)}
+                if any(isinstance(n, ast.Name) and n.id in params - own for n in inner):
+                    continue
+                guarded.update(id(n) for n in inner if isinstance(n, ast.Name))
+        bound_outside = {sub.id for stmt in body for sub in ast.walk(stmt)
+                         if isinstance(sub, ast.Name) and not isinstance(sub.ctx, ast.Load)
+                         and sub.id in declared and id(sub) not in guarded}
+        bound_outside |= {alias.asname or alias.name for stmt in body
+                          for sub in ast.walk(stmt) if isinstance(sub, ast.Import | ast.ImportFrom)
+                          for alias in sub.names
+                          if (alias.asname or alias.name) in declared}
+        lazy |= declared - bound_outside
+    return lazy
+
+
 def _assigned_names(node: ast.stmt) -> set[str]:
     """Names a statement binds other than by ``del`` (assignment, import, def, loop...)."""
     names: set[str] = set()
@@ -223,12 +283,13 @@ class ModuleCode:
         binds -= deleted - _assigned_names(node)
         reads = {s.get_name() for s in table.get_symbols() if s.is_referenced()}
         declares_global = False
+        lazy = _lazy_globals(node)
         stack = list(table.get_children())
         while stack:
             child = stack.pop()
             stack.extend(child.get_children())
             for sym in child.get_symbols():
-                if sym.is_declared_global():
+                if sym.is_declared_global() and sym.get_name() not in lazy:
                     declares_global = True
                 if sym.is_global() and sym.is_referenced():
                     reads.add(sym.get_name())

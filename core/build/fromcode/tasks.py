@@ -37,8 +37,8 @@ from ...inputs import Case, InputSet, InputTask, build_input_sets, call_source
 from ...inputs.batches import derived_oracle, run_chunked
 from ...inputs.mutate import pools_from_code, value_for_hint
 from ...inputs.plain import from_source
-from ...inputs.probes import MARK, evaluator
-from .purity import impurity, purity_probe, read_uses
+from ...inputs.probes import MARK, evaluator, with_probes
+from .purity import impurity, purity_code, purity_probe, read_uses
 
 __all__ = ["MAX_RAISES", "CaseSet", "FunctionLike", "collect_cases", "diagnose",
            "made_up_calls", "normal_call"]
@@ -176,23 +176,51 @@ def made_up_calls(function: FunctionLike, seed: int, n: int = _MADE_UP) -> list[
             options = [v for v in literals if type(v) is kind] + list(_FALLBACK[kind])
         choices.append(options or None)
     calls: list[str] = []
+    made = 0
     seen: set[str] = set()
+    seeding = random.Random(f"execretrieval-fromcode-contained:{seed}:{function.name}")
     shared = [int, str, float, list]
+    untyped = all(options is None for options in choices)
     for _ in range(n * 8):
         kind = rng.choice(shared)   # untyped parameters of one call share a type: add(a, b)
         same = [v for v in literals if type(v) is kind] + list(_FALLBACK[kind])
         picked = tuple(rng.choice(options if options is not None else same)
                        for options in choices)
-        try:
-            call = call_source(function.name, picked, {})
-        except ValueError:
-            continue
-        if call not in seen:
-            seen.add(call)
-            calls.append(call)
-        if len(calls) >= n:
+        for values in (picked, _contained(picked, seeding, untyped)):
+            if values is None:
+                continue
+            try:
+                call = call_source(function.name, values, {})
+            except ValueError:
+                continue
+            if call not in seen:
+                seen.add(call)
+                calls.append(call)
+                made += values is picked
+        if made >= n:
             break
     return calls
+
+
+def _contained(picked: tuple[Any, ...], rng: random.Random,
+               untyped: bool) -> tuple[Any, ...] | None:
+    """``picked`` with another argument's value put into its first list, so a made-up
+    container holds what the call looks for (``countOf([1, 7, 2], 7)``, not only
+    ``countOf([1, 2, 3], 7)``); a call without a list whose parameters are all
+    untyped gets its first argument as one (``countOf(-3, 100)`` -> ``countOf([-3,
+    100], 100)``); None for a one-argument call or nothing to put. These calls come on
+    top of the ``n`` made up."""
+    if len(picked) < 2:
+        return None
+    at = next((i for i, v in enumerate(picked) if type(v) is list), None)
+    if at is None and not untyped:
+        return None
+    if at is None:  # the first argument becomes a list holding it and the others
+        at, picked = 0, ([picked[0]], *picked[1:])
+    others = [v for i, v in enumerate(picked) if i != at]
+    values = list(picked[at])
+    values.insert(rng.randrange(len(values) + 1), rng.choice(others))
+    return (*picked[:at], values, *picked[at + 1:])
 
 
 def _seed_calls(function: FunctionLike, seed: int) -> list[str]:
@@ -215,7 +243,8 @@ def collect_cases(functions: Sequence[FunctionLike], oracle: Any, *, seed: int =
     probed = [list(dict.fromkeys([*calls, *(c.call for c in s.cases)]))[:_PROBED]
               for calls, s in zip(seeds, sets, strict=True)]
     with derived_oracle(oracle) as runner:
-        outcomes = run_chunked(runner, [(f.canonical or "", [purity_probe(c) for c in calls])
+        outcomes = run_chunked(runner, [(purity_code(f.canonical or ""),
+                                         [purity_probe(c) for c in calls])
                                         for f, calls in zip(functions, probed, strict=True)],
                                should_stop=should_stop)
     out = []
@@ -259,8 +288,8 @@ def diagnose(sets: Sequence[CaseSet], oracle: Any, minimum: int, *,
     runs = []
     for hash_seed in (0, 1):
         with derived_oracle(oracle, hash_seed=hash_seed, output_chars=200_000) as probe:
-            runs.append(run_chunked(probe, [(s.function.canonical or "",
-                                             [evaluator(c) for c in cs])
+            runs.append(run_chunked(probe, [(with_probes(s.function.canonical or ""),
+                                             [evaluator(c, shared=True) for c in cs])
                                             for s, cs in zip(sets, calls, strict=True)],
                                     should_stop=should_stop))
     reasons = []
