@@ -286,3 +286,26 @@ def test_a_lazily_built_constant_is_not_module_state(tmp_path):
         real = __import__(module, fromlist=["_"])
         expected = [repr(eval(c, {name: getattr(real, name)})) for c in cs]
         assert run_alone([(name, f.canonical, cs)]) == [[name, True, expected]]
+
+
+def test_a_dotted_import_keeps_only_the_submodules_the_slice_reaches():
+    """http.cookiejar's ``import urllib.parse, urllib.request`` binds ``urllib`` for both;
+    escape_path reaches urllib.parse only, and importing urllib.request too cost its suite
+    most of the builder's 1 s mutant limit under load (a rebuild dropped its distractor)."""
+    found = {f.name: f for f in discover_functions(["http.cookiejar"]).functions}
+    code = found["escape_path"].canonical
+    assert "import urllib.parse\n" in code and "urllib.request" not in code
+    namespace: dict = {}
+    exec(compile(code, "<slice>", "exec"), namespace)
+    import http.cookiejar
+    for path in ("/a b/%7e", "/ü/%2f?x=1", ""):
+        assert namespace["escape_path"](path) == http.cookiejar.escape_path(path)
+    # a slice that reaches two submodules keeps both, and a bare use of the package keeps all
+    from execretrieval.build.fromcode.slicing import _used_submodules
+    aliases = ast.parse("import urllib.parse, urllib.request").body[0].names
+    both = _used_submodules(aliases, ["", "x = urllib.parse.quote, urllib.request.urlopen\n"], 0)
+    assert both == "import urllib.parse, urllib.request\n"
+    bare = _used_submodules(aliases, ["", "x = urllib\ny = urllib.parse.quote\n"], 0)
+    assert bare == "import urllib.parse, urllib.request\n"
+    one = _used_submodules(aliases, ["", "y = urllib.parse.quote('a')\n"], 0)
+    assert one == "import urllib.parse\n"
