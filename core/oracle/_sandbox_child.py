@@ -142,7 +142,8 @@ def serve(config: dict) -> None:
     # (no local: a W's candidate can walk its frames up to this one)
     _setup_module._LIBC.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER: W's orphans come to us
     try:  # after the server's last new ctypes object, before its first fork of a W
-        seal_ctypes((_setup_module._LIBC, sys.modules["_sandbox_runner"]._LIBC))
+        seal_ctypes((_setup_module._LIBC, sys.modules["_sandbox_runner"]._LIBC,
+                     sys.modules["_sandbox_runner"]._CAPS))
     except SealError as exc:
         _send(1, {"error": f"cannot make ctypes unusable for candidates: {exc}"})
         return

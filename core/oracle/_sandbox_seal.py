@@ -121,8 +121,9 @@ def _check_layout(view, word_bits: int, types_: list[type]) -> int:  # type: ign
 
 def seal(keep: tuple = ()) -> int:
     """Make every ctypes type unusable in this process and its forks; the number sealed.
-    ``keep``: the libraries (``CDLL`` objects) whose looked-up functions the server goes on
-    calling; a worker drops them before candidate code runs. Raises :class:`SealError`
+    ``keep``: what may hold a ctypes object from now on (the libraries, ``CDLL`` objects,
+    whose looked-up functions the server goes on calling, and the capset arrays); a worker
+    drops them before candidate code runs. Raises :class:`SealError`
     (nothing half-done is then used: the server stops)."""
     import ctypes
 
@@ -171,17 +172,19 @@ def _drop_function_pointers(ctypes, keep: tuple) -> None:  # type: ignore[no-unt
         space = vars(module)  # ctypes and what star-imported it (ctypes._endian)
         for name in [n for n, v in space.items() if isinstance(v, held)]:
             del space[name]
-    allowed = [*keep, *map(vars, keep)]  # (3.11 keeps an instance's attributes inline)
-    pointers = [o for o in gc.get_objects() if isinstance(o, _ctypes.CFuncPtr)]
-    for pointer in pointers:
-        for referrer in gc.get_referrers(pointer):
-            if referrer is pointers or isinstance(referrer, _ctypes.CFuncPtr):
-                continue
-            if not any(referrer is d for d in allowed):
-                del pointers
-                raise SealError(f"a ctypes function pointer is held by a "
-                                f"{type(referrer).__name__} outside the kept libraries")
-    del pointers
+    # (3.11 keeps an instance's attributes inline: the library itself refers to them)
+    allowed = [*keep, *[vars(k) for k in keep if hasattr(k, "__dict__")]]
+    cdata = _ctypes._SimpleCData.__mro__[1]
+    made = [o for o in gc.get_objects() if isinstance(o, cdata)]
+    for thing in made:
+        for referrer in gc.get_referrers(thing):
+            if referrer is made or isinstance(referrer, cdata):
+                continue  # (a function pointer's own objects)
+            if not any(referrer is k for k in allowed):
+                del made
+                raise SealError(f"a ctypes {type(thing).__name__} object is held by a "
+                                f"{type(referrer).__name__} the server does not keep")
+    del made
 
 
 def _self_test(data: list[type], metas: list[type]) -> None:
