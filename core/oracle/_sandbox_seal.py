@@ -74,10 +74,14 @@ def family() -> tuple[list[type], list[type]]:
         metas += [m for m in _walk(type(base)) if m not in metas]
     stgdict = type(gc.get_referents(vars(_ctypes._SimpleCData))[0])
     others = _walk(stgdict) if stgdict is not dict else []
-    others += [t for t in _walk(object) if getattr(t, "__module__", None) == "_ctypes"
-               and t not in data and t not in metas and t not in others]
-    for t in _walk(object):  # nothing else has a ctypes metatype or base
-        if (type(t) in metas or any(b in data for b in t.__mro__)) and t not in data:
+    module_of = type.__dict__["__module__"].__get__
+    known = {id(t) for t in data + metas + others}
+    data_ids, meta_ids = {id(t) for t in data}, {id(m) for m in metas}
+    for t in _walk(object):
+        if id(t) not in known and module_of(t) == "_ctypes":
+            others.append(t)
+        elif id(t) not in data_ids and (id(type(t)) in meta_ids
+                                        or any(id(b) in data_ids for b in t.__mro__)):
             raise SealError(f"a ctypes type outside the family: {t!r}")
     return data + others, metas
 
@@ -176,14 +180,14 @@ def _drop_function_pointers(ctypes, keep: tuple) -> None:  # type: ignore[no-unt
     allowed = [*keep, *[vars(k) for k in keep if hasattr(k, "__dict__")]]
     cdata = _ctypes._SimpleCData.__mro__[1]
     made = [o for o in gc.get_objects() if isinstance(o, cdata)]
-    for thing in made:
-        for referrer in gc.get_referrers(thing):
-            if referrer is made or isinstance(referrer, cdata):
-                continue  # (a function pointer's own objects)
-            if not any(referrer is k for k in allowed):
-                del made
-                raise SealError(f"a ctypes {type(thing).__name__} object is held by a "
-                                f"{type(referrer).__name__} the server does not keep")
+    for referrer in gc.get_referrers(*made):  # (one walk of the heap for all)
+        if referrer is made or referrer is allowed or referrer is keep or isinstance(
+                referrer, cdata):
+            continue  # (a function pointer's own objects)
+        if not any(referrer is k for k in allowed):
+            del made
+            raise SealError(f"a ctypes object is held by a {type(referrer).__name__} the "
+                            "server does not keep")
     del made
 
 
