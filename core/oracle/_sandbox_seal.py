@@ -39,8 +39,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 _BASETYPE = 1 << 10  # Py_TPFLAGS_BASETYPE
-# PyTypeObject, in machine words (CPython 3.11/3.12, the same layout on any 64- or 32-bit
-# build): each is checked at run time before anything is written.
+# PyTypeObject, in machine words (CPython 3.11/3.12 on Linux, 64- or 32-bit: every field
+# up to tp_new is a pointer, a Py_ssize_t or an unsigned long): each one is checked at
+# run time before anything is written.
 _BASICSIZE, _ITEMSIZE, _WEAKLIST, _FLAGS, _BASE, _DICT, _DICTOFFSET, _NEW = \
     4, 5, 26, 21, 32, 33, 36, 39
 _SCRUBBED = ("Py_INCREF", "Py_DECREF", "dlclose")  # _ctypes functions with no audit event
