@@ -283,6 +283,69 @@ ATTACKS = [
             "for _ in range(20000):\n    sys.audit('erxr.taint')\n"
             "signal.setitimer(signal.ITIMER_REAL, 0)\nassert False", ("error",)),
 ]
+# --- ctypes types the worker inherits from the server, found through __subclasses__ (the
+# import is refused): creating an instance or a class raises no audit event, and a Union of
+# c_void_p and c_char_p reads any memory (the channel's key with it). Each attempt must be a
+# TypeError. On main 309a946 all but three print LEAKED: a call of an existing function
+# pointer too (it raises no audit event); object.__new__(c_char_p) was refused there already,
+# and no array type existed before a W made its own.
+CTYPES = r'''
+def _classes():
+    seen, stack = {}, [object]
+    while stack:
+        try:
+            subs = type.__subclasses__(stack.pop())
+        except TypeError:
+            continue
+        for s in subs:
+            if id(s) not in seen:
+                seen[id(s)] = s
+                stack.append(s)
+    return {c.__module__ + "." + c.__qualname__: c for c in seen.values()}
+_C = _classes()
+VP, CP = _C["ctypes.c_void_p"], _C["ctypes.c_char_p"]
+SECRET = b"marker-" + b"xyz" * 3
+'''
+CTYPES_ATTACKS = [
+    ("union_reads_memory",
+     "U = type(_C['_ctypes.Union'])('U', (_C['_ctypes.Union'],), "
+     "{'_fields_': [('a', VP), ('b', CP)]})\nu = U()\nu.a = id(SECRET) + 32\n"
+     "print('LEAKED', u.b)\nassert False"),
+    ("c_char_p_instance", "p = CP(b'abc')\nprint('LEAKED', p)\nassert False"),
+    ("c_void_p_instance", "p = VP(id(SECRET))\nprint('LEAKED', p)\nassert False"),
+    ("array_type_and_instance",
+     "A = VP * 4\nprint('LEAKED', A)\nprint('LEAKED', A())\nassert False"),
+    ("array_of_an_existing_array_type",
+     "A = next(c for k, c in _C.items() if 'Array_' in k)\nprint('LEAKED', A())\n"
+     "assert False"),
+    ("structure_subclass",
+     "class S(_C['_ctypes.Structure']):\n    _fields_ = [('a', VP), ('b', CP)]\n"
+     "print('LEAKED', S)\nassert False"),
+    ("subclass_of_a_python_ctypes_class",
+     "S = type('S', (CP,), {})\nprint('LEAKED', S)\nassert False"),
+    ("big_endian_structure_given_fields",
+     "S = _C['ctypes._endian.BigEndianStructure']\nS._fields_ = [('a', _C['ctypes.c_int'])]\n"
+     "print('LEAKED', S())\nassert False"),
+    ("metatype_call",
+     "T = type(CP)('T', (), {'_type_': 'z'})\nprint('LEAKED', T)\nassert False"),
+    ("metatype_subclass", "M = type('M', (type(CP),), {})\nprint('LEAKED', M)\nassert False"),
+    ("simplecdata_new_of_c_char_p",
+     "p = _C['_ctypes._SimpleCData'].__new__(CP)\nprint('LEAKED', p)\nassert False"),
+    ("object_new_of_c_char_p", "p = object.__new__(CP)\nprint('LEAKED', p)\nassert False"),
+    ("unpickle_a_c_void_p",
+     "m = _C['ctypes.CDLL'].__init__.__globals__['sizeof'].__self__\n"
+     "p = m._unpickle(VP, ({}, (id(SECRET)).to_bytes(8, 'little')))\n"
+     "print('LEAKED', p)\nassert False"),
+    ("refcounts_of_the_ctypes_module",
+     "m = _C['ctypes.CDLL'].__init__.__globals__['sizeof'].__self__\n"
+     "print('LEAKED' if hasattr(m, 'Py_DECREF') or hasattr(m, 'Py_INCREF') else 'none')\n"
+     "raise TypeError('no unaudited refcount functions')"),
+    ("call_an_existing_function_pointer",
+     "g = _C['ctypes.CDLL'].__init__.__globals__\n"
+     "g['memmove'](id(SECRET) + 32, id(SECRET) + 32, 1)\nprint('LEAKED call')\nassert False"),
+]
+ATTACKS += [_attack("ctypes_" + name, CTYPES, test, ("error",))
+            for name, test in CTYPES_ATTACKS]
 NAMES = [a.name for a in ATTACKS]
 
 

@@ -141,6 +141,12 @@ def serve(config: dict) -> None:
     active, reasons = setup(config, drop_capabilities)
     # (no local: a W's candidate can walk its frames up to this one)
     _setup_module._LIBC.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER: W's orphans come to us
+    try:  # after the server's last new ctypes object, before its first fork of a W
+        seal_ctypes((_setup_module._LIBC, sys.modules["_sandbox_runner"]._LIBC,
+                     sys.modules["_sandbox_runner"]._CAPS))
+    except SealError as exc:
+        _send(1, {"error": f"cannot make ctypes unusable for candidates: {exc}"})
+        return
     hooks = make_hooks()
     hooks["devnull"] = os.open("/dev/null", os.O_RDWR)
     workdir = os.path.join(config["base"], "w")  # one suite at a time: one folder, emptied
@@ -195,6 +201,8 @@ if __name__ == "__main__":
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import _sandbox_setup as _setup_module
     from _sandbox_runner import drop_capabilities, make_hooks
+    from _sandbox_seal import SealError
+    from _sandbox_seal import seal as seal_ctypes
     from _sandbox_setup import enter_new_pid_namespace, leave_pid_namespace, setup
     from _sandbox_suite import run_suite
 

@@ -49,8 +49,10 @@ off from the end of a test to its verdict. The other ways to the hook's closure 
 refused by the guard: gc object walks, ``sys._current_frames``, tracing and profiling,
 Python-level signal handlers (also a fresh ``_signal`` from ``_imp``), ``ctypes``,
 ``_testcapi`` and sub-interpreters (by import name, exact ``str`` only, and by spec);
-``/proc`` is hidden by the server. The server rejects anything else in the pipe as
-tampering.
+``/proc`` is hidden by the server. The ctypes types W inherits (found through
+``__subclasses__``) make no instance and no class, and no function pointer is in reach: the
+server sealed them before its first fork (``_sandbox_seal.py``). The server rejects
+anything else in the pipe as tampering.
 """
 
 from __future__ import annotations
@@ -87,6 +89,11 @@ for _name in ("prctl", "capset", "capget"):
 if getattr(_LIBC, "prctl", None) is not None:
     _LIBC.prctl(3, 0, 0, 0, 0)
 del _name
+# capset's header (_LINUX_CAPABILITY_VERSION_3, this pid) and data (two {effective,
+# permitted, inheritable} of zeros), and capget's answer: made here, since the server makes
+# ctypes unusable before it forks a W (_sandbox_seal.py); a W only passes and reads them.
+_CAPS = ((ctypes.c_uint32 * 2)(0x20080522, 0), (ctypes.c_uint32 * 6)(),
+         (ctypes.c_uint32 * 6)())
 _MAGIC = b"ERXR1"
 _MAX_MESSAGE = 8192
 _BLOCKED_EVENTS = frozenset({
@@ -117,7 +124,8 @@ PRELOADABLE = frozenset({
     "time", "typing", "unicodedata", "weakref", "zlib"})
 _RUNNER_MODULES = ("__main__", "_sandbox_child", "_sandbox_runner", "_sandbox_channel",
                    "_sandbox_setup", "_sandbox_suite", "_sandbox_compare", "_sandbox_plain",
-                   "_sandbox_rich", "_sandbox_explain", "_sandbox_rewrite", "_sandbox_code")
+                   "_sandbox_rich", "_sandbox_explain", "_sandbox_rewrite", "_sandbox_code",
+                   "_sandbox_seal")
 _CANDIDATE = "__candidate__"
 _GETSIGNAL = _signal.getsignal  # C: returns the handler, 0 for SIG_DFL
 # Signals whose default action ends the process (number -> name for the crash message).
@@ -143,12 +151,10 @@ def drop_capabilities() -> bool:
     capset = getattr(_LIBC, "capset", None)
     if capset is None:
         return False
-    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this pid
-    data = (ctypes.c_uint32 * 6)()  # two {effective, permitted, inheritable} of zeros
+    header, data, got = _CAPS
     if capset(header, data) != 0:
         return False
     _prctl(38, 1)  # PR_SET_NO_NEW_PRIVS
-    got = (ctypes.c_uint32 * 6)()
     # nothing effective or permitted, and CAP_SYS_ADMIN (21) out of the bounding set
     return _LIBC.capget(header, got) == 0 and not any(got) and _prctl(23, 21) == 0
 
@@ -355,7 +361,7 @@ def make_hooks() -> dict:
 def _install_hooks(hooks: dict) -> None:
     """In W, before any candidate code: no ctypes handle left in reach, the audit hooks."""
     for module_globals in hooks["runner_globals"]:  # candidates can walk frames to these
-        for name in ("ctypes", "_LIBC", "_setup_module"):
+        for name in ("ctypes", "_LIBC", "_CAPS", "_setup_module"):
             module_globals.pop(name, None)
     # The guard last, since it then refuses further hooks. The judge's own few audited
     # calls (setrlimit) pass both. The channel leaves the dict W inherited: from here on

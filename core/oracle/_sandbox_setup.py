@@ -21,6 +21,11 @@ import os
 import sys
 
 _LIBC = ctypes.CDLL(None, use_errno=True)
+# Looked up now: the server makes ctypes unusable (no new function pointer) before it forks
+# a worker (_sandbox_seal.py), and uses some of these per suite
+for _name in ("unshare", "mount", "umount2", "prctl", "setns"):
+    getattr(_LIBC, _name, None)
+del _name
 _CLONE_NEWNS, _CLONE_NEWUTS, _CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
 _CLONE_NEWUSER, _CLONE_NEWPID, _CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
 _MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC = 1, 2, 4, 8

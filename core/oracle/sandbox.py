@@ -132,7 +132,7 @@ def _compile_server_modules() -> None:
         return
     for name in ("_sandbox_setup", "_sandbox_runner", "_sandbox_channel", "_sandbox_suite",
                  "_sandbox_compare", "_sandbox_plain", "_sandbox_rich", "_sandbox_explain",
-                 "_sandbox_rewrite", "_sandbox_code"):
+                 "_sandbox_rewrite", "_sandbox_code", "_sandbox_seal"):
         source = _CHILD.with_name(f"{name}.py")
         cached = source.parent / "__pycache__" / f"{name}.{tag}.pyc"
         try:
@@ -240,6 +240,9 @@ class ForkServer:
         if self._containment is not None:
             return
         hello = self._receive()
+        if hello is not None and "error" in hello:
+            self.close()
+            raise OracleError(f"the sandbox server refused to start: {hello['error']}")
         if hello is None or "hello" not in hello:
             self.close()
             raise OracleError("the sandbox server did not start (see python -P -s -S "
