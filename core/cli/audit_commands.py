@@ -58,7 +58,7 @@ def register(subparsers: Any) -> None:
                         metavar="N",
                         help=f"inputs per query to classify survivors on: the suite's own "
                              f"calls, then type-aware mutations of them, answered by the "
-                             f"canonical, plus up to 45% more that pairs of numbers at "
+                             f"canonical, plus up to 45%% more that pairs of numbers at "
                              f"a boundary add (default {DEFAULT_INPUTS}; 0 leaves "
                              f"survivors unclassified)")
     parser.add_argument("--input-seed", type=non_negative_int, default=0, metavar="S",
