@@ -5,8 +5,9 @@ May import base and benchmark.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ..lazy import lazy_exports
 
 if TYPE_CHECKING:   # the names load on first use (PEP 562): importing the package is cheap
     from .api_client import ApiSettings, EmbeddingClient, parse_retry_after, public_url
@@ -95,26 +96,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     ),
 }
 
-_HOME = {name: module for module, names in _EXPORTS.items() for name in names}
-
-
-def __getattr__(name: str) -> Any:
-    module = _HOME.get(name)
-    if module is None:
-        if not name.startswith("_"):   # a submodule by its name (``package.registry``)
-            try:
-                return importlib.import_module(f".{name}", __name__)
-            except ModuleNotFoundError as exc:
-                if exc.name != f"{__name__}.{name}":
-                    raise
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value   # the next lookup is an ordinary attribute
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals(), submodules=True)
 
 
 __all__ = [
