@@ -27,7 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Call", "TestCalls", "call_text", "doctest_calls"]
+__all__ = ["Call", "TestCalls", "call_text", "doctest_calls", "is_literal"]
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,8 @@ class Call:
     expected: str | None = None
 
 
-def _literal(node: ast.expr) -> bool:
+def is_literal(node: ast.expr) -> bool:
+    """True when ``ast.literal_eval`` takes the expression."""
     try:
         ast.literal_eval(node)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
@@ -51,7 +52,7 @@ def call_text(node: ast.Call, name: str) -> str | None:
     if any(isinstance(a, ast.Starred) for a in node.args) or any(
             k.arg is None for k in node.keywords):
         return None
-    if not all(_literal(a) for a in node.args) or not all(_literal(k.value)
+    if not all(is_literal(a) for a in node.args) or not all(is_literal(k.value)
                                                           for k in node.keywords):
         return None
     copy = ast.Call(ast.Name(name, ast.Load()), node.args, node.keywords)

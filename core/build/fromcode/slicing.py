@@ -39,6 +39,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from .calls import is_literal
+
 __all__ = ["SLICE_REASONS", "ModuleCode", "SliceError", "slice_function"]
 
 STAR = "star import"
@@ -212,18 +214,10 @@ def _is_main_block(node: ast.stmt) -> bool:
 def _plain_decorator(node: ast.expr) -> bool:
     if isinstance(node, ast.Call):
         return _plain_decorator(node.func) and all(
-            _literal(a) for a in [*node.args, *(k.value for k in node.keywords)])
+            is_literal(a) for a in [*node.args, *(k.value for k in node.keywords)])
     while isinstance(node, ast.Attribute):
         node = node.value
     return isinstance(node, ast.Name)
-
-
-def _literal(node: ast.expr) -> bool:
-    try:
-        ast.literal_eval(node)
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return False
-    return True
 
 
 @dataclass
