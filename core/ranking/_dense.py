@@ -189,31 +189,17 @@ class EmbeddingCache(SQLiteCache):
     def get(self, keys: Sequence[str]) -> dict[str, np.ndarray]:
         """Cached vectors for the keys that have one."""
         found: dict[str, np.ndarray] = {}
-        with self._lock:
-            conn = self._connect()
-            try:
-                for start in range(0, len(keys), 500):
-                    chunk = list(keys[start:start + 500])
-                    marks = ",".join("?" * len(chunk))
-                    for key, dim, data in conn.execute(
-                            f"SELECT key, dim, data FROM vectors WHERE key IN ({marks})", chunk):
-                        vector = np.frombuffer(data, dtype=np.float32)
-                        if vector.size == dim:
-                            found[key] = vector
-            except sqlite3.Error as exc:
-                raise self.unusable(exc) from exc
+        for key, dim, data in self._select("SELECT key, dim, data FROM vectors WHERE key IN",
+                                           keys):
+            vector = np.frombuffer(data, dtype=np.float32)
+            if vector.size == dim:
+                found[key] = vector
         return found
 
     def put(self, items: dict[str, np.ndarray]) -> None:
-        rows = [(k, int(v.size), np.asarray(v, dtype=np.float32).tobytes())
-                for k, v in items.items()]
-        with self._lock:
-            conn = self._connect()
-            try:
-                with conn:
-                    conn.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?)", rows)
-            except sqlite3.Error as exc:
-                raise self.unusable(exc) from exc
+        self._write("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?)",
+                    [(k, int(v.size), np.asarray(v, dtype=np.float32).tobytes())
+                     for k, v in items.items()])
 
     def encode(self, encoder: SentenceTransformerEncoder, texts: Sequence[str], *,
                progress: Progress | None = None,

@@ -162,29 +162,15 @@ class ScoreCache(SQLiteCache):
                      "value TEXT NOT NULL)")
 
     def get(self, keys: Sequence[str]) -> dict[str, Any]:
-        found: dict[str, Any] = {}
-        with self._lock:
-            conn = self._connect()
-            try:
-                for start in range(0, len(keys), 500):
-                    chunk = list(keys[start:start + 500])
-                    marks = ",".join("?" * len(chunk))
-                    for key, value in conn.execute(
-                            f"SELECT key, value FROM answers WHERE key IN ({marks})", chunk):
-                        found[key] = json.loads(value)
-            except (sqlite3.Error, ValueError) as exc:
-                raise self.unusable(exc) from exc
-        return found
+        rows = self._select("SELECT key, value FROM answers WHERE key IN", keys)
+        try:
+            return {key: json.loads(value) for key, value in rows}
+        except ValueError as exc:
+            raise self.unusable(exc) from exc
 
     def put(self, items: dict[str, Any]) -> None:
-        rows = [(k, json.dumps(v)) for k, v in items.items()]
-        with self._lock:
-            conn = self._connect()
-            try:
-                with conn:
-                    conn.executemany("INSERT OR REPLACE INTO answers VALUES (?, ?)", rows)
-            except sqlite3.Error as exc:
-                raise self.unusable(exc) from exc
+        self._write("INSERT OR REPLACE INTO answers VALUES (?, ?)",
+                    [(k, json.dumps(v)) for k, v in items.items()])
 
 
 @dataclass

@@ -13,15 +13,16 @@ import os
 import sqlite3
 import threading
 import time
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from ..errors import RetrieverError
 
 
 class SQLiteCache:
-    """Subclasses name themselves (``what``, for messages) and create their table
-    (``_init``); they read and write through ``self._connect()`` while holding
-    ``self._lock`` and turn an ``sqlite3.Error`` into :meth:`unusable`."""
+    """Subclasses name themselves (``what``, for messages), create their table (``_init``)
+    and read and write through :meth:`_select` and :meth:`_write`."""
 
     what = "cache"
 
@@ -40,6 +41,31 @@ class SQLiteCache:
 
     def unusable(self, exc: BaseException) -> RetrieverError:
         return RetrieverError(f"{self.path}: {self.what} unusable: {exc}")
+
+    def _select(self, query: str, keys: Sequence[str]) -> list[tuple[Any, ...]]:
+        """The rows of ``query`` (``SELECT key, ... FROM t WHERE key IN``) for ``keys``,
+        500 keys per statement."""
+        rows: list[tuple[Any, ...]] = []
+        with self._lock:
+            conn = self._connect()
+            try:
+                for start in range(0, len(keys), 500):
+                    chunk = list(keys[start:start + 500])
+                    rows += conn.execute(f"{query} ({','.join('?' * len(chunk))})",
+                                         chunk).fetchall()
+            except sqlite3.Error as exc:
+                raise self.unusable(exc) from exc
+        return rows
+
+    def _write(self, statement: str, rows: Iterable[tuple[Any, ...]]) -> None:
+        """``statement`` (an INSERT) for every row, in one transaction."""
+        with self._lock:
+            conn = self._connect()
+            try:
+                with conn:
+                    conn.executemany(statement, rows)
+            except sqlite3.Error as exc:
+                raise self.unusable(exc) from exc
 
     def close(self) -> None:
         with self._lock:
