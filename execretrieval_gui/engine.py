@@ -96,7 +96,6 @@ def load(path: str | Path, progress: Progress | None = None,
         progress(0, 1)
     bench = load_benchmark(path)
     _ = bench.fingerprint  # computed here, off the UI thread
-    model_choices(bench)   # the model registry (numpy) loads here too, not on the UI thread
     if bench.path is not None:
         try:
             remember_benchmark(bench.path)
@@ -147,7 +146,7 @@ def oracle_containment(progress: Progress | None = None,
 
 def model_choices(benchmark: Benchmark) -> list[str]:
     """Model names the engine offers for this benchmark."""
-    from execretrieval.ranking.registry import available_models
+    from execretrieval.ranking.catalog import available_models  # no numpy: names only
 
     return list(available_models(benchmark))
 

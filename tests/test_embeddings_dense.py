@@ -21,7 +21,7 @@ from _rankdata import small_benchmark
 
 from execretrieval.benchmark.dataset import load_benchmark
 from execretrieval.cli import entry as cli
-from execretrieval.ranking import ranking as ranking_types
+from execretrieval.ranking import catalog
 from execretrieval.ranking.embeddings import (
     EmbeddingCache,
     SentenceTransformerEncoder,
@@ -101,6 +101,6 @@ def test_embed_command_writes_a_file_a_torchless_install_can_use(
     written = from_npz(tmp_path / "b" / "embeddings" / "minilm.npz")
     assert written.queries.shape == (3, 384) and written.corpus.dtype == np.float32
     encoded = rank(bench, "minilm")
-    monkeypatch.setattr(ranking_types, "dense_extra_installed", lambda: False)
+    monkeypatch.setattr(catalog, "dense_extra_installed", lambda: False)
     shipped = rank(load_benchmark(tmp_path / "b"), "minilm")
     assert np.allclose(shipped.known_scores(), encoded.known_scores(), atol=1e-5)

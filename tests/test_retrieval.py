@@ -15,7 +15,7 @@ from execretrieval.errors import (
     ModelNotFoundError,
     RetrieverError,
 )
-from execretrieval.ranking import ranking as ranking_types
+from execretrieval.ranking import catalog
 from execretrieval.ranking.embeddings import EmbeddingSet, from_npz, text_sha, to_npz
 from execretrieval.ranking.ranking import Ranking
 from execretrieval.ranking.registry import available_models, rank
@@ -140,7 +140,7 @@ def test_broken_npz_names_the_file(tmp_path: Path) -> None:
 
 def test_minilm_uses_the_shipped_file_without_the_dense_extra(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ranking_types, "dense_extra_installed", lambda: False)
+    monkeypatch.setattr(catalog, "dense_extra_installed", lambda: False)
     bench = small_benchmark(tmp_path / "b")
     assert "minilm" not in available_models(bench)
     with pytest.raises(ModelNotFoundError, match="dense extra"):
@@ -152,7 +152,7 @@ def test_minilm_uses_the_shipped_file_without_the_dense_extra(
 
 def test_minilm_with_a_mismatched_shipped_file_says_why(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ranking_types, "dense_extra_installed", lambda: False)
+    monkeypatch.setattr(catalog, "dense_extra_installed", lambda: False)
     bench = small_benchmark(tmp_path / "b")
     other = small_benchmark()
     emb = _embeddings(other)

@@ -25,8 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
-import platformdirs
-
+from ..dirs import user_cache_dir
 from ..errors import OracleError
 from .results import SuiteResult
 
@@ -46,9 +45,7 @@ _FORMAT = 2
 
 def default_cache_path() -> Path:
     """``$EXECRETRIEVAL_CACHE_DIR/results.sqlite`` if set, else the user's cache folder."""
-    folder = os.environ.get("EXECRETRIEVAL_CACHE_DIR") or platformdirs.user_cache_dir(
-        "execretrieval")
-    return Path(folder) / "results.sqlite"
+    return user_cache_dir() / "results.sqlite"
 
 
 def cache_key(code: str, tests: Sequence[str], timeout: float, extra: str = "") -> str:

@@ -21,6 +21,7 @@ if TYPE_CHECKING:   # the names load on first use (PEP 562): importing the packa
     )
     from .blindspots import BlindSpots, blind_spots
     from .bm25 import BM25, bm25_scores, tokenize
+    from .catalog import dense_extra_installed
     from .embeddings import (
         DenseRetriever,
         EmbeddingCache,
@@ -44,7 +45,6 @@ if TYPE_CHECKING:   # the names load on first use (PEP 562): importing the packa
         RankingBuilder,
         Retriever,
         build_ranking,
-        dense_extra_installed,
         own_groups,
     )
     from .registry import (
@@ -83,8 +83,9 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     ),
     ".ranking": (
         "DEFAULT_KEEP", "RUN_SUFFIXES", "Lookup", "OwnGroups", "Ranking", "RankingBuilder",
-        "Retriever", "build_ranking", "dense_extra_installed", "own_groups",
+        "Retriever", "build_ranking", "own_groups",
     ),
+    ".catalog": ("dense_extra_installed",),
     ".registry": (
         "available_models", "get_retriever", "model_label", "rank", "register_retriever",
         "score_blocks",

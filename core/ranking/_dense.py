@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..dirs import user_cache_dir
 from ..errors import CancelledError, ModelNotFoundError, RetrieverError
 from .sqlite_cache import SQLiteCache
 
@@ -37,12 +38,7 @@ _LOADED_LOCK = threading.Lock()
 
 def cache_dir() -> Path:
     """``$EXECRETRIEVAL_CACHE_DIR`` if set, else the platform's user cache directory."""
-    env = os.environ.get("EXECRETRIEVAL_CACHE_DIR")
-    if env:
-        return Path(env)
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("execretrieval"))
+    return user_cache_dir()
 
 
 def minilm_model_path() -> Path:

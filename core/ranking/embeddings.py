@@ -37,7 +37,7 @@ import numpy as np
 
 from ..errors import InputFormatError, ModelNotFoundError, RetrieverError
 from ..fileio import atomic_write_bytes
-from . import ranking
+from . import catalog, ranking
 from ._dense import EmbeddingCache, SentenceTransformerEncoder, minilm_model_path
 
 if TYPE_CHECKING:
@@ -337,7 +337,7 @@ class MiniLMRetriever(_EmbeddingRetriever):
                         progress(1, 1)
                     return embeddings
                 reason = f"{shipped} does not match the benchmark: {mismatch}"
-        if not ranking.dense_extra_installed():
+        if not catalog.dense_extra_installed():
             raise ModelNotFoundError(
                 f"minilm: {reason}, and the dense extra (torch, sentence-transformers) is not "
                 "installed to encode it. Install it with pip install "

@@ -24,7 +24,6 @@ run) are never stored: they rank last and never count as a hit.
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -34,6 +33,7 @@ import numpy as np
 
 from ..errors import RetrieverError
 from ..hooks import Progress, ShouldStop
+from .catalog import RUN_SUFFIXES, dense_extra_installed
 
 if TYPE_CHECKING:
     from ..benchmark.dataset import Benchmark
@@ -56,7 +56,6 @@ __all__ = [
     "stack_blocks",
 ]
 
-RUN_SUFFIXES = (".trec", ".run", ".txt")
 DEFAULT_KEEP = 100             # candidates kept per query: the GUI shows up to 100
 BLOCK_BYTES = 64 * 1024 * 1024  # score memory one block of queries may take
 
@@ -503,9 +502,3 @@ class StreamingRetriever:
                      should_stop: ShouldStop | None = None) -> Iterator[np.ndarray]:
         """The score matrix ``rows`` queries at a time."""
         raise NotImplementedError
-
-
-def dense_extra_installed() -> bool:
-    """True if torch and sentence-transformers can be imported (without importing them)."""
-    return all(importlib.util.find_spec(m) is not None
-               for m in ("torch", "sentence_transformers"))

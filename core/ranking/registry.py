@@ -21,29 +21,33 @@ Model names understood by :func:`rank` / :func:`get_retriever`, tried in this or
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..errors import CancelledError, ModelNotFoundError, RetrieverError
+from ..errors import ModelNotFoundError
 from ..hooks import Progress, ShouldStop
-from . import embeddings, ranking, trec
-from .bm25 import BM25, tokenize
+from . import embeddings, trec
+from .catalog import (
+    REGISTRY,
+    available_models,
+    model_label,
+    register_retriever,
+    shipped_embeddings,
+)
+from .lexical import LexicalRetriever, check_stop
 from .ranking import (
     DEFAULT_KEEP,
     RUN_SUFFIXES,
     Ranking,
     Retriever,
-    StreamingRetriever,
     block_rows,
     blocks_of,
     build_ranking,
     own_groups,
 )
-from .tfidf import TfidfIndex
 
 if TYPE_CHECKING:
     from ..benchmark.dataset import Benchmark
@@ -59,94 +63,18 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class _LexicalRetriever(StreamingRetriever):
-    name: str
-
-    def score_blocks(self, benchmark: Benchmark, *, rows: int,
-                     progress: Progress | None = None,
-                     should_stop: ShouldStop | None = None) -> Iterator[np.ndarray]:
-        """The score matrix ``rows`` queries at a time (a sparse index, dense blocks)."""
-        _check_stop(should_stop)
-        if not benchmark.corpus:
-            raise RetrieverError(f"{self.name}: the benchmark has no snippets")
-        documents = [tokenize(s.code) for s in benchmark.corpus]
-        index = BM25(documents) if self.name == "bm25" else TfidfIndex(documents)
-        queries = [tokenize(q.query) for q in benchmark.queries]
-        return _reporting(index.blocks(queries, rows=rows), len(queries), progress)
-
-
-def _reporting(blocks: Iterator[np.ndarray], total: int, progress: Progress | None
-               ) -> Iterator[np.ndarray]:
-    """``blocks`` with progress (queries scored) after each."""
-    done = 0
-    if progress:
-        progress(0, total)
-    for block in blocks:
-        yield block
-        done += len(block)
-        if progress:
-            progress(done, total)
-
-
-_REGISTRY: dict[str, Callable[[], Retriever]] = {
-    "bm25": lambda: _LexicalRetriever("bm25"),
-    "tfidf": lambda: _LexicalRetriever("tfidf"),
-}
-
-
-def register_retriever(name: str, factory: Callable[[], Retriever]) -> None:
-    """Make ``rank(benchmark, name)`` use ``factory()``; replaces an existing name."""
-    _REGISTRY[name] = factory
-
-
-def _check_stop(should_stop: ShouldStop | None) -> None:
-    if should_stop is not None and should_stop():
-        raise CancelledError("ranking cancelled")
-
-
-def _shipped(benchmark: Benchmark) -> dict[str, Path]:
-    if benchmark.path is None:
-        return {}
-    folder = Path(benchmark.path) / "embeddings"
-    if not folder.is_dir():
-        return {}
-    return {p.stem: p for p in sorted(folder.glob("*.npz"))}
-
-
-def available_models(benchmark: Benchmark) -> list[str]:
-    """Model names :func:`rank` accepts for this benchmark without a path.
-
-    ``bm25`` and ``tfidf`` always; ``minilm`` when ``embeddings/minilm.npz`` is shipped or
-    the ``dense`` extra is installed; then every other ``embeddings/<name>.npz``.
-    """
-    names = list(_REGISTRY)
-    shipped = _shipped(benchmark)
-    if "minilm" not in names and ("minilm" in shipped or ranking.dense_extra_installed()):
-        names.append("minilm")
-    names.extend(n for n in shipped if n not in names)
-    return names
-
-
-def model_label(model: str) -> str:
-    """The name a model appears under in reports: the file or folder stem for a path."""
-    path = Path(model)
-    if ("/" in model or "\\" in model or path.suffix) and path.exists():
-        return path.stem if path.is_file() else path.name
-    return model
-
-
 def get_retriever(benchmark: Benchmark, model: str, **options: Any) -> Retriever:
     """The retriever for a model name or path (see the module docstring).
 
     ``options`` go to dense models: ``query_prefix``, ``passage_prefix``, ``normalize``.
     Raises ModelNotFoundError naming the models that are available.
     """
-    if model in _REGISTRY and not options:
-        return _REGISTRY[model]()
+    if model in REGISTRY and not options:
+        factory = REGISTRY[model]
+        return LexicalRetriever(model) if factory is None else factory()
     if model == "minilm":
         return embeddings.MiniLMRetriever(**options)
-    shipped = _shipped(benchmark)
+    shipped = shipped_embeddings(benchmark)
     if model in shipped:
         return embeddings.NpzRetriever(shipped[model], name=model)
     from .api_embed import safe_model_name  # here: the served-model client (http) loads late
@@ -222,5 +150,5 @@ def _stoppable(blocks: Iterator[np.ndarray], should_stop: ShouldStop | None
                ) -> Iterator[np.ndarray]:
     """``blocks`` with a cancel check before each."""
     for block in blocks:
-        _check_stop(should_stop)
+        check_stop(should_stop)
         yield block
