@@ -1,6 +1,7 @@
-"""The HTML of a diff (for a QTextBrowser): Pygments highlighting with change marks on top.
+"""The HTML of a diff (for a QTextBrowser): syntax colouring with change marks on top.
 
-Each snippet is lexed once with Pygments (so multi-line strings stay right) and the marks of
+Each snippet is coloured once, whole (:mod:`.highlight`: the standard tokenizer in Pygments'
+default style, so multi-line strings stay right) and the marks of
 :mod:`execretrieval_gui.diff_align` are painted over it, in colours that read "canonical"
 (blue) and "mutant" (orange) — the Okabe–Ito pair, distinct for every common form of colour
 blindness — rather than good and bad. Every change block's first line number carries an
@@ -11,11 +12,6 @@ from __future__ import annotations
 
 import html
 import itertools
-from functools import lru_cache
-
-from pygments.lexers import PythonLexer
-from pygments.styles import get_style_by_name
-from pygments.token import Token
 
 from .diff_align import (
     DiffRow,
@@ -28,55 +24,19 @@ from .diff_align import (
     marked_fragments,
     tokens,
 )
+from .highlight import highlight_lines
 
 __all__ = ["CANON_LINE", "CANON_MARK", "MUTANT_LINE", "MUTANT_MARK", "DiffRow", "Gap", "anchor",
            "change_blocks", "diff_rows", "fold_rows", "line_marks", "marked_fragments",
-           "render_plain", "render_side_by_side", "render_unified", "tokens", "warm_up"]
+           "render_plain", "render_side_by_side", "render_unified", "tokens"]
 
 # rendering ---------------------------------------------------------------------------
 
-_STYLE = get_style_by_name("default")
 # canonical = blue, mutant = orange (Okabe-Ito #0072B2 / #E69F00, tinted): the two sides
 # differ in hue and in lightness, so they stay apart without colour vision too
 CANON_LINE, CANON_MARK = "#e6f0fa", "#9ec5ea"
 MUTANT_LINE, MUTANT_MARK = "#fdf0dc", "#f6c37a"
 _GAP_BG = "#f1f2f4"
-
-
-@lru_cache(maxsize=4096)
-def _token_css(ttype: object) -> str:
-    while ttype not in _STYLE.styles and ttype is not Token:
-        ttype = ttype.parent  # type: ignore[attr-defined]
-    style = _STYLE.style_for_token(ttype)
-    css = []
-    if style["color"]:
-        css.append(f"color:#{style['color']}")
-    if style["bold"]:
-        css.append("font-weight:bold")
-    if style["italic"]:
-        css.append("font-style:italic")
-    return ";".join(css)
-
-
-@lru_cache(maxsize=512)
-def _highlight_lines(code: str) -> tuple[tuple[tuple[str, str], ...], ...]:
-    """Per line, the (css, text) runs of Pygments' highlighting of the whole snippet."""
-    lines: list[list[tuple[str, str]]] = [[]]
-    for ttype, value in PythonLexer(stripnl=False, ensurenl=False).get_tokens(code):
-        css = _token_css(ttype)
-        parts = value.split("\n")
-        for k, part in enumerate(parts):
-            if k:
-                lines.append([])
-            if part:
-                lines[-1].append((css, part))
-    return tuple(tuple(line) for line in lines)
-
-
-def warm_up() -> None:
-    """Lex a small snippet so Pygments has compiled its lexer before the first diff."""
-    for ttype, _value in PythonLexer().get_tokens("def f(x):\n    return [x, 'a', 1.0]  # c\n"):
-        _token_css(ttype)
 
 
 def _line_html(runs: tuple[tuple[str, str], ...], marks: tuple[Span, ...], mark_bg: str) -> str:
@@ -101,7 +61,7 @@ def _line_html(runs: tuple[tuple[str, str], ...], marks: tuple[Span, ...], mark_
 
 
 def _lines(code: str) -> list[tuple[tuple[str, str], ...]]:
-    runs = list(_highlight_lines(code))
+    runs = list(highlight_lines(code))
     n = len(code.splitlines())
     return (runs + [()] * n)[:max(n, 1)]
 

@@ -68,9 +68,6 @@ class DiffView(QWidget):
         self.browser.setObjectName("diffBrowser")
         self.browser.setLineWrapMode(QTextBrowser.LineWrapMode.NoWrap)
         self.browser.setOpenLinks(False)
-        # Pygments compiles its Python lexer on first use (~30 ms): do it while the first
-        # ranking is computed, not when the first diff is wanted
-        QTimer.singleShot(0, diffing.warm_up)
 
         modes = QHBoxLayout()
         modes.setSpacing(6)
