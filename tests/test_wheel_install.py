@@ -3,7 +3,7 @@ would use it: from a folder outside the checkout, bundled benchmarks by name, th
 rendering a real window.
 
 The venv is made without pip (fast) and filled by this interpreter's pip
-(``pip --python``, without byte-compiling), which resolves numpy, scipy, pygments,
+(``pip --python``, without byte-compiling), which resolves numpy, scipy, pandas,
 platformdirs and PySide6 from the configured index as any user's install would; nothing
 of the checkout is on its path.
 """
