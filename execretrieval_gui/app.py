@@ -252,6 +252,8 @@ def _arrange_screenshot(window, target: Path, query: str | None,  # type: ignore
             QTimer.singleShot(150, lambda: save(True))
 
     def on_ready(query_id: str) -> None:
+        if window.state.ranking_a is None:
+            return   # a kept first screen: the picture waits for the ranking replacing it
         bench = window.state.benchmark
         wanted = bench.find_query(query) if (bench is not None and query) else None
         if wanted is not None and wanted.query_id != query_id:

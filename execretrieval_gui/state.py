@@ -14,16 +14,18 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from execretrieval import Benchmark, CancelledError, Query, Snippet
 from execretrieval.benchmark.annotations import AnnotationStore, Flag
 from execretrieval.benchmark.flags import default_annotator
 
-from . import engine
+from . import engine, firstscreen
 from .models import CandidateRow
 from .slices import Slices
 from .state_flags import FlagsMixin
+from .state_runs import RunsMixin
+from .state_start import StartMixin
 from .state_types import (
     CandidateView,
     Explained,
@@ -31,7 +33,6 @@ from .state_types import (
     QueryView,
     other_ranks,
     ranked_rows,
-    statuses,
     suite_runs,
 )
 from .workers import TaskSlot
@@ -39,7 +40,7 @@ from .workers import TaskSlot
 __all__ = ["CandidateView", "FlagsView", "InspectorState", "QueryView"]
 
 
-class InspectorState(FlagsMixin, QObject):
+class InspectorState(FlagsMixin, RunsMixin, StartMixin, QObject):
     """Owns what is loaded and what runs; the window and its panels own how it looks."""
 
     # loading and ranking
@@ -112,6 +113,8 @@ class InspectorState(FlagsMixin, QObject):
         # say so through query_not_found (True: the command line's --query exits 2)
         self.strict_query = False
         self._shown_ranking: Any = None
+        # model A's first screen as the last run left it, shown until its ranking is here
+        self._preview: firstscreen.Preview | None = None
         # model A's blind spots wait for the first query to be usable (they tokenize every
         # snippet, and would hold the GIL while the first query's outcomes are read)
         self._blind_after_query: tuple[str, Any] | None = None
@@ -124,6 +127,7 @@ class InspectorState(FlagsMixin, QObject):
         self.rank_slot = TaskSlot("rank", self)
         self.rank_b_slot = TaskSlot("rank B", self)
         self.blind_slot = TaskSlot("blind spots", self)   # after the ranking is shown
+        self.keep_slot = TaskSlot("first screen", self)   # keeps it for the next start
         self.badge_slot = TaskSlot("badges", self)
         self.run_slot = TaskSlot("run", self)
         self.embed_slot = TaskSlot("embed", self)
@@ -234,7 +238,7 @@ class InspectorState(FlagsMixin, QObject):
     def _on_load_result(self, bench: Benchmark, model: str | None,
                         base: Benchmark | None = None) -> None:
         for slot in (self.rank_slot, self.rank_b_slot, self.blind_slot, self.badge_slot,
-                     self.run_slot):
+                     self.run_slot, self.keep_slot):
             slot.cancel()
         self.benchmark = bench
         if base is None:  # a newly opened folder: no pool yet
@@ -242,6 +246,7 @@ class InspectorState(FlagsMixin, QObject):
         self.base_benchmark = base or bench
         self.results.clear()
         self.ranking_a = self.ranking_b = self.status_a = self.status_b = None
+        self._preview = None
         self.blind_a = {}
         self.query_id = self.corpus_id = None
         self.rows = []
@@ -310,11 +315,21 @@ class InspectorState(FlagsMixin, QObject):
                                   split=split)
             return ranking, engine.query_status(bench, ranking)
 
-        slot.start(work,
-                   on_result=lambda value: self._on_rank_result(model, which, *value),
-                   on_error=lambda exc: self._on_rank_error(model, which, exc),
-                   on_progress=lambda d, t: self.busy_changed.emit(True, d, t),
-                   on_finished=self._emit_busy)
+        def start() -> None:
+            if self.benchmark is bench:
+                slot.start(work,
+                           on_result=lambda value: self._on_rank_result(model, which, *value),
+                           on_error=lambda exc: self._on_rank_error(model, which, exc),
+                           on_progress=lambda d, t: self.busy_changed.emit(True, d, t),
+                           on_finished=self._emit_busy)
+
+        if which == "a" and self._show_preview(bench, model):
+            # the first screen is usable from what the last run kept; the ranking follows
+            # once it is drawn (a worker now would hold the GIL the drawing needs)
+            slot.cancel()
+            QTimer.singleShot(0, start)
+        else:
+            start()
 
     @property
     def split(self) -> Any:
@@ -361,6 +376,7 @@ class InspectorState(FlagsMixin, QObject):
         if which == "a":
             self.model_a, self.ranking_a, self.status_a = model, ranking, status
             self.blind_a = {}
+            self._preview = None
         else:
             self.model_b, self.ranking_b, self.status_b = model, ranking, status
         self.status_changed.emit(self.status_a, self.status_b)
@@ -394,31 +410,6 @@ class InspectorState(FlagsMixin, QObject):
             self.select_query(query.query_id, force=True)
         else:
             self._start_blind_spots()
-
-    def _start_blind_spots(self, _query_id: str = "") -> None:
-        """Look for model A's blind spots, once the ranking's first query is usable."""
-        pending, self._blind_after_query = self._blind_after_query, None
-        if pending is not None and pending[1] is self.ranking_a:
-            self._find_blind_spots(*pending)
-
-    def _find_blind_spots(self, model: str, ranking: Any) -> None:
-        """Mark model A's blind distractors (edit past its input window, bit-identical
-        vector) once known; the shown query's rows get their badge then."""
-        bench = self.benchmark
-        if bench is None:
-            return
-
-        def found(blind: dict[str, str]) -> None:
-            if ranking is not self.ranking_a or not blind:
-                return
-            self.blind_a = dict(blind)
-            if self.query_id is not None and any(
-                    r.snippet.corpus_id in blind for r in self.rows):
-                self.select_query(self.query_id, force=True)   # same ranking: keeps the row
-
-        self.blind_slot.start(
-            lambda _progress, _should_stop: engine.blind_distractors(bench, model, ranking),
-            on_result=found)
 
     def set_status_a(self, status: engine.QueryStatus) -> None:
         """Model A's per-query status, refined (e.g. rank-1 correctness from the oracle)."""
@@ -458,60 +449,45 @@ class InspectorState(FlagsMixin, QObject):
         self.b_rows_changed.emit(tuple(self.rows_b), other_ranks(bench, ra, qid, self.rows_b),
                                  self.model_labels()[1])
 
-    # served models ----------------------------------------------------------------------
-    def embed_served(self, request: dict[str, Any]) -> None:
-        """Encode the benchmark through an embedding service, then rank with the file."""
-        bench = self.benchmark
-        if bench is None:
-            self.embed_finished.emit(False, "No benchmark is loaded")
-            return
-        self.message.emit(f"Encoding {bench.name} with {request['model']} …")
-        self.embed_slot.start(
-            lambda progress, should_stop: engine.embed_served(
-                bench, request, progress, should_stop, self.embed_status.emit),
-            on_result=self._on_embed_result,
-            on_error=lambda exc: self.embed_finished.emit(False, str(exc) or repr(exc)),
-            on_progress=self.embed_progress.emit)
-
-    def cancel_embed(self) -> None:
-        """Stop encoding; what arrived stays cached, so encoding again resumes."""
-        if self.embed_slot.busy:
-            self.embed_slot.cancel()
-            self.embed_finished.emit(False, "cancelled")
-
-    def _on_embed_result(self, result: Any) -> None:
-        self.message.emit(f"Encoded {result.texts} texts ({result.from_cache} from the cache, "
-                          f"{result.sent} sent) into {result.path}")
-        # in the benchmark's embeddings/ the file is a model name; elsewhere (a bundled
-        # benchmark inside site-packages) it is loaded by its path
-        shipped = (self.benchmark is not None and self.benchmark.path is not None
-                   and result.path.parent == Path(self.benchmark.path) / "embeddings")
-        self.embed_finished.emit(True, result.path.stem)
-        self.set_model(result.path.stem if shipped else str(result.path))
-
     # query and candidates -------------------------------------------------------------
     def select_query(self, query_id: str, force: bool = False) -> None:
         bench, ranking = self.benchmark, self.ranking_a
-        if bench is None or ranking is None or not bench.has_query(query_id):
+        preview = self._preview if ranking is None else None
+        if bench is None or (ranking is None and preview is None) \
+                or not bench.has_query(query_id):
             return
         if query_id == self.query_id and not force:
             return
-        # same query and ranking again (a new depth): keep the candidate the user looked at;
-        # a new model starts again from its rank 1
-        same = query_id == self.query_id and ranking is self._shown_ranking
+        if preview is not None and preview.depth != self.depth:
+            return   # kept at another depth: the ranking follows
+        # same query and ranking again (a new depth, or the ranking that replaces its kept
+        # first screen): keep the candidate the user looked at; a new model starts again
+        # from its rank 1
+        shown = self._shown_ranking
+        same = query_id == self.query_id and (
+            (ranking or preview) is shown or (isinstance(shown, firstscreen.Preview)
+                                              and ranking is not None
+                                              and shown.model == ranking.model))
         keep = self.corpus_id if same else None
         self.query_id = query_id
-        self._shown_ranking = ranking
+        self._shown_ranking = ranking or preview
         query = bench.query(query_id)
-        rows, _ = ranked_rows(bench, ranking, query_id, self.depth,
-                              lambda snippet: self._known(snippet, query), blind=self.blind_a)
-        tie = engine.canonical_tie(bench, ranking, query_id)
+        if ranking is not None:
+            rows, _ = ranked_rows(bench, ranking, query_id, self.depth,
+                                  lambda snippet: self._known(snippet, query),
+                                  blind=self.blind_a)
+            tie, label = engine.canonical_tie(bench, ranking, query_id), ranking.model
+        else:
+            assert preview is not None
+            rows = preview.candidate_rows(bench, query_id,
+                                          lambda snippet: self._known(snippet, query))
+            tie, label = preview.ties[query_id], preview.model
         self.rows = rows
         self.run_slot.cancel()
         self.corpus_id = None
         split = self.split
         self.query_changed.emit(QueryView(
-            query, ranking.model, tie.best, tuple(rows), tie.worst, tie.score, tie.mutants,
+            query, label, tie.best, tuple(rows), tie.worst, tie.score, tie.mutants,
             tie.others, tuple(split.visible[query_id]) if split is not None else None))
         self._emit_b_ranks()
         self._emit_b_rows()
@@ -603,70 +579,6 @@ class InspectorState(FlagsMixin, QObject):
         self.depth = int(depth)
         if self.query_id is not None:
             self.select_query(self.query_id, force=True)
-
-    # live runs ------------------------------------------------------------------------
-    def run_selected(self, everything: bool = False, force: bool = False) -> None:
-        """Execute the selected candidate's suite (every listed one with ``everything``)
-        live. Outcomes that are all known already (from the cache or an earlier run) are
-        not run again unless ``force``: ``rerun_offered`` says so, for the view to ask."""
-        bench, qid = self.benchmark, self.query_id
-        if bench is None or qid is None:
-            return
-        query = bench.query(qid)
-        cids = [r.snippet.corpus_id for r in self.rows] if everything \
-            else ([self.corpus_id] if self.corpus_id else [])
-        if not cids:
-            return
-        before = {c: self.results.get((c, qid)) for c in cids}
-        if not force and all(r is not None for r in before.values()):
-            what = (f"the {len(cids)} listed candidates" if everything else cids[0])
-            self.rerun_offered.emit(
-                f"The outcomes of {what} are already known (from the result cache or an "
-                f"earlier run): the oracle is deterministic, so running again shows the same "
-                f"outcomes unless the environment changed.", everything)
-            self.message.emit(f"Outcomes of {what} are cached; Run again to re-execute")
-            return
-        self.running_changed.emit(True, f"running {len(cids)} suite(s)")
-        self.run_slot.start(
-            suite_runs(self.live_oracle, [(c, bench.snippet(c).code) for c in cids],
-                        query.test_suite),
-            on_result=lambda _v: self._on_run_result(qid, before),
-            on_partial=lambda pairs: self._on_suites_partial(qid, pairs),
-            on_progress=lambda d, t: self.run_progress.emit(f"{d}/{t} done"),
-            on_error=lambda exc: self._on_task_error("Run failed", exc, dialog=False),
-            on_finished=lambda: self.running_changed.emit(False, ""))
-
-    def _on_run_result(self, query_id: str, before: dict[str, Any]) -> None:
-        """Say what the live run found, against what was known before it."""
-        changed = [c for c, old in before.items() if old is not None and
-                   statuses(old) != statuses(self.results.get((c, query_id)))]
-        known = sum(old is not None for old in before.values())
-        n = len(before)
-        text = f"Run finished: {n} suite{'s' if n != 1 else ''} executed"
-        if changed:
-            text += f"; outcomes changed for {', '.join(changed)}"
-        elif known:
-            text += "; same outcomes as before"
-        self.message.emit(text)
-
-    def run_scratch(self, code: str, tests: tuple[str, ...]) -> None:
-        if not tests:
-            self.message.emit("Scratch run needs at least one test")
-            return
-        oracle = self.live_oracle
-        self.running_changed.emit(True, "running scratch")
-        self.run_slot.start(
-            lambda progress, should_stop: oracle.run_many([(code, tests)],
-                                                          should_stop=should_stop)[0],
-            on_result=lambda result: self.scratch_finished.emit(result, tests),
-            on_error=lambda exc: self._on_task_error("Scratch run failed", exc, dialog=False),
-            on_finished=lambda: self.running_changed.emit(False, ""))
-
-    def cancel_run(self) -> None:
-        if self.run_slot.busy:
-            self.run_slot.cancel()
-            self.running_changed.emit(False, "")
-            self.message.emit("Run cancelled")
 
     # errors ---------------------------------------------------------------------------
     def report_error(self, title: str, exc: BaseException, dialog: bool = True) -> None:
