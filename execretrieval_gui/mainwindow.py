@@ -8,7 +8,7 @@ window keeps only what is about the window — tabs, docks, the status bar, dial
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QResizeEvent, QShowEvent
@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
 from execretrieval import Benchmark, BenchmarkError, atomic_write_text
 
 from . import (
-    dialogs,
     engine,
     menus,
     qtcompat,  # noqa: F401  (before anything else touches Qt)
@@ -53,6 +52,13 @@ if TYPE_CHECKING:   # built when first shown or used: the first screen is the In
     from .nwayview import NWayPanel
 
 __all__ = ["MainWindow"]
+
+
+def _dialogs() -> Any:
+    """The dialogs module, loaded when a dialog is first wanted (not at start-up)."""
+    from . import dialogs
+
+    return dialogs
 
 
 class MainWindow(QMainWindow):
@@ -410,7 +416,7 @@ class MainWindow(QMainWindow):
         self.oracle_label.setText("busy: " + ", ".join(running) if running else "oracle idle")
 
     def _on_failed(self, title: str, text: str) -> None:
-        dialogs.show_error(self, title, text)
+        _dialogs().show_error(self, title, text)
 
     def _on_state_message(self, text: str) -> None:
         """The status bar elides a long message: its tooltip keeps it whole."""
@@ -419,7 +425,7 @@ class MainWindow(QMainWindow):
         bar.setToolTip(text)
 
     def _on_rerun_offered(self, text: str, everything: bool) -> None:
-        dialogs.ask_rerun(self, text,
+        _dialogs().ask_rerun(self, text,
                           lambda: self.state.run_selected(everything=everything, force=True))
 
     def _on_metrics_query_clicked(self, query_id: str) -> None:
@@ -504,7 +510,7 @@ class MainWindow(QMainWindow):
             self.picker.ask_model_b_file()
 
     def ask_pool_file(self) -> None:
-        path = dialogs.ask_pool_file(self)
+        path = _dialogs().ask_pool_file(self)
         if path:
             self.state.use_pool(path)
 
@@ -518,7 +524,7 @@ class MainWindow(QMainWindow):
         return dialog
 
     def export_report(self) -> None:
-        choice = dialogs.ask_export(self)
+        choice = _dialogs().ask_export(self)
         if choice is not None:
             self.reporter.export(*choice)
 
@@ -527,7 +533,7 @@ class MainWindow(QMainWindow):
         state = self.state
         if state.benchmark is None:
             return
-        path = dialogs.ask_csv_path(self, f"{state.benchmark.name}-queries.csv")
+        path = _dialogs().ask_csv_path(self, f"{state.benchmark.name}-queries.csv")
         if not path:
             return
         ids = self.browser.visible_query_ids()
@@ -540,21 +546,24 @@ class MainWindow(QMainWindow):
         state.message.emit(f"{len(ids)} queries written to {path}")
 
     def _on_slices_changed(self, _named: object) -> None:
-        self.settings.setValue("slices/saved", self.state.slices.to_json())
+        text = self.state.slices.to_json()
+        if text == (self.settings.value("slices/saved", "", type=str) or "[]"):
+            return   # as stored (the slices just loaded at start): no file to write
+        self.settings.setValue("slices/saved", text)
         self.settings.sync()
 
     def export_flags(self) -> None:
-        dialogs.export_flags(self, self.state.store)
+        _dialogs().export_flags(self, self.state.store)
 
     def export_flag_ids(self) -> None:
-        dialogs.export_flag_ids(self, self.state.store)
+        _dialogs().export_flag_ids(self, self.state.store)
 
     def import_flags(self) -> None:
-        if dialogs.import_flags(self, self.state.store):
+        if _dialogs().import_flags(self, self.state.store):
             self.state.refresh_flags()
 
     def choose_store_file(self) -> None:
-        path = dialogs.ask_store_file(self)
+        path = _dialogs().ask_store_file(self)
         if path:
             self.settings.setValue("annotations/file", path)
             self.state.use_store_file(path)
