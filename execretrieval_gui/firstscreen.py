@@ -146,17 +146,31 @@ def _parse(doc: dict[str, Any], bench: Benchmark, key: str, depth: int) -> Previ
 
 def snapshot(bench: Benchmark, ranking: Any, status: Any, depth: int, key: str
              ) -> dict[str, Any]:
-    """The document :func:`read` takes back: built from the real ranking and status."""
-    from .engine import canonical_tie
-    from .state_types import ranked_rows
+    """The document :func:`read` takes back, built from the real ranking and status: the
+    rows ``state_types.ranked_rows`` lists and the facts ``engine.canonical_tie`` gives,
+    for every query from one lookup of the ranking (a test checks both, query by query);
+    a worker runs it while the user switches queries, so it is kept to a few milliseconds."""
+    import numpy as np
 
-    rows, ties = [], []
-    for query in bench.queries:
-        listed, _ = ranked_rows(bench, ranking, query.query_id, depth, lambda _s: None)
-        rows.append([[r.corpus_index, r.score, r.rank, r.rank_best, r.rank_worst,
-                      r.below_cut] for r in listed])
-        tie = canonical_tie(bench, ranking, query.query_id)
-        ties.append([tie.best, tie.worst, tie.score, tie.mutants, tie.others])
+    tops = [[int(j) for j in ranking.top(qi, depth)] for qi in range(len(bench.queries))]
+    owns = [[bench.corpus_index(s.corpus_id) for s in bench.snippets_for(q.query_id)]
+            for q in bench.queries]
+    pairs = [(qi, j) for qi, (top, own) in enumerate(zip(tops, owns, strict=True))
+             for j in top + own]
+    at = ranking.lookup(np.array([q for q, _ in pairs], dtype=np.int64),
+                        np.array([j for _, j in pairs], dtype=np.int64))
+    found, scores, ranks = at.found.tolist(), at.key.tolist(), at.rank.tolist()
+    best, worst = at.best.tolist(), at.worst.tolist()
+    rows, ties, pos = [], [], 0
+    for query, top, own in zip(bench.queries, tops, owns, strict=True):
+        listed = top + own
+        where = {j: pos + n for n, j in enumerate(listed) if found[pos + n]}
+        below = sorted((j for j in own if j in where and ranks[where[j]] > len(top)),
+                       key=lambda j: ranks[where[j]])
+        rows.append([[j, scores[where[j]], ranks[where[j]], best[where[j]], worst[where[j]],
+                      ranks[where[j]] > len(top)] for j in top + below])
+        ties.append(_tie(bench, query.query_id, own, pos + len(top), scores, best, worst))
+        pos += len(listed)
     columns = {f: [v.item() if hasattr(v, "item") else v for v in
                    (getattr(status, f) if getattr(status, f) is not None
                     else [False] * len(bench.queries))]
@@ -164,6 +178,22 @@ def snapshot(bench: Benchmark, ranking: Any, status: Any, depth: int, key: str
     return {"format": FORMAT, "key": key, "model": str(ranking.model), "depth": depth,
             "queries": [q.query_id for q in bench.queries], "status": columns,
             "rows": rows, "ties": ties}
+
+
+def _tie(bench: Benchmark, query_id: str, own: list[int], at: int, scores: list[float],
+         best: list[int], worst: list[int]) -> list[Any]:
+    """``engine.canonical_tie``'s fields from the lookup of the query's own snippets
+    (``own`` in corpus order, their lookup from index ``at``)."""
+    canon = bench.canonical_for(query_id)
+    if canon is None:
+        return [0, 0, float("nan"), 0, 0]
+    index = {j: at + n for n, j in enumerate(own)}
+    c = index[bench.corpus_index(canon.corpus_id)]
+    score = scores[c]
+    mutants = sum(scores[index[bench.corpus_index(s.corpus_id)]] == score
+                  for s in bench.distractors_for(query_id))
+    tied = max(0, worst[c] - best[c])
+    return [best[c], worst[c], score, mutants, tied - mutants]
 
 
 def write(bench: Benchmark, model: str, ranking: Any, status: Any, depth: int) -> bool:
