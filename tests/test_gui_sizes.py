@@ -176,3 +176,20 @@ def test_about_shows_every_containment_row_whole(qtbot, make_window) -> None:  #
     assert not table.horizontalScrollBar().isVisible()
     assert table.columnWidth(1) >= table.sizeHintForColumn(1)   # the longest value whole
     assert dialog.width() <= 0.9 * 1366 and dialog.height() <= 0.9 * 768
+
+
+def test_build_from_code_shows_its_source_hint_whole(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """The Source field's hint says what it takes (module, package, folder, .py file): it
+    is not cut at "or a fold…" when the dialog opens."""
+    from execretrieval_gui.app import create_app
+    from execretrieval_gui.fromcode_dialog import BuildFromCodeDialog
+
+    create_app()
+    dialog = BuildFromCodeDialog()
+    qtbot.addWidget(dialog)
+    dialog.show()
+    _settle(qtbot)
+    field = dialog.source
+    assert field.text() == "" and "folder or .py file" in field.placeholderText()
+    hint = field.fontMetrics().horizontalAdvance(field.placeholderText())
+    assert field.width() >= hint + 8
