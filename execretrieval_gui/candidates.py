@@ -167,18 +167,33 @@ class CandidatesPanel(QWidget):
 
     def balance_lists(self) -> None:
         """Side by side, give each list the width its columns ask for (:func:`share`):
-        B's list of a pipeline, with its Stage column, is wider than A's. A width the
-        user chose by dragging the handle stays."""
-        if self._split_by_user or not self.split.widget(1).isVisibleTo(self):
+        B's list of a pipeline, with its Stage column, is wider than A's. Too narrow for
+        both lists' essential columns side by side (1024 px, tied rank ranges), stack them,
+        each with the whole width. A share the user chose by dragging the handle stays."""
+        if not self.split.widget(1).isVisibleTo(self):
             return
-        sizes = self.split.sizes()
-        avail = sum(sizes)
-        if avail <= 0:
+        split = self.split
+        horizontal = Qt.Orientation.Horizontal
+        width = split.width() - (split.handleWidth() if split.orientation() == horizontal
+                                 else 0)
+        if width <= 0:
             return
         # each pane holds its label above its table: the table's needs are the pane's
-        wanted = share(avail, [self.fitter.needs(), self.fitter_b.needs()])
+        needs = [self.fitter.needs(), self.fitter_b.needs()]
+        side_by_side = sum(essential for _full, essential in needs) <= width
+        orientation = horizontal if side_by_side else Qt.Orientation.Vertical
+        if split.orientation() != orientation:
+            split.setOrientation(orientation)
+            self._split_by_user = False
+            if not side_by_side:
+                half = max(1, split.height() // 2)
+                split.setSizes([half, half])
+        if self._split_by_user or not side_by_side:
+            return
+        sizes = split.sizes()
+        wanted = share(sum(sizes), needs)
         if wanted != sizes:
-            self.split.setSizes(wanted)
+            split.setSizes(wanted)
 
     def _on_split_moved(self, _pos: int, _index: int) -> None:
         self._split_by_user = True
@@ -282,6 +297,10 @@ class CandidatesPanel(QWidget):
             self.fit_title()
         self.fitter.viewport_event(watched, event)
         self.fitter_b.viewport_event(watched, event)
+        timer = getattr(self, "_balance_timer", None)   # made after the tables
+        if timer is not None and event.type() == QEvent.Type.Resize \
+                and watched in (self.table.viewport(), self.table_b.viewport()):
+            timer.start()   # a vertical scroll bar came or went: share the width again
         return super().eventFilter(watched, event)
 
     # the state ------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from _gui_fixtures import make_window, no_leftover_work, open_and_wait, settings_file  # noqa: F401
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractScrollArea, QPushButton, QTableView
 
 from conftest import DATA
@@ -50,11 +51,14 @@ def test_share_gives_each_view_what_it_needs() -> None:
     assert share(100, []) == []
 
 
-def test_a_b_lists_show_what_and_stage_whole_at_1366(qtbot, make_window) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("size", [(1280, 800), (1366, 768)])
+def test_a_b_lists_show_what_and_stage_whole(qtbot, make_window,  # type: ignore[no-untyped-def]
+                                             size: tuple[int, int]) -> None:
     """A base beside its pipeline (the A|B view): B's list has the Stage column, so it gets
-    the wider share; at 1366 both lists show every column whole, no horizontal scroll."""
+    the wider share; at 1280 (the default) and 1366 both lists show every column whole, side
+    by side, no horizontal scroll."""
     window = make_window()
-    window.resize(1366, 768)
+    window.resize(*size)
     window.state.set_split(0.5, 0)
     open_and_wait(qtbot, window, DATA / "builtin", model="minilm", query="lowest_set_bit")
     with qtbot.waitSignal(**_idle(window.state.rank_b_slot)):
@@ -63,6 +67,7 @@ def test_a_b_lists_show_what_and_stage_whole_at_1366(qtbot, make_window) -> None
     qtbot.waitUntil(lambda: bool(panel.model_b.rows), timeout=60000)
     _settle(qtbot)
     assert not panel.table_b.isColumnHidden(CandidatesModel.STAGE)
+    assert panel.split.orientation() == Qt.Orientation.Horizontal
     sizes = panel.split.sizes()
     assert sizes[1] > sizes[0]   # the list with the Stage column is the wider
     for table, fitter in ((panel.table, panel.fitter), (panel.table_b, panel.fitter_b)):
@@ -78,6 +83,35 @@ def test_a_b_lists_show_what_and_stage_whole_at_1366(qtbot, make_window) -> None
     qtbot.waitUntil(lambda: window.state.query_id != "q_0001", timeout=60000)
     _settle(qtbot)
     assert panel.split.sizes() == dragged
+
+
+def test_a_b_lists_stack_when_too_narrow_side_by_side(qtbot, make_window) -> None:  # type: ignore[no-untyped-def]
+    """HumanEval's minPath at 1024x700 with bm25 beside minilm: tied rank ranges on both
+    sides leave no room for two lists side by side; stacked, each has the whole width and
+    shows every column whole, no horizontal scroll (side by side, both had one and "What"
+    was cut to "…")."""
+    window = make_window()
+    window.resize(1024, 700)
+    open_and_wait(qtbot, window, DATA / "humaneval", model="minilm", query="minPath")
+    with qtbot.waitSignal(**_idle(window.state.rank_b_slot)):
+        window.state.set_model("bm25", "b")
+    panel = window.candidates
+    qtbot.waitUntil(lambda: bool(panel.model_b.rows), timeout=60000)
+    _settle(qtbot)
+    assert panel.split.orientation() == Qt.Orientation.Vertical
+    for table, fitter in ((panel.table, panel.fitter), (panel.table_b, panel.fitter_b)):
+        shown = [c for c in range(table.model().columnCount()) if not table.isColumnHidden(c)]
+        assert {CandidatesModel.RANK, CandidatesModel.ROLE, CandidatesModel.BADGE,
+                CandidatesModel.B_RANK} <= set(shown)
+        for c in shown:
+            assert table.columnWidth(c) >= fitter.wanted(c), (table.objectName(), c)
+        assert not table.horizontalScrollBar().isVisible(), table.objectName()
+        assert table.viewport().height() >= 2 * table.verticalHeader().defaultSectionSize()
+    # wide again: side by side
+    window.resize(1920, 1080)
+    _settle(qtbot)
+    qtbot.waitUntil(lambda: panel.split.orientation() == Qt.Orientation.Horizontal,
+                    timeout=5000)
 
 
 @pytest.fixture
