@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -46,6 +46,7 @@ _TESTS = {"mcnemar_exact": "McNemar exact", "sign_flip_exact": "exact sign-flip"
 
 
 DISCORDANT_ROWS = 12   # rows of the discordant list shown before it scrolls
+COMPARE_IN_COLUMN = 640   # px: a left column this wide holds the comparison's six columns
 
 
 def _fit_height(view: QTableView, rows: int) -> None:
@@ -237,6 +238,14 @@ class MetricsView(QWidget):
         self._page.setContentsMargins(0, 0, 0, 0)
         self._page.addWidget(split)
         self._page.addWidget(compare_box)
+        # ... unless the left column is wide enough for it (1920 px): there, under the
+        # analyses, beside the charts, instead of a blank column above it
+        self.compare_box, self._left, self._left_layout = compare_box, left, ll
+        self._place_timer = QTimer(self)
+        self._place_timer.setSingleShot(True)
+        self._place_timer.setInterval(0)
+        self._place_timer.timeout.connect(self._place_comparison)
+        left.installEventFilter(self)
         self._page.addWidget(slice_box)
         self._page.addWidget(cost_box)
         self._page.addStretch(1)
@@ -352,9 +361,16 @@ class MetricsView(QWidget):
         self.cost_model.set_table(table)
         self.cost_note.setText(table[0] if table is not None else "")
         self.cost_group.setVisible(table is not None)
-        # every row shown (the page scrolls, the table does not)
-        self.cost_table.resizeColumnsToContents()
-        _fit_height(self.cost_table, self.cost_model.rowCount())
+        # every row shown (the page scrolls, the table does not), but a measure no system
+        # has (no base measured to compare with: "vs base", "p") is left out
+        view, model = self.cost_table, self.cost_model
+        shown = 0
+        for r in range(model.rowCount()):
+            empty = all(not model.index(r, c).data() for c in range(1, model.columnCount()))
+            view.setRowHidden(r, empty)
+            shown += not empty
+        view.resizeColumnsToContents()
+        _fit_height(view, shown)
 
     def show_slices(self, rows: list[Any]) -> None:
         self.slice_model.set_rows(rows)
@@ -363,7 +379,23 @@ class MetricsView(QWidget):
         self.slice_table.setColumnHidden(1, len({r.model for r in rows}) < 2)
         self.slice_fitter.schedule()
 
+    def _place_comparison(self) -> None:
+        """The comparison in the left column when it is at least COMPARE_IN_COLUMN wide,
+        else across the page under both columns."""
+        box, column = self.compare_box, self._left_layout
+        wide = self._left.width() >= COMPARE_IN_COLUMN
+        if wide == (box.parentWidget() is self._left):
+            return
+        if wide:
+            self._page.removeWidget(box)
+            column.insertWidget(column.count() - 1, box)   # before the stretch
+        else:
+            column.removeWidget(box)
+            self._page.insertWidget(1, box)   # under the two columns
+
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        if watched is getattr(self, "_left", None) and event.type() == QEvent.Type.Resize:
+            self._place_timer.start()
         self.slice_fitter.viewport_event(watched, event)
         return super().eventFilter(watched, event)
 

@@ -186,10 +186,27 @@ def test_metrics_tab_tables_whole_at_1366(qtbot, make_window) -> None:  # type: 
             table.objectName()
         last = table.visualRect(model.index(model.rowCount() - 1, 0))
         assert last.bottom() <= table.viewport().height(), table.objectName()
+    # the cost table: a measure a row; only a measure no system has is left out
+    cost = view.cost_model
+    for r in range(cost.rowCount()):
+        values = [cost.index(r, c).data() for c in range(1, cost.columnCount())]
+        assert view.cost_table.isRowHidden(r) == (not any(values)), cost.index(r, 0).data()
+    assert not view.cost_table.isRowHidden(0)   # exec@1 [95% CI]
     # the slice names and models whole (no "All ..." while the page has the width)
     fitter = view.slice_fitter
     for c in (0, 1):
         assert view.slice_table.columnWidth(c) >= fitter.wanted(c)
+    # the comparison: across the page at 1366 (its six columns want more than the left
+    # column has), beside the charts at 1920 (no blank column above it), whole either way
+    assert view.compare_box.parentWidget() is not view.splitter.widget(0)
+    window.resize(1920, 1080)
+    qtbot.waitUntil(lambda: view.compare_box.parentWidget() is view.splitter.widget(0),
+                    timeout=5000)
+    _settle(qtbot)
+    assert not view.discordant_table.horizontalScrollBar().isVisible()
+    window.resize(1366, 768)
+    qtbot.waitUntil(lambda: view.compare_box.parentWidget() is not view.splitter.widget(0),
+                    timeout=5000)
 
 
 def test_about_shows_every_containment_row_whole(qtbot, make_window) -> None:  # type: ignore[no-untyped-def]
