@@ -202,7 +202,8 @@ class MetricsView(QWidget):
         cl.addWidget(self.show_discordant)
 
         self.domain_chart = BarChart("exec@1 by domain")
-        self.bug_chart = BarChart("Deception by bug type (distractor above canonical)")
+        # a tie counts one half (its expectation), as in the report's table of this name
+        self.bug_chart = BarChart("Deception by bug type (above canonical; a tie ½)")
         self.density_chart = BarChart("exec@1 with m paired distractors kept (density)")
         charts = QWidget()
         chl = QVBoxLayout(charts)

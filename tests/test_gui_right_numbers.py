@@ -168,6 +168,8 @@ def test_every_chart_bar_is_its_own_models_figure(measured) -> None:  # type: ig
             assert shown == pytest.approx(sum(picked) / len(picked), abs=1e-12), domain
             assert shown == ev.exec1_by_domain[domain]
         # deception by bug type: a paired distractor above its canonical counts 1, a tie 1/2
+        # (as the chart's title says)
+        assert "a tie ½" in view.bug_chart.title
         counts: dict[str, list[float]] = {}
         for qi, query in enumerate(bench.queries):
             canon = bench.canonical_for(query.query_id)
