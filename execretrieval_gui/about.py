@@ -105,6 +105,25 @@ class AboutDialog(QDialog):
                 item.setToolTip(text)
                 self.table.setItem(row, column, item)
         self.table.resizeColumnToContents(0)
+        self._fit_table()
+
+    def _fit_table(self) -> None:
+        """Grow to show every containment row and the longest value whole, up to nine
+        tenths of the window it belongs to (or of the screen)."""
+        t = self.table
+        want_w = (t.columnWidth(0) + t.sizeHintForColumn(1) + 2 * t.frameWidth()
+                  + t.verticalScrollBar().sizeHint().width())
+        want_h = (t.horizontalHeader().sizeHint().height() + 2 * t.frameWidth()
+                  + t.rowCount() * t.verticalHeader().defaultSectionSize())
+        width = max(self.width(), want_w + self.width() - t.width())
+        height = max(self.height(), want_h + self.height() - t.height())
+        owner = self.parentWidget()
+        room = owner.window().size() if owner is not None else (
+            self.screen().availableGeometry().size() if self.screen() else None)
+        if room is not None:
+            width = min(width, max(self.width(), int(0.9 * room.width())))
+            height = min(height, max(self.height(), int(0.9 * room.height())))
+        self.resize(width, height)
 
     def _on_containment_error(self, exc: BaseException) -> None:
         self.status.setText(f"Oracle containment: cannot start the sandbox "

@@ -22,10 +22,12 @@ from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFileDialog,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QSpinBox,
     QSplitter,
@@ -88,7 +90,9 @@ class AuditView(QWidget):
         self.summary = QLabel("Run the audit to rank this benchmark's suites by how suspect "
                               "they are.")
         self.summary.setObjectName("auditSummary")
-        self.summary.setMinimumWidth(80)   # never widens the window: it elides instead
+        # on its own line under the buttons, wrapped: every figure readable at any width
+        self.summary.setWordWrap(True)
+        self.summary.setMinimumWidth(80)   # never widens the window: it wraps instead
         self.summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.next_button = QPushButton("Next unreviewed (Ctrl+N)")
         self.next_button.setObjectName("auditNext")
@@ -111,18 +115,28 @@ class AuditView(QWidget):
         self.reasons.setWordWrap(True)
         self.reasons.setTextFormat(Qt.TextFormat.RichText)
         self.reasons.setAlignment(Qt.AlignmentFlag.AlignTop)
+        self.reasons.setMinimumWidth(60)
+        # reasons longer than their pane scroll there (never cut off unreadable)
+        self.reasons_area = QScrollArea()
+        self.reasons_area.setObjectName("auditReasonsArea")
+        self.reasons_area.setWidget(self.reasons)
+        self.reasons_area.setWidgetResizable(True)
+        self.reasons_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.reasons_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.survivor_table = _table(self.survivors, "auditSurvivors")
         self.survivor_table.verticalHeader().hide()
-        sh = self.survivor_table.horizontalHeader()
-        sh.resizeSection(0, 160)
-        sh.resizeSection(1, 110)
-        sh.resizeSection(2, 36)
-        sh.setStretchLastSection(True)
-        sh.resizeSection(3, 300)
+        # bug type, verdict and line whole; the edit takes the rest and is elided first
+        # (whole in the row's tooltip and in the diff below), then a long bug type
+        self.survivor_fitter = ColumnFitter(self.survivor_table, shrink=((3, 120), (0, 100)),
+                                            grow=3)
+        self.survivor_table.viewport().installEventFilter(self)
         self.suggested_table = _table(self.suggested, "auditSuggested")
         self.suggested_table.verticalHeader().hide()
-        self.suggested_table.horizontalHeader().resizeSection(0, 330)
-        self.suggested_table.horizontalHeader().setStretchLastSection(True)
+        # the test and the mutants it kills share the width, the test first (both whole in
+        # the row's tooltip)
+        self.suggested_fitter = ColumnFitter(self.suggested_table, shrink=((1, 120), (0, 160)),
+                                             grow=0)
+        self.suggested_table.viewport().installEventFilter(self)
         self.suggested_label = QLabel("Suggested tests")
         self.suggested_label.setObjectName("auditSuggestedLabel")
         self.copy_button = QPushButton("Add to a copy…")
@@ -134,13 +148,14 @@ class AuditView(QWidget):
         self.flag_suggestion_button.setObjectName("auditFlagSuggestion")
         self.flag_suggestion_button.setToolTip("Flag the query's suite 'Test too weak' with "
                                                "the selected suggested test in the note")
-        for w in (self.copy_button, self.flag_suggestion_button):
-            w.setMinimumWidth(24)
         suggested_box = QWidget()
         box = QVBoxLayout(suggested_box)
         box.setContentsMargins(0, 0, 0, 0)
         box.setSpacing(2)
         row = QHBoxLayout()
+        self.suggested_label.setMinimumWidth(40)
+        self.suggested_label.setSizePolicy(QSizePolicy.Policy.Ignored,
+                                           QSizePolicy.Policy.Preferred)
         row.addWidget(self.suggested_label, 1)
         row.addWidget(self.flag_suggestion_button)
         row.addWidget(self.copy_button)
@@ -148,27 +163,35 @@ class AuditView(QWidget):
         box.addWidget(self.suggested_table)
         self.diff = QTextBrowser()
         self.diff.setObjectName("auditDiff")
-        self.diff.setLineWrapMode(QTextBrowser.LineWrapMode.NoWrap)
+        # the verdict above the diff wraps; code lines (white-space: pre) never do
+        self.diff.setLineWrapMode(QTextBrowser.LineWrapMode.WidgetWidth)
         self.matrix_table = QTableView()
         self.matrix_table.setObjectName("auditMatrix")
         self.matrix_table.setModel(self.matrix)
         self.matrix_table.horizontalHeader().setDefaultSectionSize(30)
         self.matrix_table.verticalHeader().setDefaultSectionSize(20)
 
-        # The tab may be as narrow as the Inspect tab (the window opens at 1024 px with both
-        # docks): the controls shrink rather than widen the window.
+        # The tab may be as narrow as the Inspect tab (the pages of a tab widget share one
+        # minimum width; the window opens at 1024 px with both docks): the controls may
+        # shrink rather than widen the window. On the Audit tab itself the side docks step
+        # aside (MainWindow), so at 1024 px and up every button has its whole text.
         for w in (self.run_button, self.seeds_box, self.progress, self.cancel_button,
-                  self.next_button, self.flag_button):
+                  self.next_button, self.flag_button, self.copy_button,
+                  self.flag_suggestion_button):
             w.setMinimumWidth(24)
         self.queue_table.setMinimumWidth(60)
-        top = QHBoxLayout()
+        buttons = QHBoxLayout()
         for w in (self.run_button, self.seeds_box, self.progress, self.cancel_button):
-            top.addWidget(w)
-        top.addWidget(self.summary, 1)
-        top.addWidget(self.next_button)
-        top.addWidget(self.flag_button)
+            buttons.addWidget(w)
+        buttons.addStretch(1)
+        buttons.addWidget(self.next_button)
+        buttons.addWidget(self.flag_button)
+        top = QVBoxLayout()
+        top.setSpacing(2)
+        top.addLayout(buttons)
+        top.addWidget(self.summary)
         evidence = QSplitter(Qt.Orientation.Vertical)
-        evidence.addWidget(self.reasons)
+        evidence.addWidget(self.reasons_area)
         evidence.addWidget(self.survivor_table)
         evidence.addWidget(suggested_box)
         evidence.addWidget(self.diff)
@@ -230,9 +253,10 @@ class AuditView(QWidget):
             self.progress.setFormat("auditing %v/%m suites")
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
-        fitter = getattr(self, "queue_fitter", None)
-        if fitter is not None:
-            fitter.viewport_event(watched, event)
+        for name in ("queue_fitter", "survivor_fitter", "suggested_fitter"):
+            fitter = getattr(self, name, None)   # viewports report before all exist
+            if fitter is not None:
+                fitter.viewport_event(watched, event)
         return super().eventFilter(watched, event)
 
     def _on_state_result_changed(self, result: AuditResult | None) -> None:
@@ -271,10 +295,9 @@ class AuditView(QWidget):
 
     def _show(self, audit: QueryAudit | None) -> None:
         self.survivors.set_rows(audit.survivors if audit is not None else [])
-        # the Verdict column as wide as its longest entry ("weak suite (out of domain)")
-        self.survivor_table.horizontalHeader().resizeSection(
-            1, max(110, self.survivor_table.sizeHintForColumn(1)))
+        self.survivor_fitter.fit()
         self.suggested.set_audit(audit)
+        self.suggested_fitter.fit()
         n = len(audit.suggested_tests) if audit is not None else 0
         self.suggested_label.setText(f"Suggested tests ({n})" if n else
                                      "Suggested tests: none (no survivor an input tells "

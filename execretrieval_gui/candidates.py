@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from execretrieval import Query
 
-from .columns import ColumnFitter
+from .columns import ColumnFitter, share
 from .diffview import DiffView
 from .models import OBJECT_ROLE, CandidateRow, CandidatesModel
 
@@ -63,6 +63,14 @@ class CandidatesPanel(QWidget):
         self.split = QSplitter(Qt.Orientation.Horizontal)
         self.split.setObjectName("abSplitter")
         self.split.setChildrenCollapsible(False)
+        # the two lists share the width by what their columns need (B's Stage column makes
+        # it the wider), until the user drags the handle
+        self._split_by_user = False
+        self.split.splitterMoved.connect(self._on_split_moved)
+        self._balance_timer = QTimer(self)
+        self._balance_timer.setSingleShot(True)
+        self._balance_timer.setInterval(0)
+        self._balance_timer.timeout.connect(self.balance_lists)
         for label, table in ((self.label_a, self.table), (self.label_b, self.table_b)):
             pane = QWidget()
             pl = QVBoxLayout(pane)
@@ -112,13 +120,14 @@ class CandidatesPanel(QWidget):
         table.setWordWrap(False)
         m = CandidatesModel
         # every column as wide as its text; short of room a long bug type is elided a
-        # little, then the score difference steps aside (it is in every row's tooltip),
-        # then bug type and role are elided further
-        fitter = ColumnFitter(table, shrink=((m.BUG, 110), (m.DELTA, 0), (m.BUG, 40),
-                                             (m.ROLE, 44)), grow=None, whole=(m.DELTA,))
+        # little, then the score difference and a pipeline's stage moves step aside (both
+        # are in every row's tooltip), then bug type and role are elided further
+        fitter = ColumnFitter(table, shrink=((m.BUG, 110), (m.DELTA, 0), (m.STAGE, 0),
+                                             (m.BUG, 40), (m.ROLE, 44)),
+                              grow=None, whole=(m.DELTA, m.STAGE))
         table.viewport().installEventFilter(self)
-        table.setColumnHidden(m.B_RANK, True)   # until a model B is chosen
-        table.setColumnHidden(m.STAGE, True)    # until a pipeline's ranking is shown
+        fitter.set_hidden(m.B_RANK, True)   # until a model B is chosen
+        fitter.set_hidden(m.STAGE, True)    # until a pipeline's ranking is shown
         return table, fitter
 
     def _show_b_list(self, shown: bool) -> None:
@@ -128,16 +137,18 @@ class CandidatesPanel(QWidget):
         count alone (its colour and count say pass or fail)."""
         if self.model.compact == shown and self.split.widget(1).isVisibleTo(self) == shown:
             return
+        if shown and not self.split.widget(1).isVisibleTo(self):
+            self._split_by_user = False
         self.split.widget(1).setVisible(shown)
         self.label_a.setVisible(shown)
-        for model, table, fitter in ((self.model, self.table, self.fitter),
-                                     (self.model_b, self.table_b, self.fitter_b)):
+        for model, fitter in ((self.model, self.fitter), (self.model_b, self.fitter_b)):
             model.compact = shown
-            table.setColumnHidden(CandidatesModel.DELTA, shown)
-            table.setColumnHidden(CandidatesModel.SCORE, shown)
-            table.setColumnHidden(CandidatesModel.BUG, shown)
+            fitter.set_hidden(CandidatesModel.DELTA, shown)
+            fitter.set_hidden(CandidatesModel.SCORE, shown)
+            fitter.set_hidden(CandidatesModel.BUG, shown)
             model.layoutChanged.emit()
             fitter.schedule()
+        self._balance_timer.start()
 
     def show_b_rows(self, rows: tuple[CandidateRow, ...] | None,
                     a_ranks: list[int | None] | None, model_b: str) -> None:
@@ -147,11 +158,45 @@ class CandidatesPanel(QWidget):
         if rows is not None:
             self.model_b.set_b_ranks(a_ranks, self.label_a.property("model") or "")
             self.label_b.setText(f"<b>B</b>: {model_b}")
-            self.table_b.setColumnHidden(CandidatesModel.B_RANK, False)
+            self.fitter_b.set_hidden(CandidatesModel.B_RANK, False)
             self._select_in(self.table_b, self.model_b, self._selected)
-        self.table_b.setColumnHidden(CandidatesModel.STAGE,
-                                     not any(r.stage for r in rows or ()))
+        self.fitter_b.set_hidden(CandidatesModel.STAGE,
+                                   not any(r.stage for r in rows or ()))
         self.fitter_b.schedule()
+        self._balance_timer.start()
+
+    def balance_lists(self) -> None:
+        """Side by side, give each list the width its columns ask for (:func:`share`):
+        B's list of a pipeline, with its Stage column, is wider than A's. Too narrow for
+        both lists' essential columns side by side (1024 px, tied rank ranges), stack them,
+        each with the whole width. A share the user chose by dragging the handle stays."""
+        if not self.split.widget(1).isVisibleTo(self):
+            return
+        split = self.split
+        horizontal = Qt.Orientation.Horizontal
+        width = split.width() - (split.handleWidth() if split.orientation() == horizontal
+                                 else 0)
+        if width <= 0:
+            return
+        # each pane holds its label above its table: the table's needs are the pane's
+        needs = [self.fitter.needs(), self.fitter_b.needs()]
+        side_by_side = sum(essential for _full, essential in needs) <= width
+        orientation = horizontal if side_by_side else Qt.Orientation.Vertical
+        if split.orientation() != orientation:
+            split.setOrientation(orientation)
+            self._split_by_user = False
+            if not side_by_side:
+                half = max(1, split.height() // 2)
+                split.setSizes([half, half])
+        if self._split_by_user or not side_by_side:
+            return
+        sizes = split.sizes()
+        wanted = share(sum(sizes), needs)
+        if wanted != sizes:
+            split.setSizes(wanted)
+
+    def _on_split_moved(self, _pos: int, _index: int) -> None:
+        self._split_by_user = True
 
     def show_query(self, query: Query | None, model_label: str = "",
                    canonical_rank: int = 0, view: QueryView | None = None) -> None:
@@ -187,8 +232,9 @@ class CandidatesPanel(QWidget):
     def show_b_ranks(self, ranks: list[int | None] | None, model_b: str = "") -> None:
         """Give each listed candidate its rank under model B; None hides the column."""
         self.model.set_b_ranks(ranks, model_b)
-        self.table.setColumnHidden(CandidatesModel.B_RANK, ranks is None)
+        self.fitter.set_hidden(CandidatesModel.B_RANK, ranks is None)
         self.fitter.schedule()
+        self._balance_timer.start()
 
     def select_corpus_id(self, corpus_id: str) -> None:
         """Select the snippet in both lists (cleared in a list that does not hold it)."""
@@ -242,6 +288,7 @@ class CandidatesPanel(QWidget):
         super().resizeEvent(event)
         if hasattr(self, "title_area"):
             self.fit_title()
+            self._balance_timer.start()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
         area = getattr(self, "title_area", None)   # table viewports report before it exists
@@ -250,6 +297,10 @@ class CandidatesPanel(QWidget):
             self.fit_title()
         self.fitter.viewport_event(watched, event)
         self.fitter_b.viewport_event(watched, event)
+        timer = getattr(self, "_balance_timer", None)   # made after the tables
+        if timer is not None and event.type() == QEvent.Type.Resize \
+                and watched in (self.table.viewport(), self.table_b.viewport()):
+            timer.start()   # a vertical scroll bar came or went: share the width again
         return super().eventFilter(watched, event)
 
     # the state ------------------------------------------------------------------------
@@ -270,9 +321,10 @@ class CandidatesPanel(QWidget):
         self.label_a.setText(f"<b>A</b>: {view.model}")
         self.label_a.setProperty("model", view.model)
         self.model.set_rows(list(view.rows), len(view.query.test_suite), view.visible)
-        self.table.setColumnHidden(CandidatesModel.B_RANK, True)
-        self.table.setColumnHidden(CandidatesModel.STAGE, not any(r.stage for r in view.rows))
+        self.fitter.set_hidden(CandidatesModel.B_RANK, True)
+        self.fitter.set_hidden(CandidatesModel.STAGE, not any(r.stage for r in view.rows))
         self.fitter.schedule()
+        self._balance_timer.start()
 
     def _on_state_candidate_changed(self, view: CandidateView) -> None:
         self.select_corpus_id(view.snippet.corpus_id)

@@ -5,13 +5,13 @@ well shortened (elided in the middle, full text in the tooltip) down to a floor.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QHeaderView, QTableView
 
-__all__ = ["ColumnFitter", "text_width"]
+__all__ = ["ColumnFitter", "share", "text_width"]
 
 _PAD = 14   # cell padding and the sort indicator's breathing room
 
@@ -83,6 +83,29 @@ class ColumnFitter:
         want = max(want, header.fontMetrics().horizontalAdvance(str(title or "")) + _PAD)
         return min(want, self.maximum.get(column, want))
 
+    def set_hidden(self, column: int, hidden: bool) -> None:
+        """Hide or show ``column`` for the owner's reasons: a column the owner hides stays
+        hidden (fitting shows again only the columns it dropped itself)."""
+        self._dropped.discard(column)
+        self.view.setColumnHidden(column, hidden)
+
+    def needs(self) -> tuple[int, int]:
+        """The view's outer width that shows every column whole, and that width less the
+        columns that step aside whole (``whole``), frame and vertical scroll bar included."""
+        view = self.view
+        model = view.model()
+        if model is None:
+            return 0, 0
+        cols = [c for c in range(model.columnCount())
+                if not view.isColumnHidden(c) or c in self._dropped]
+        widths = {c: self.wanted(c) for c in cols}
+        extra = 2 * view.frameWidth()
+        bar = view.verticalScrollBar()
+        if bar.isVisibleTo(view):
+            extra += bar.sizeHint().width()
+        full = sum(widths.values()) + extra
+        return full, full - sum(w for c, w in widths.items() if c in self.whole)
+
     def fit(self) -> None:
         view = self.view
         model = view.model()
@@ -121,3 +144,34 @@ class ColumnFitter:
                 self._dropped.add(c)
             elif header.sectionSize(c) != w:
                 header.resizeSection(c, w)
+
+
+def share(avail: int, needs: Sequence[tuple[int, int]]) -> list[int]:
+    """Widths of views side by side in ``avail`` pixels, from each view's (full, essential)
+    width (:meth:`ColumnFitter.needs`).
+
+    All fit whole: each its full width and an equal part of the rest. Short of room: each
+    its essential width, then, in order, the full width to each view whose optional
+    columns then fit, the rest shared equally. Shorter still: in proportion to the
+    essential widths (the fitters elide from there).
+    """
+    if not needs:
+        return []
+    n = len(needs)
+    full = [f for f, _ in needs]
+    if sum(full) <= avail:
+        spare = avail - sum(full)
+        return [f + spare // n + (i < spare % n) for i, f in enumerate(full)]
+    essential = [min(e, f) for f, e in needs]
+    total = sum(essential)
+    if total <= avail:
+        widths = list(essential)
+        spare = avail - total
+        for i, (f, e) in enumerate(zip(full, essential, strict=True)):
+            if f - e <= spare:
+                widths[i] = f
+                spare -= f - e
+        return [w + spare // n + (i < spare % n) for i, w in enumerate(widths)]
+    widths = [avail * e // max(1, total) for e in essential]
+    widths[-1] += avail - sum(widths)
+    return widths

@@ -104,6 +104,9 @@ class BuildFromCodeDialog(QDialog):
         self.source = QLineEdit()
         self.source.setPlaceholderText("a module or package name (textwrap, urllib.parse), "
                                        "or a folder or .py file")
+        # the hint whole: it says what the field takes
+        self.source.setMinimumWidth(
+            self.source.fontMetrics().horizontalAdvance(self.source.placeholderText()) + 16)
         folder_button = QPushButton("Folder…")
         file_button = QPushButton("File…")
         folder_button.clicked.connect(self._on_folder_clicked)
@@ -153,7 +156,7 @@ class BuildFromCodeDialog(QDialog):
         layout.addWidget(self.status)
         layout.addWidget(self.log, 1)
         layout.addLayout(buttons)
-        self.resize(640, 420)
+        self.resize(max(640, self.sizeHint().width()), 420)
 
         self.run.started.connect(self._on_run_started)
         self.run.progress.connect(self._on_run_progress)

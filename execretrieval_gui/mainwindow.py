@@ -389,14 +389,19 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"{bench.name} — ExecRetrieval Inspector")
 
     def _on_tabs_current_changed(self, index: int) -> None:
-        """The metrics and audit views need the width: the tests and flags docks step aside."""
+        """The metrics and audit views need the width: the tests and flags docks step aside,
+        and on the Audit tab (its own queue of suites) the query list too."""
         if index == 0:
             self._restore_inspect_docks()
-        elif not self._docks_before_metrics:
-            self._docks_before_metrics = [d for d in (self.tests_dock, self.flags_dock)
-                                          if d.isVisible() and not d.isFloating()]
-            for dock in self._docks_before_metrics:
+            return
+        aside = [self.tests_dock, self.flags_dock] + ([self.query_dock] if index == 2 else [])
+        for dock in aside:
+            if dock.isVisible() and not dock.isFloating():
+                self._docks_before_metrics.append(dock)
                 dock.hide()
+        if index != 2 and self.query_dock in self._docks_before_metrics:
+            self._docks_before_metrics.remove(self.query_dock)   # the Metrics tab uses it
+            self.query_dock.show()
 
     def _restore_inspect_docks(self) -> None:
         for dock in self._docks_before_metrics:

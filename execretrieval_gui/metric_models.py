@@ -21,13 +21,15 @@ def fmt_ci(ci: Any) -> str:
 
 
 class CostModel(QAbstractTableModel):
-    """The report's quality-vs-cost table (the engine's ``cost_table``), cell for cell."""
+    """The report's quality-vs-cost table (the engine's ``cost_table``), cell for cell but
+    turned a quarter: a measure a row (named in column 0), a system a column, as the
+    metric table reads — a dozen measures side by side would not fit the window."""
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self.note = ""
-        self.header: list[str] = []
-        self.rows: list[list[str]] = []
+        self.header: list[str] = []       # the engine's: "system", then the measures
+        self.rows: list[list[str]] = []   # the engine's: one per system
 
     def set_table(self, table: tuple[str, list[str], list[list[str]]] | None) -> None:
         self.beginResetModel()
@@ -35,21 +37,29 @@ class CostModel(QAbstractTableModel):
         self.endResetModel()
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.rows)
+        return 0 if parent.isValid() or not self.rows else len(self.header) - 1
 
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.header)
+        return 0 if parent.isValid() or not self.rows else 1 + len(self.rows)
 
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.header) \
+        if orientation == Qt.Orientation.Horizontal and 0 <= section <= len(self.rows) \
                 and role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            return self.header[section]
+            return "" if section == 0 else self.rows[section - 1][0]
         return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not (0 <= index.row() < len(self.rows)):
+        if not index.isValid() or not (0 <= index.row() < self.rowCount()) \
+                or not (0 <= index.column() < self.columnCount()):
             return None
+        measure, column = index.row() + 1, index.column()
+        cell = self.header[measure] if column == 0 else self.rows[column - 1][measure]
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            return cell
+        if role == Qt.ItemDataRole.TextAlignmentRole and column > 0:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
         cell = self.rows[index.row()][index.column()]
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
             return cell

@@ -5,10 +5,11 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
+    QFrame,
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
@@ -42,6 +43,19 @@ __all__ = ["MetricsView"]
 
 _TESTS = {"mcnemar_exact": "McNemar exact", "sign_flip_exact": "exact sign-flip",
           "sign_flip_monte_carlo": "sign-flip (Monte Carlo)"}
+
+
+DISCORDANT_ROWS = 12   # rows of the discordant list shown before it scrolls
+COMPARE_IN_COLUMN = 640   # px: a left column this wide holds the comparison's six columns
+
+
+def _fit_height(view: QTableView, rows: int) -> None:
+    """``view`` exactly as tall as its header and ``rows`` rows (and its horizontal scroll
+    bar, should its columns not fit)."""
+    bar = view.horizontalScrollBar()
+    extra = bar.sizeHint().height() if bar.isVisibleTo(view) else 0
+    view.setFixedHeight(view.horizontalHeader().sizeHint().height() + 2 * view.frameWidth()
+                        + view.verticalHeader().defaultSectionSize() * rows + extra)
 
 
 def _pct(x: float) -> str:
@@ -124,6 +138,7 @@ class MetricsView(QWidget):
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Fixed)
         self.table.horizontalHeader().resizeSection(0, 80)
+        self.table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.table.setToolTip("mean over queries [95% percentile bootstrap interval]")
         self.analyses = QLabel("Compute to see the figures.")
         self.analyses.setObjectName("analysesLabel")
@@ -166,8 +181,10 @@ class MetricsView(QWidget):
         self.cost_table.setModel(self.cost_model)
         self.cost_table.verticalHeader().hide()
         self.cost_table.verticalHeader().setDefaultSectionSize(22)
+        # a measure a row, a system a column (as in the metric table): whole at 1024 px
         self.cost_table.horizontalHeader().setSectionResizeMode(
             QHeaderView.ResizeMode.ResizeToContents)
+        self.cost_table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.cost_note = QLabel()
         self.cost_note.setWordWrap(True)
         cost_box = QGroupBox("Quality and cost (pipelines: exec@1 on held-out tests)")
@@ -185,18 +202,15 @@ class MetricsView(QWidget):
         cl.addWidget(self.show_discordant)
 
         self.domain_chart = BarChart("exec@1 by domain")
-        self.bug_chart = BarChart("Deception by bug type (distractor above canonical)")
+        # a tie counts one half (its expectation), as in the report's table of this name
+        self.bug_chart = BarChart("Deception by bug type (above canonical; a tie ½)")
         self.density_chart = BarChart("exec@1 with m paired distractors kept (density)")
         charts = QWidget()
         chl = QVBoxLayout(charts)
-        chl.addWidget(cost_box)   # in the scrolled column: it never crowds the tables
+        chl.setContentsMargins(0, 0, 0, 0)
         for chart in (self.domain_chart, self.bug_chart, self.density_chart):
             chl.addWidget(chart)
         chl.addStretch(1)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        scroll.setWidget(charts)
 
         left = QWidget()
         ll = QVBoxLayout(left)
@@ -204,16 +218,44 @@ class MetricsView(QWidget):
         caption = QLabel("mean over queries  [95% bootstrap interval]")
         caption.setObjectName("metricsCaption")
         ll.addWidget(caption)
-        ll.addWidget(self.table, 3)
+        ll.addWidget(self.table)
         ll.addWidget(self.analyses)
-        ll.addWidget(compare_box, 2)
-        ll.addWidget(slice_box, 3)
+        ll.addStretch(1)
         split = QSplitter()
         split.setObjectName("metricsSplitter")
+        split.setChildrenCollapsible(False)
         split.addWidget(left)
-        split.addWidget(scroll)
-        split.setSizes([480, 420])
+        split.addWidget(charts)
+        split.setSizes([520, 400])
         self.splitter = split
+        # One page that scrolls as a whole, each table as tall as its rows (the
+        # discordant list up to a dozen): no table cut to two rows with a scroll bar of
+        # its own while the window is short. The tables of many columns -- the model
+        # comparison's discordant queries, the saved slices, the cost table and the N-way
+        # leaderboard -- go across the page's whole width, under the two columns.
+        page = QWidget()
+        page.setObjectName("metricsPage")
+        self._page = QVBoxLayout(page)
+        self._page.setContentsMargins(0, 0, 0, 0)
+        self._page.addWidget(split)
+        self._page.addWidget(compare_box)
+        # ... unless the left column is wide enough for it (1920 px): there, under the
+        # analyses, beside the charts, instead of a blank column above it
+        self.compare_box, self._left, self._left_layout = compare_box, left, ll
+        self._place_timer = QTimer(self)
+        self._place_timer.setSingleShot(True)
+        self._place_timer.setInterval(0)
+        self._place_timer.timeout.connect(self._place_comparison)
+        left.installEventFilter(self)
+        self._page.addWidget(slice_box)
+        self._page.addWidget(cost_box)
+        self._page.addStretch(1)
+        self.scroll = QScrollArea()
+        self.scroll.setObjectName("metricsScroll")
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll.setWidget(page)
 
         bar = QHBoxLayout()
         bar.addWidget(self.compute_button)
@@ -223,7 +265,10 @@ class MetricsView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(bar)
-        layout.addWidget(split, 1)
+        layout.addWidget(self.scroll, 1)
+        for view, rows in ((self.table, 0), (self.discordant_table, 3),
+                           (self.slice_table, 1), (self.cost_table, 0)):
+            _fit_height(view, rows)
 
         self.compute_button.clicked.connect(self._on_compute_clicked)
         self.discordant_table.clicked.connect(self._on_discordant_clicked)
@@ -251,6 +296,7 @@ class MetricsView(QWidget):
         """Fill everything from the engine's ModelEvaluation(s) and Comparison."""
         evs = [e for e in (ev_a, ev_b) if e is not None]
         self.model.set_evaluations(evs)
+        _fit_height(self.table, self.model.rowCount())
         self.set_models(ev_a.model if ev_a is not None else "",
                         ev_b.model if ev_b is not None else "")
         lines = []
@@ -294,6 +340,7 @@ class MetricsView(QWidget):
             "mixes right and wrong candidates (1 of 3 tied right: 0.33) — it counts towards "
             "the difference but no ordering of the file decides it.")
         self.discordant.set_comparison(rows, c.a, c.b, c.metric)
+        _fit_height(self.discordant_table, min(max(3, len(rows)), DISCORDANT_ROWS))
         self.show_discordant.setEnabled(bool(rows))
 
     def bind(self, state: InspectorState, reporter: Reporter) -> None:
@@ -315,21 +362,41 @@ class MetricsView(QWidget):
         self.cost_model.set_table(table)
         self.cost_note.setText(table[0] if table is not None else "")
         self.cost_group.setVisible(table is not None)
-        # every row shown (the column scrolls, the table does not)
-        view = self.cost_table
+        # every row shown (the page scrolls, the table does not), but a measure no system
+        # has (no base measured to compare with: "vs base", "p") is left out
+        view, model = self.cost_table, self.cost_model
+        shown = 0
+        for r in range(model.rowCount()):
+            empty = all(not model.index(r, c).data() for c in range(1, model.columnCount()))
+            view.setRowHidden(r, empty)
+            shown += not empty
         view.resizeColumnsToContents()
-        bar = view.horizontalScrollBar().sizeHint().height()
-        view.setFixedHeight(view.horizontalHeader().sizeHint().height() + bar + 4
-                            + view.verticalHeader().defaultSectionSize()
-                            * self.cost_model.rowCount())
+        _fit_height(view, shown)
 
     def show_slices(self, rows: list[Any]) -> None:
         self.slice_model.set_rows(rows)
+        _fit_height(self.slice_table, max(1, len(rows)))
         # one model measured: its name is in the bar above, not on every row
         self.slice_table.setColumnHidden(1, len({r.model for r in rows}) < 2)
         self.slice_fitter.schedule()
 
+    def _place_comparison(self) -> None:
+        """The comparison in the left column when it is at least COMPARE_IN_COLUMN wide,
+        else across the page under both columns."""
+        box, column = self.compare_box, self._left_layout
+        wide = self._left.width() >= COMPARE_IN_COLUMN
+        if wide == (box.parentWidget() is self._left):
+            return
+        if wide:
+            self._page.removeWidget(box)
+            column.insertWidget(column.count() - 1, box)   # before the stretch
+        else:
+            column.removeWidget(box)
+            self._page.insertWidget(1, box)   # under the two columns
+
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        if watched is getattr(self, "_left", None) and event.type() == QEvent.Type.Resize:
+            self._place_timer.start()
         self.slice_fitter.viewport_event(watched, event)
         return super().eventFilter(watched, event)
 
@@ -350,6 +417,4 @@ class MetricsView(QWidget):
 
     def add_panel(self, panel: QWidget) -> None:
         """Put ``panel`` (the N-way leaderboard) under the metrics, across the whole tab."""
-        layout = self.layout()
-        if isinstance(layout, QVBoxLayout):
-            layout.addWidget(panel)
+        self._page.insertWidget(self._page.count() - 1, panel)   # before the stretch

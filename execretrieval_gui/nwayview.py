@@ -63,8 +63,8 @@ class NWayPanel(QGroupBox):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(True)
-        # room for about six models; more scroll, and the metrics above keep their height
-        self.table.setMaximumHeight(6 * 22 + 28)
+        # as tall as its rows, up to six models (more scroll): empty, one blank row
+        self._fit_table()
         # two short rows, so the tab still fits a 1024-pixel window
         bar = QHBoxLayout()
         bar.addWidget(self.compute_button)
@@ -126,6 +126,14 @@ class NWayPanel(QGroupBox):
 
     def _on_metric_changed(self, metric: str) -> None:
         self.model.set_report(self.report, metric)
+        self._fit_table()
+
+    def _fit_table(self) -> None:
+        table = self.table
+        rows = min(max(1, self.model.rowCount()), 6)
+        table.setFixedHeight(table.horizontalHeader().sizeHint().height()
+                             + 2 * table.frameWidth()
+                             + table.verticalHeader().defaultSectionSize() * rows)
 
     def _on_compute_clicked(self) -> None:
         if self.busy:

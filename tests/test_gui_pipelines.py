@@ -212,16 +212,17 @@ def test_metrics_tab_shows_the_engines_quality_and_cost_table(qtbot, make_window
     with Oracle(workers=2) as oracle:
         report = evaluate_models(bench, ["bm25", "bm25+exec"], oracle, split=split)
     note, header, rows = cost_table(report.to_dict())
-    model = view.cost_model
+    model = view.cost_model   # turned a quarter: a measure a row, a system a column
     assert [model.headerData(c, Qt.Orientation.Horizontal)
-            for c in range(model.columnCount())] == header
+            for c in range(model.columnCount())] == ["", *(row[0] for row in rows)]
+    assert [model.index(r, 0).data() for r in range(model.rowCount())] == header[1:]
     assert view.cost_note.text() == note
-    assert model.rowCount() == len(rows) == 2
-    deterministic = [header.index(h) for h in header
+    assert model.columnCount() - 1 == len(rows) == 2
+    deterministic = [header.index(h) for h in header[1:]
                      if not h.endswith(" s") and h != "cache hits"]
-    for r, row in enumerate(rows):
-        for c in deterministic:
-            assert model.index(r, c).data() == row[c], header[c]
+    for c, row in enumerate(rows, start=1):
+        for m in deterministic:
+            assert model.index(m - 1, c).data() == row[m], header[m]
     # and exec@1 in the metric table is judged on the same held-out tests
     ev = report.models["bm25+exec"]
     assert view.model.evaluations[1].metrics["exec@1"].mean == ev.metrics["exec@1"].mean

@@ -149,3 +149,54 @@ def test_comparison_separates_decided_wins_from_ties(measured) -> None:  # type:
     assert headers == ["Query", "Function", "Higher", "How", "minilm", "bm25"]
     assert all(model.headerData(c, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
                for c in range(6))
+
+
+def test_every_chart_bar_is_its_own_models_figure(measured) -> None:  # type: ignore[no-untyped-def]
+    """The three charts beside the tables: each bar of each model against a brute-force
+    count from the model's own scores and per-query exec@1 (and against the engine)."""
+    window, bench, rankings, report = measured
+    view = window.metrics
+    for chart in (view.domain_chart, view.bug_chart, view.density_chart):
+        assert [name for name, _values in chart.series] == ["minilm", "bm25"]
+    for label, ranking in rankings.items():
+        ev = report.models[label]
+        values = dict(view.domain_chart.series)[label]
+        per_query = ev.per_query["exec@1"]
+        for domain, shown in zip(view.domain_chart.labels, values, strict=True):
+            picked = [float(per_query[i]) for i, q in enumerate(bench.queries)
+                      if q.domain == domain]
+            assert shown == pytest.approx(sum(picked) / len(picked), abs=1e-12), domain
+            assert shown == ev.exec1_by_domain[domain]
+        # deception by bug type: a paired distractor above its canonical counts 1, a tie 1/2
+        # (as the chart's title says)
+        assert "a tie ½" in view.bug_chart.title
+        counts: dict[str, list[float]] = {}
+        for qi, query in enumerate(bench.queries):
+            canon = bench.canonical_for(query.query_id)
+            c_score = ranking.score_of(qi, bench.corpus_index(canon.corpus_id))
+            for snippet in bench.distractors_for(query.query_id):
+                d_score = ranking.score_of(qi, bench.corpus_index(snippet.corpus_id))
+                if c_score is None and d_score is None:
+                    continue   # retrieved neither: left out
+                if d_score is None or (c_score is not None and c_score > d_score):
+                    above = 0.0
+                elif c_score is None or d_score > c_score:
+                    above = 1.0
+                else:
+                    above = 0.5
+                counts.setdefault(snippet.bug_type, []).append(above)
+        bars = dict(zip(view.bug_chart.labels, dict(view.bug_chart.series)[label], strict=True))
+        assert set(bars) == set(counts)
+        for bug, seen in counts.items():
+            assert bars[bug] == pytest.approx(sum(seen) / len(seen), abs=1e-12), (label, bug)
+        # density: m = 0..4 distractors kept; all kept is the model's exec@1 on this pool
+        density = dict(zip(view.density_chart.labels, dict(view.density_chart.series)[label],
+                           strict=True))
+        assert density == {f"m = {m}": v for m, v in ev.density_ablation.items()}
+        assert density["m = 4"] == pytest.approx(ev.metrics["exec@1"].mean, abs=1e-9)
+    # the analyses line: each model's rank-1 miss share after its own name
+    text = view.analyses.text()
+    for label in rankings:
+        own = text[text.index(f"<b>{label}</b>"):]
+        share = report.models[label].rank1_paired_miss_share
+        assert own.split("own distractor: <b>")[1].startswith(f"{100 * share:.1f}%")
