@@ -13,7 +13,6 @@ up (2**40). The proper fix is a PySide6 build without the bug (below 6.12 on Pyt
 
 from __future__ import annotations
 
-import ctypes
 import sys
 
 from PySide6.QtCore import QObject, Signal
@@ -44,6 +43,8 @@ def _immortalize() -> bool:
         return False   # singletons are immortal already (PEP 683), or not CPython
     if not binding_leaks_references():
         return False
+    import ctypes  # only where the binding leaks (a few ms at every start otherwise)
+
     for obj in (None, True, False):
         # ob_refcnt is the first field of every CPython 3.11 object
         refcnt = ctypes.c_ssize_t.from_address(id(obj))
