@@ -115,6 +115,7 @@ class InspectorState(FlagsMixin, RunsMixin, StartMixin, QObject):
         self._shown_ranking: Any = None
         # model A's first screen as the last run left it, shown until its ranking is here
         self._preview: firstscreen.Preview | None = None
+        self._rank_requests: dict[str, object] = {}   # which -> the latest set_model's token
         # model A's blind spots wait for the first query to be usable (they tokenize every
         # snippet, and would hold the GIL while the first query's outcomes are read)
         self._blind_after_query: tuple[str, Any] | None = None
@@ -315,8 +316,10 @@ class InspectorState(FlagsMixin, RunsMixin, StartMixin, QObject):
                                   split=split)
             return ranking, engine.query_status(bench, ranking)
 
+        request = self._rank_requests[which] = object()   # the latest asks; older wait no more
+
         def start() -> None:
-            if self.benchmark is bench:
+            if self.benchmark is bench and self._rank_requests.get(which) is request:
                 slot.start(work,
                            on_result=lambda value: self._on_rank_result(model, which, *value),
                            on_error=lambda exc: self._on_rank_error(model, which, exc),
@@ -326,7 +329,6 @@ class InspectorState(FlagsMixin, RunsMixin, StartMixin, QObject):
         if which == "a" and self._show_preview(bench, model):
             # the first screen is usable from what the last run kept; the ranking follows
             # once it is drawn (a worker now would hold the GIL the drawing needs)
-            slot.cancel()
             QTimer.singleShot(0, start)
         else:
             start()

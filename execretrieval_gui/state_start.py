@@ -38,6 +38,7 @@ class StartMixin:
     _blind_after_query: tuple[str, Any] | None
     blind_slot: Any
     keep_slot: Any
+    rank_slot: Any
     status_changed: Any
     model_shown: Any
 
@@ -53,6 +54,7 @@ class StartMixin:
         preview = firstscreen.read(bench, model, self.depth)
         if preview is None:
             return False
+        self.rank_slot.cancel()   # before anything is shown: a slot shown may choose again
         self._preview = preview
         self.status_changed.emit(preview.status, None)
         self.model_shown.emit("a", model)

@@ -207,3 +207,29 @@ def test_a_second_start_is_usable_before_numpy_loads(tmp_path: Path) -> None:
     kept, numpy_loaded, rows = runs[1].stdout.split()[1:]
     assert (kept, numpy_loaded) == ("True", "False")
     assert rows == runs[0].stdout.split()[3]
+
+
+def test_a_model_chosen_while_the_kept_screen_shows_is_the_one_ranked(
+        qtbot, make_window, tiny_dir: Path) -> None:
+    """The ranking that follows a kept screen starts a moment later; a model chosen in
+    between (here bm25, which has no kept screen) must not be replaced by it."""
+    first = make_window()
+    _open_until_ranked(qtbot, first, tiny_dir, "minilm")
+    first.close()
+    window = make_window()
+    state = window.state
+    switched: list[bool] = []
+
+    def choose_bm25(_query_id: str) -> None:
+        if not switched and state.ranking_a is None:   # the kept minilm screen
+            switched.append(True)
+            state.set_model("bm25")
+
+    state.query_ready.connect(choose_bm25)
+    with qtbot.waitSignal(state.ranking_ready, timeout=60000,
+                          check_params_cb=lambda model: model == "bm25"):
+        window.open(tiny_dir, model="minilm")
+    assert switched == [True]
+    qtbot.wait(300)   # the delayed minilm start, had it survived, would be ranking now
+    qtbot.waitUntil(lambda: not state.rank_slot.busy, timeout=60000)
+    assert state.ranking_a.model == "bm25" and state.model_a == "bm25"
