@@ -18,6 +18,7 @@ import io
 import keyword
 import re
 import tokenize
+from collections.abc import Iterator
 from functools import lru_cache
 
 __all__ = ["highlight_lines"]
@@ -251,37 +252,35 @@ def _fstring_runs(body: str, raw: bool) -> list[Run]:
     return runs
 
 
-def _field_end(body: str, start: int) -> int:
-    """Index of the ``}`` closing the replacement field opened at ``start`` (-1: none)."""
+def _unquoted(text: str, start: int) -> Iterator[tuple[int, str, int]]:
+    """(index, character, bracket depth before it) of every character of ``text`` from
+    ``start`` that is not inside a quoted string (an f-string field's own strings)."""
     depth, quote = 0, ""
-    for k in range(start + 1, len(body)):
-        ch = body[k]
+    for k in range(start, len(text)):
+        ch = text[k]
         if quote:
             quote = "" if ch == quote else quote
-        elif ch in "'\"":
+            continue
+        if ch in "'\"":
             quote = ch
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            if depth == 0:
-                return k if ch == "}" else -1
-            depth -= 1
+            continue
+        yield k, ch, depth
+        depth += (ch in "([{") - (ch in ")]}")
+
+
+def _field_end(body: str, start: int) -> int:
+    """Index of the ``}`` closing the replacement field opened at ``start`` (-1: none)."""
+    for k, ch, depth in _unquoted(body, start + 1):
+        if depth == 0 and ch in ")]}":
+            return k if ch == "}" else -1
     return -1
 
 
 def _field_runs(field: str) -> list[Run]:
     """``{`` expression [``!c``] [``:`` spec] ``}``."""
-    depth, quote, cut = 0, "", len(field)
-    for k, ch in enumerate(field):
-        if quote:
-            quote = "" if ch == quote else quote
-        elif ch in "'\"":
-            quote = ch
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif depth == 0 and (ch == ":" or (ch == "!" and field[k + 1:k + 2] != "=")):
+    cut = len(field)
+    for k, ch, depth in _unquoted(field, 0):
+        if depth == 0 and (ch == ":" or (ch == "!" and field[k + 1:k + 2] != "=")):
             cut = k
             break
     expr, rest = field[:cut], field[cut:]
