@@ -129,6 +129,12 @@ def switching(folder: Path, warm: list[str], cold: list[str]) -> dict[str, list[
     w.state.query_ready.connect(lambda _q: loop.quit())
     w.open(folder, model="dense_a", query="q_0000")
     loop.exec()
+    # the launches above kept the first screen: wait for the ranking that replaces it and
+    # for the work that follows it (blind spots, keeping the screen), as a user who starts
+    # clicking a moment later would find the window
+    state = w.state
+    while state.ranking_a is None or state.blind_slot.busy or state.keep_slot.busy:
+        QApplication.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 50)
     times: dict[str, list[float]] = {"warm": [], "cold_shown": [], "cold_filled": [],
                                      "search": []}
     for text in ("weighted", "task 1", "task 93", "zzz", ""):   # typing in the search box
