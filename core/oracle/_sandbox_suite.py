@@ -329,9 +329,11 @@ def _run_worker(spec: dict, hooks: dict, deadline: float, output: _Output,
             waited.remove(out_r)  # end of file: W and all it started are gone
         if rfd in ready and reader.feed(rfd):
             waited.remove(rfd)
-        if 0 in ready and not os.read(0, 1):  # host closed our stdin: give up at once
-            alive = False
-            break
+        if 0 in ready:  # the host's next request (queued: not read here) or its end
+            if not _unread(0):  # end of file: the host closed our stdin, give up at once
+                alive = False
+                break
+            waited.remove(0)  # a request waits: leave it whole for after this suite
         if pidfd is None or pidfd in ready:
             done, word = os.waitpid(pid, 0 if pidfd is not None else os.WNOHANG)
             status_word = word if done else None

@@ -139,7 +139,9 @@ class Oracle:
         cancel = threading.Event()
         finished: queue.SimpleQueue[int] = queue.SimpleQueue()
         done = 0
-        with ThreadPoolExecutor(max_workers=self.workers,
+        # a runner that queues suites (ForkServerPool.depth) gets that many per worker
+        depth = max(1, int(getattr(self._runner, "depth", 1)))
+        with ThreadPoolExecutor(max_workers=self.workers * depth,
                                 thread_name_prefix="execretrieval-oracle") as pool:
             futures: list[Future[SuiteResult]] = []
             for i, (code, tests) in enumerate(checked):

@@ -232,6 +232,13 @@ class ForkServer:
         self._killed = False
         self._containment: dict[str, Any] | None = None  # from its hello, once it came
         self._reasons: dict[str, str] = {}
+        # Requests may be queued (see ForkServerPool.depth): each gets a ticket when it is
+        # written and its thread reads the reply whose turn it is; the server answers in order.
+        self._hello_lock = threading.Lock()
+        self._send_lock = threading.Lock()
+        self._turn = threading.Condition()
+        self._sent = self._answered = 0
+        self._broken = False  # a reply went missing: no later one can be matched to its ticket
         if wait:
             self.ready()
 
@@ -239,6 +246,11 @@ class ForkServer:
         """Wait until the server has set itself up (its hello); OracleError if it failed."""
         if self._containment is not None:
             return
+        with self._hello_lock:
+            if self._containment is None:
+                self._hello()
+
+    def _hello(self) -> None:
         hello = self._receive()
         if hello is not None and "error" in hello:
             self.close()
@@ -252,7 +264,7 @@ class ForkServer:
 
     @property
     def alive(self) -> bool:
-        return not self._killed and self._proc.poll() is None
+        return not self._killed and not self._broken and self._proc.poll() is None
 
     def containment(self) -> dict[str, Any]:
         """Which containment measures this server has active (see the module docstring)."""
@@ -266,7 +278,11 @@ class ForkServer:
         return dict(self._reasons)
 
     def run(self, code: str, tests: list[str], timeout: float, limits: Limits) -> dict[str, Any]:
-        """Run one suite; the raw result dict of the server. Raises OracleError if it died."""
+        """Run one suite; the raw result dict of the server. Raises OracleError if it died.
+
+        Several threads may call this at once: requests queue in the server's stdin (it
+        reads the next one only when the suite before it is done, so a queued suite's time
+        limit starts when it starts) and each thread gets the reply to its own request."""
         if limits.hash_seed != self.hash_seed:
             raise OracleError(f"this sandbox server runs hash seed {self.hash_seed}, "
                               f"not {limits.hash_seed}")
@@ -274,16 +290,37 @@ class ForkServer:
         request = {"code": code, "tests": tests, "timeout": timeout, "limits": _as_dict(limits),
                    "output_chars": limits.output_chars}
         data = json.dumps(request).encode()
-        try:
-            assert self._proc.stdin is not None
-            self._proc.stdin.write(struct.pack(">I", len(data)) + data)
-            self._proc.stdin.flush()
-        except (OSError, ValueError) as exc:
-            raise OracleError("the sandbox server is gone") from exc
-        reply = self._receive()
+        with self._send_lock:
+            if self._broken:
+                raise OracleError("the sandbox server is gone")
+            try:
+                assert self._proc.stdin is not None
+                self._proc.stdin.write(struct.pack(">I", len(data)) + data)
+                self._proc.stdin.flush()
+            except (OSError, ValueError) as exc:
+                self._fail()
+                raise OracleError("the sandbox server is gone") from exc
+            ticket, self._sent = self._sent, self._sent + 1
+        with self._turn:
+            while self._answered != ticket and not self._broken:
+                self._turn.wait()
+            if self._broken:
+                raise OracleError("the sandbox server died during a suite")
+        reply = self._receive()  # (only this ticket's thread reads now)
+        with self._turn:
+            if reply is None:
+                self._broken = True
+            else:
+                self._answered += 1
+            self._turn.notify_all()
         if reply is None:
             raise OracleError("the sandbox server died during a suite")
         return reply
+
+    def _fail(self) -> None:
+        with self._turn:
+            self._broken = True
+            self._turn.notify_all()
 
     def _receive(self) -> dict[str, Any] | None:
         stream = self._proc.stdout
@@ -323,27 +360,35 @@ class ForkServer:
 
 
 class ForkServerPool:
-    """Up to ``size`` fork servers, started on demand and lent to one thread at a time.
+    """Up to ``size`` fork servers, started on demand, each lent to up to ``depth`` threads.
 
     A server's interpreter has one hash seed for life, so servers are kept per
     ``Limits.hash_seed``: a suite runs on an idle server of its seed, else on a newly started
-    one; when all ``size`` slots are taken by idle servers of other seeds, one of those is
-    stopped to make room. This is the Oracle's default
-    :class:`~execretrieval.oracle.execution.SuiteRunner`.
+    one, else (every slot taken) it queues behind the suite a busy server of its seed is
+    running, up to ``depth`` suites per server; when all ``size`` slots are taken by idle
+    servers of other seeds, one of those is stopped to make room. Queueing one suite ahead
+    means a server starts the next suite as soon as it has sent a reply instead of waiting
+    for the host to read it and send the next (~0.1-0.2 ms a suite, in which its CPU had
+    nothing to do); the Oracle runs ``size * depth`` threads for it. This is the Oracle's
+    default :class:`~execretrieval.oracle.execution.SuiteRunner`.
     """
+
+    depth = 2
 
     def __init__(self, size: int, *, isolate: bool = True) -> None:
         self.size = size
         self._isolate = isolate
         self._cond = threading.Condition()
         self._idle: list[ForkServer] = []
-        self._busy: dict[ForkServer, threading.Event | None] = {}
+        # busy server -> the cancel event of each suite it holds (running or queued)
+        self._busy: dict[ForkServer, list[threading.Event | None]] = {}
         self._starting = 0
         self._slots = list(range(size - 1, -1, -1))  # server index: its CPU and its uid
         self._closed = False
         self._containment: dict[str, Any] | None = None
 
-    def _acquire(self, hash_seed: int = 0) -> ForkServer:
+    def _acquire(self, hash_seed: int = 0, cancel: threading.Event | None = None) -> ForkServer:
+        """A server of ``hash_seed`` for one suite, registered as busy with ``cancel``."""
         evicted: ForkServer | None = None
         with self._cond:
             while True:
@@ -351,11 +396,19 @@ class ForkServerPool:
                     raise OracleError("the sandbox pool is closed")
                 for i in range(len(self._idle) - 1, -1, -1):
                     if self._idle[i].hash_seed == hash_seed:
-                        return self._idle.pop(i)
+                        server = self._idle.pop(i)
+                        self._busy[server] = [cancel]
+                        return server
                 if len(self._busy) + self._starting < self.size and self._slots:
                     self._starting += 1
                     slot = self._slots.pop()
                     break
+                shared = [s for s, held in self._busy.items() if s.hash_seed == hash_seed
+                          and len(held) < self.depth and s.alive]
+                if shared:  # queue behind the suite of the least loaded one
+                    server = min(shared, key=lambda s: len(self._busy[s]))
+                    self._busy[server].append(cancel)
+                    return server
                 if self._idle:  # every slot is held, some by idle servers of another seed
                     evicted = self._idle.pop(0)
                     self._starting += 1
@@ -369,11 +422,13 @@ class ForkServerPool:
         except BaseException:
             with self._cond:
                 self._slots.append(slot)
-            raise
-        finally:
-            with self._cond:
                 self._starting -= 1
                 self._cond.notify()
+            raise
+        with self._cond:
+            self._starting -= 1
+            self._busy[server] = [cancel]
+            self._cond.notify_all()  # others may queue behind it now
         return server
 
     def prestart(self, count: int = 1, hash_seed: int = 0) -> int:
@@ -405,38 +460,41 @@ class ForkServerPool:
         """Run one suite on a free server of ``limits.hash_seed``; retry once on a fresh
         server if one died."""
         for attempt in (1, 2):
-            server = self._acquire(limits.hash_seed)
-            with self._cond:
-                if cancel is not None and cancel.is_set():
-                    self._idle.append(server)
-                    self._cond.notify()
-                    raise CancelledError("the batch was cancelled")
-                self._busy[server] = cancel
+            server = self._acquire(limits.hash_seed, cancel)
             try:
+                if cancel is not None and cancel.is_set():
+                    raise CancelledError("the batch was cancelled")
                 return server.run(code, tests, timeout, limits)
             except OracleError:
                 if (cancel is not None and cancel.is_set()) or attempt == 2:
                     raise
             finally:
-                self._release(server)
+                self._release(server, cancel)
         raise OracleError("unreachable")  # pragma: no cover
 
-    def _release(self, server: ForkServer) -> None:
+    def _release(self, server: ForkServer, cancel: threading.Event | None = None) -> None:
+        """One suite of ``server`` is over; the last one out parks or stops it."""
         with self._cond:
+            held = self._busy.get(server, [])
+            if cancel in held:
+                held.remove(cancel)
+            if held:  # another thread's suite is still on it (it releases it later)
+                self._cond.notify_all()
+                return
             self._busy.pop(server, None)
             if server.alive and not self._closed:
                 self._idle.append(server)
                 server = None  # type: ignore[assignment]
             else:
                 self._slots.append(server.index)
-            self._cond.notify()
+            self._cond.notify_all()
         if server is not None:
             server.close()
 
     def abort(self, cancel: threading.Event) -> None:
         """Kill the servers running suites for ``cancel`` (their threads get OracleError)."""
         with self._cond:
-            victims = [s for s, c in self._busy.items() if c is cancel]
+            victims = [s for s, held in self._busy.items() if any(c is cancel for c in held)]
         for server in victims:
             server.kill()
 
