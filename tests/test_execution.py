@@ -224,6 +224,30 @@ def test_a_server_killed_with_a_suite_queued_is_replaced():
         pool.close()
 
 
+def test_a_batch_survives_its_server_being_killed():
+    """run_many on one server: killing it mid-batch loses nothing; the suites it held run
+    again on a fresh server and every result belongs to its own suite."""
+    with Oracle(timeout=5.0, cache=None, workers=1) as o:
+        jobs = [("import time\n", [f"time.sleep(0.15)\nassert {i} == {i % 3}"])
+                for i in range(8)]
+        killed: list[object] = []
+
+        def kill_after_a_while() -> None:
+            time.sleep(0.5)
+            busy = list(o._runner._busy)  # type: ignore[attr-defined]
+            for server in busy:
+                server.kill()
+            killed.extend(busy)
+
+        killer = threading.Thread(target=kill_after_a_while)
+        killer.start()
+        results = o.run_many(jobs)
+        killer.join()
+    assert killed  # a server was killed while it held suites
+    assert [r.statuses for r in results] == [("pass",) if i < 3 else ("fail",)
+                                             for i in range(8)]
+
+
 def test_suite_result_round_trip():
     result = SuiteResult(outcomes=(TestOutcome("assert f()", "fail", "boom", "printed\n"),
                                    TestOutcome("g()", "error", "ValueError: x")),

@@ -55,6 +55,7 @@ Where a measure is unavailable the run still works; :meth:`ForkServer.containmen
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import functools
 import json
@@ -66,6 +67,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -283,6 +285,10 @@ class ForkServer:
         Several threads may call this at once: requests queue in the server's stdin (it
         reads the next one only when the suite before it is done, so a queued suite's time
         limit starts when it starts) and each thread gets the reply to its own request."""
+        return self.result(self.submit(code, tests, timeout, limits))
+
+    def submit(self, code: str, tests: list[str], timeout: float, limits: Limits) -> int:
+        """Queue one suite on the server; its ticket for :meth:`result`."""
         if limits.hash_seed != self.hash_seed:
             raise OracleError(f"this sandbox server runs hash seed {self.hash_seed}, "
                               f"not {limits.hash_seed}")
@@ -301,6 +307,11 @@ class ForkServer:
                 self._fail()
                 raise OracleError("the sandbox server is gone") from exc
             ticket, self._sent = self._sent, self._sent + 1
+            return ticket
+
+    def result(self, ticket: int) -> dict[str, Any]:
+        """The reply to the suite ``ticket`` stands for, once the server sent it (replies
+        come in the order of the tickets)."""
         with self._turn:
             while self._answered != ticket and not self._broken:
                 self._turn.wait()
@@ -471,6 +482,86 @@ class ForkServerPool:
             finally:
                 self._release(server, cancel)
         raise OracleError("unreachable")  # pragma: no cover
+
+    def run_batch(self, jobs: Sequence[tuple[str, list[str]]], timeout: float, limits: Limits,
+                  cancel: threading.Event,
+                  done: Callable[[int, dict[str, Any] | BaseException], None],
+                  ) -> list[threading.Thread]:
+        """Start running ``jobs``: one thread per server (up to ``size``), each keeping
+        ``depth`` suites queued on its server, so the server never waits for the host and
+        the host needs no thread per suite in flight. ``done(index, raw result)`` is called
+        from those threads as each suite ends, ``done(index, OracleError)`` for a suite that
+        found its server dead twice (each try on a fresh server), ``done(-1, error)`` if a
+        thread could not go on (no server would start). Once ``cancel`` is set the threads
+        stop taking suites; ``abort(cancel)`` ends the ones running. Returns the threads."""
+        pending = collections.deque(range(len(jobs)))
+        tries = [0] * len(jobs)
+        lock = threading.Lock()
+
+        def take() -> int | None:
+            with lock:
+                return pending.popleft() if pending and not cancel.is_set() else None
+
+        def lost(index: int, exc: OracleError) -> None:
+            if cancel.is_set():
+                return  # the batch is given up: nobody waits for this suite
+            tries[index] += 1
+            if tries[index] >= 2:
+                done(index, exc)
+            else:
+                with lock:
+                    pending.appendleft(index)
+
+        def drive() -> None:
+            server: ForkServer | None = None
+            queued: collections.deque[tuple[int, int]] = collections.deque()  # index, ticket
+            try:
+                while True:
+                    if server is None:
+                        with lock:
+                            if not pending or cancel.is_set():
+                                return
+                        server = self._acquire(limits.hash_seed, cancel)
+                    gone = None
+                    while len(queued) < self.depth:
+                        index = take()
+                        if index is None:
+                            break
+                        try:
+                            code, tests = jobs[index]
+                            queued.append((index, server.submit(code, tests, timeout, limits)))
+                        except OracleError as exc:
+                            gone = exc
+                            lost(index, exc)
+                            break
+                    if queued:
+                        index, ticket = queued[0]
+                        try:
+                            raw = server.result(ticket)
+                        except OracleError as exc:
+                            gone = exc
+                        else:
+                            queued.popleft()
+                            done(index, raw)
+                            continue
+                    if gone is None:  # nothing left to take
+                        return
+                    for index, _ in queued:  # the server died: each suite tries once more
+                        lost(index, gone)
+                    queued.clear()
+                    self._release(server, cancel)
+                    server = None
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
+                done(-1, exc)
+            finally:
+                if server is not None:
+                    self._release(server, cancel)
+
+        threads = [threading.Thread(target=drive, name=f"execretrieval-oracle-{n}", daemon=True)
+                   for n in range(min(self.size, len(jobs)))]
+        for thread in threads:
+            thread.start()
+        return threads
 
     def _release(self, server: ForkServer, cancel: threading.Event | None = None) -> None:
         """One suite of ``server`` is over; the last one out parks or stops it."""
