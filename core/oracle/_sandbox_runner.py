@@ -248,11 +248,13 @@ def _preload(names: list[str]) -> None:
 
 
 def _str_table_sizes() -> frozenset:
-    """Every ``dict.__sizeof__`` of a dict whose keys are all exact strs, up to 2**12 keys
-    (a dict grows through every table size; see ``make_fingerprint``)."""
+    """Every ``dict.__sizeof__`` of a dict whose keys are all exact strs, up to 2**10 keys
+    (a dict grows through every table size; see ``make_fingerprint``; a larger namespace
+    is compared key by key). Not more: what the server allocates stays in its memory, and
+    every fork pays for that (builtins has ~160 names, ``sys.modules`` ~90)."""
     sizes: set[int] = set()
     grown: dict[str, int] = {}
-    for n in range(1 << 12):
+    for n in range(1 << 10):
         sizes.add(grown.__sizeof__())
         grown[f"k{n}"] = n
     return frozenset(sizes)
