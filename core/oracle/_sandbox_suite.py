@@ -334,24 +334,28 @@ def _run_worker(spec: dict, hooks: dict, deadline: float, output: _Output,
     except (AttributeError, OSError):  # kernel < 5.3: poll instead
         pidfd = None
     reader = _Verdicts(spec["work"], spec["start"], outcomes, spec["quiet"])
-    waited = ([] if roomy and pidfd is not None else [rfd]) + [out_r, 0] + (
-        [pidfd] if pidfd is not None else [])
+    # poll, not select: the host's end of stdin is watched for its hang-up only, so a
+    # request the host queued behind this suite (ForkServerPool.depth) is left whole and
+    # does not hide the host going away
+    poller = select.poll()
+    for fd in ([] if roomy and pidfd is not None else [rfd]) + [out_r] + (
+            [pidfd] if pidfd is not None else []):
+        poller.register(fd, select.POLLIN)
+    poller.register(0, 0)  # POLLHUP and POLLERR are reported whatever the mask
     status_word, alive = None, True
     while status_word is None and not reader.broken:
         left = deadline - time.monotonic()
         if left <= 0:
             break
-        ready, _, _ = select.select(waited, [], [],
-                                    left if pidfd is not None else min(left, 0.01))
+        ready = {fd for fd, _ in poller.poll(
+            1000 * (left if pidfd is not None else min(left, 0.01)) + 1)}
         if out_r in ready and not output.take(out_r, reader, rfd):
-            waited.remove(out_r)  # end of file: W and all it started are gone
+            poller.unregister(out_r)  # end of file: W and all it started are gone
         if rfd in ready and reader.feed(rfd):
-            waited.remove(rfd)
-        if 0 in ready:  # the host's next request (queued: not read here) or its end
-            if not _unread(0):  # end of file: the host closed our stdin, give up at once
-                alive = False
-                break
-            waited.remove(0)  # a request waits: leave it whole for after this suite
+            poller.unregister(rfd)
+        if 0 in ready:  # the host closed our stdin: give up at once
+            alive = False
+            break
         if pidfd is None or pidfd in ready:
             done, word = os.waitpid(pid, 0 if pidfd is not None else os.WNOHANG)
             status_word = word if done else None
