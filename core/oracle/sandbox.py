@@ -354,11 +354,7 @@ class ForkServer:
 
     def close(self) -> None:
         """Stop the server and remove its base folder; safe to call twice."""
-        if self._containment is None:  # still setting up (or failed): no suite to finish
-            self.kill()
-        with contextlib.suppress(OSError, ValueError):
-            if self._proc.stdin is not None:
-                self._proc.stdin.close()  # EOF: the server exits between or during suites
+        self.stop()
         try:
             self._proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
@@ -368,6 +364,14 @@ class ForkServer:
             if self._proc.stdout is not None:
                 self._proc.stdout.close()
         shutil.rmtree(self._base, ignore_errors=True)
+
+    def stop(self) -> None:
+        """Tell the server to end (EOF on its stdin), without waiting: :meth:`close` waits."""
+        if self._containment is None:  # still setting up (or failed): no suite to finish
+            self.kill()
+        with contextlib.suppress(OSError, ValueError):
+            if self._proc.stdin is not None:
+                self._proc.stdin.close()  # EOF: the server exits between or during suites
 
 
 class ForkServerPool:
@@ -605,5 +609,7 @@ class ForkServerPool:
             servers = self._idle + list(self._busy)
             self._idle = []
             self._cond.notify_all()
+        for server in servers:  # all end at once, then each is waited for
+            server.stop()
         for server in servers:
             server.close()
