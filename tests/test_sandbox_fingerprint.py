@@ -42,15 +42,23 @@ CASES = {
         "import sys\ndef f():\n    return sys.maxsize\n",
         "import sys\nsys.maxsize = 7",
         "assert f() > 7"),
-    # Keys and values as they were, but builtins' table now takes keys of any type (a key
-    # that is not a str was added and removed): looking names up in it could run the
-    # candidate's __eq__, so the runner counts it as changed. The mark left on ``os``
-    # (watched by nobody here) shows which process the next test ran in.
-    "builtins' table turned general, its mapping unchanged": (
+    "a builtin rebound while builtins' table was rebuilt": (
+        "def f(x):\n    return len(x)\n",
+        "import builtins\nd = vars(builtins)\nfor i in range(400):\n    d[f'zz{i}'] = i\n"
+        "for i in range(400):\n    del d[f'zz{i}']\nbuiltins.len = lambda x: 42",
+        "assert f([1, 2]) == 2"),
+    # the last name renamed: every value stays where it was; the mark on ``os`` (watched by
+    # nobody here) shows which process the next test ran in
+    "the last builtin renamed while builtins' table was rebuilt (values in the same order)": (
         "def f():\n    return hasattr(__import__('sys').modules['o' + 's'], 'erx_mark')\n",
-        "import builtins\nd = vars(builtins)\nd[1] = 1\ndel d[1]\n"
-        "__import__('sys').modules['o' + 's'].erx_mark = 1\nassert f()",
+        "import builtins\nd = vars(builtins)\nlast = list(d)[-1]\nfor i in range(400):\n"
+        "    d[f'zz{i}'] = i\nfor i in range(400):\n    del d[f'zz{i}']\n"
+        "d['zz_' + last] = d.pop(last)\n__import__('sys').modules['o' + 's'].erx_mark = 1",
         "assert f() is False"),
+    "a builtin rebound once builtins' table took a key that is not a str": (
+        "def f(x):\n    return len(x)\n",
+        "import builtins\nd = vars(builtins)\nd[1] = 1\ndel d[1]\nbuiltins.len = lambda x: 42",
+        "assert f([1, 2]) == 2"),
 }
 
 
@@ -65,6 +73,28 @@ def test_a_patch_never_reaches_the_next_test(oracle, case):
     code, patch, after = CASES[case]
     result = oracle.run(code, [patch, after, after])
     assert result.statuses[1:] == ("pass", "pass"), result.outcomes
+
+
+REBUILT = {
+    "grown and rebuilt": "for i in range(400):\n    d[f'zz{i}'] = i\n"
+                         "for i in range(400):\n    del d[f'zz{i}']\n",
+    "widened by a key that is not a str": "d[1] = 1\ndel d[1]\n",
+}
+
+
+@pytest.mark.parametrize("how", sorted(REBUILT))
+def test_a_rebuilt_table_with_the_same_mapping_is_not_a_change(oracle, how):
+    """Builtins' table rebuilt (it grew, or took a key that is not a str: it keeps a wider
+    table), with the same names bound to the same objects in the end: the next test runs
+    in the same process (the mark on ``os`` is still there). The runner then compares the
+    names in order, each checked to be an exact str first, so no key's ``__eq__`` runs."""
+    code = "def f():\n    return hasattr(__import__('sys').modules['o' + 's'], 'erx_mark')\n"
+    result = oracle.run(code, [
+        "import builtins\nd = vars(builtins)\nsize = d.__sizeof__()\n" + REBUILT[how]
+        + "assert d.__sizeof__() != size\n"
+        "__import__('sys').modules['o' + 's'].erx_mark = 1\nassert f()",
+        "assert f()"])
+    assert result.statuses == ("pass", "pass"), result.outcomes
 
 
 def test_the_same_process_runs_tests_that_leave_it_alone(oracle):

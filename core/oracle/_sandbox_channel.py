@@ -317,18 +317,26 @@ def make_fingerprint(builtins_dict, modules, getcwd, getrecursionlimit, int_max_
 
     def intact(item, _len=len, _sizeof=dict.__sizeof__, _all=all, _map=map,
                _is=__import__("operator").is_, _getitem=dict.__getitem__, _repeat=repeat,
-               _keys=dict.keys, _values=dict.values, _KeyError=KeyError):
+               _keys=dict.keys, _values=dict.values, _KeyError=KeyError, _tuple=tuple,
+               _type=type, _str=str):
         """The namespace maps the same keys to the same objects as when ``item`` was taken.
         A str-only table of the same size still holds exact strs only, so looking one up
         compares strs and calls nothing of the candidate's: same length and every key
-        found with its own value means the same mapping. Any other table is compared key by
-        key and value by value, by identity, in order."""
+        found with its own value means the same mapping. A str-only table whose size
+        changed was rebuilt (inserts and deletes, the judge's own ``__candidate__`` among
+        them, make it resize) or widened: its keys, once each is seen to be an exact str,
+        are compared with the copies in order, and its values by identity. Any other table
+        is compared key by key and value by value, by identity, in order."""
         space, n, size, keys, values = item
-        if _len(space) != _len(values) or _sizeof(space) != size:
+        if _len(space) != _len(values):
             return False
         if n < 0:
-            return _all(_map(_is, _keys(space), keys)) and _all(_map(_is, _values(space),
-                                                                     values))
+            return _sizeof(space) == size and _all(_map(_is, _keys(space), keys)) and _all(
+                _map(_is, _values(space), values))
+        if _sizeof(space) != size:
+            now = _tuple(_keys(space))
+            return (_len([k for k in now if _type(k) is _str]) == n and now == keys
+                    and _all(_map(_is, _values(space), values)))
         try:
             return _all(_map(_is, _map(_getitem, _repeat(space, n), keys), values))
         except _KeyError:
