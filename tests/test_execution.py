@@ -11,8 +11,8 @@ import time
 import pytest
 
 from execretrieval import CancelledError, Limits, MemoryCache, Oracle, ResultCache, SuiteResult
+from execretrieval.oracle.pool import ForkServerPool
 from execretrieval.oracle.results import STATUSES, TestOutcome
-from execretrieval.oracle.sandbox import ForkServerPool
 
 ADD = "def add(a, b):\n    return a + b\n"
 
@@ -273,7 +273,7 @@ def test_bad_arguments_are_rejected(oracle):
 
 def test_without_namespaces_it_still_works_and_says_so(tmp_path):
     """The fallback path (no namespaces): same outcomes, cleanup by subreaper."""
-    from execretrieval.oracle.sandbox import ForkServerPool
+    from execretrieval.oracle.pool import ForkServerPool
 
     marker = tmp_path / "daemon.pid"
     daemon = ("import os, time\nif os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n"

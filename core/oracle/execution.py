@@ -29,8 +29,9 @@ from typing import Any, Protocol
 
 from ..errors import CancelledError, OracleError
 from .cache import Cache, ResultCache, cache_key
+from .pool import ForkServerPool
 from .results import SuiteResult, TestOutcome
-from .sandbox import ForkServerPool, Limits
+from .sandbox import Limits
 
 __all__ = ["Oracle", "SuiteRunner", "check_suite"]
 
