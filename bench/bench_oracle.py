@@ -106,6 +106,11 @@ def cpu_seconds() -> float:
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
+def minor_faults() -> int:
+    """Minor page faults of every child reaped so far (a fork's copy-on-write pages)."""
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt
+
+
 def run_naive(suites, script: Path, workers: int) -> tuple[list[tuple[str, ...]], float]:
     def one(job):
         proc = subprocess.run([sys.executable, "-I", str(script)], input=json.dumps(
@@ -133,15 +138,21 @@ def run_oracle(suites, workers: int) -> tuple[list[tuple[str, ...]], dict]:
 
 def whole_command(mode: str, jobs: Path, out: Path) -> tuple[float, float]:
     """Run ``mode`` over the suites in ``jobs`` as one fresh command (interpreter start,
-    imports, servers, every suite, exit); (wall seconds, CPU seconds of it and its children)."""
+    imports, servers, every suite, exit); (wall seconds, CPU seconds of it and its children).
+    Its minor page faults are added to ``FAULTS[mode]``."""
     # the environment a user's shell gives: bytecode caches read and written as usual (an
     # installation has them; PYTHONDONTWRITEBYTECODE in the benchmark's own environment
     # would make every round recompile the engine and the sandbox server's modules)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    cpu0, started = cpu_seconds(), time.perf_counter()
+    cpu0, faults0, started = cpu_seconds(), minor_faults(), time.perf_counter()
     subprocess.run([sys.executable, __file__, "--one-shot", mode, str(jobs), str(out)],
                    check=True, env={**env, "PYTHONHASHSEED": "0"})
-    return time.perf_counter() - started, cpu_seconds() - cpu0
+    wall = time.perf_counter() - started
+    FAULTS.setdefault(mode, []).append(minor_faults() - faults0)
+    return wall, cpu_seconds() - cpu0
+
+
+FAULTS: dict[str, list[int]] = {}
 
 
 def one_shot(mode: str, jobs: Path, out: Path) -> int:
@@ -218,7 +229,14 @@ def main() -> int:
           f"{'met' if seq_s / ours_s >= 15 else 'MISSED'})")
     print(f"  speed-up vs naive with {workers} in flight: {par_s / ours_s:.1f}x")
     print(f"  CPU per suite: oracle {1000 * ours_cpu / n:.2f} ms, naive {1000 * seq_cpu / n:.2f} "
-          f"ms ({seq_cpu / ours_cpu:.1f}x less; independent of other load)")
+          f"ms ({seq_cpu / ours_cpu:.1f}x less; other load moves it less than wall time)")
+    faults = sorted(FAULTS["oracle"][1:])  # (not the warm-up's)
+    print(f"  minor page faults per suite, oracle: {faults[len(faults) // 2] / n:.0f} (median "
+          f"round; copy-on-write after each fork), naive: "
+          f"{sorted(FAULTS['naive'])[len(FAULTS['naive']) // 2] / n:.0f}")
+    print(f"  processes: oracle 1 command + {workers} fork servers (each with a waiting "
+          f"parent in its PID namespace) + one worker per suite (one more per test that "
+          f"changes it); naive 1 command + one python -I per suite")
     print(f"  load average at the end: {os.getloadavg()[0]:.1f} (other work skews wall times)")
     active = [k for k, v in containment.items() if v is True]
     print(f"  containment active: {', '.join(active)}")

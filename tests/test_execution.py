@@ -11,8 +11,8 @@ import time
 import pytest
 
 from execretrieval import CancelledError, Limits, MemoryCache, Oracle, ResultCache, SuiteResult
+from execretrieval.oracle.pool import ForkServerPool
 from execretrieval.oracle.results import STATUSES, TestOutcome
-from execretrieval.oracle.sandbox import ForkServerPool
 
 ADD = "def add(a, b):\n    return a + b\n"
 
@@ -173,6 +173,81 @@ def test_thread_safe_concurrent_runs(oracle):
     assert len(results) == 8 and all(r.passed for r in results)
 
 
+def test_suites_queued_on_one_server_each_get_their_own_result():
+    """One server, two suites in flight at a time (ForkServerPool.depth): every reply goes
+    to the thread that sent its request, and output stays with its suite."""
+    with Oracle(timeout=5.0, cache=None, workers=1) as o:
+        jobs = [(f"def f():\n    print('suite {i}')\n    return {i}\n",
+                 [f"assert f() == {i}", f"assert f() == {i + 1}"]) for i in range(40)]
+        results = o.run_many(jobs)
+        servers = list(o._runner._idle)  # type: ignore[attr-defined]
+    assert len(servers) == 1  # one server ran all of them
+    assert [r.statuses for r in results] == [("pass", "fail")] * 40
+    assert [r.outcomes[1].detail for r in results] == [
+        f"returned {i}, expected {i + 1}" for i in range(40)]
+    assert [r.outcomes[0].output for r in results] == [f"suite {i}\n" for i in range(40)]
+
+
+def test_a_queued_suite_gets_its_whole_time_limit():
+    """A suite waiting behind another on the same server starts its clock when it starts:
+    two suites of 1 s each under a 1.6 s limit both pass on one server."""
+    with Oracle(timeout=1.6, cache=None, workers=1) as o:
+        jobs = [("import time\n", [f"time.sleep(1.0)\nassert {i} == {i}"]) for i in range(2)]
+        results = o.run_many(jobs)
+    assert [r.statuses for r in results] == [("pass",), ("pass",)]
+
+
+def test_a_server_killed_with_a_suite_queued_is_replaced():
+    """Killing a server while one suite runs and another waits behind it: both threads get
+    an error from it, and the pool retries each suite once on a fresh server."""
+    pool = ForkServerPool(1)
+    try:
+        first = pool._acquire()  # type: ignore[attr-defined]
+        pool._release(first)  # type: ignore[attr-defined]
+        outcomes: list[object] = []
+
+        def run(i: int) -> None:
+            outcomes.append(pool.run_suite(
+                "import time\n", [f"time.sleep(0.5)\nassert {i} == {i}"], 5.0, Limits())[
+                    "outcomes"][0][0])
+
+        threads = [threading.Thread(target=run, args=(i,)) for i in range(2)]
+        for t in threads:
+            t.start()
+        time.sleep(0.2)  # the first suite runs, the second is queued behind it
+        first.kill()
+        for t in threads:
+            t.join()
+        assert outcomes == ["pass", "pass"]
+        assert not first.alive and pool._idle and pool._idle[0] is not first  # type: ignore
+    finally:
+        pool.close()
+
+
+def test_a_batch_survives_its_server_being_killed():
+    """run_many on one server: killing it mid-batch loses nothing; the suites it held run
+    again on a fresh server and every result belongs to its own suite."""
+    with Oracle(timeout=5.0, cache=None, workers=1) as o:
+        jobs = [("import time\n", [f"time.sleep(0.15)\nassert {i} == {i % 3}"])
+                for i in range(8)]
+        killed: list[object] = []
+
+        def kill_after_a_while() -> None:
+            time.sleep(0.5)
+            busy = list(o._runner._busy)  # type: ignore[attr-defined]
+            for server in busy:
+                server.kill()
+            killed.extend(busy)
+
+        killer = threading.Thread(target=kill_after_a_while)
+        killer.start()
+        results = o.run_many(jobs)
+        killer.join()
+    assert killed  # a server was killed while it held suites
+    assert [r.statuses for r in results] == [("pass",) if i < 3 else ("fail",)
+                                             for i in range(8)]
+
+
 def test_suite_result_round_trip():
     result = SuiteResult(outcomes=(TestOutcome("assert f()", "fail", "boom", "printed\n"),
                                    TestOutcome("g()", "error", "ValueError: x")),
@@ -198,7 +273,7 @@ def test_bad_arguments_are_rejected(oracle):
 
 def test_without_namespaces_it_still_works_and_says_so(tmp_path):
     """The fallback path (no namespaces): same outcomes, cleanup by subreaper."""
-    from execretrieval.oracle.sandbox import ForkServerPool
+    from execretrieval.oracle.pool import ForkServerPool
 
     marker = tmp_path / "daemon.pid"
     daemon = ("import os, time\nif os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n"

@@ -9,7 +9,7 @@ from importlib import metadata
 
 from execretrieval.distribution import extra_packages, installed_extras
 from execretrieval.oracle.execution import Oracle
-from execretrieval.oracle.sandbox import ForkServerPool
+from execretrieval.oracle.pool import ForkServerPool
 
 ADD = "def add(a, b):\n    return a + b\n"
 

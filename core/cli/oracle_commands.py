@@ -89,7 +89,7 @@ def _reason(exc: BaseException) -> str:
 
 
 def _run_tests(args: argparse.Namespace) -> int:
-    from ..oracle.sandbox import ForkServerPool
+    from ..oracle.pool import ForkServerPool
 
     # The server sets itself up (its own interpreter, namespaces, probes) while this
     # process loads the rest of the oracle and reads the inputs.

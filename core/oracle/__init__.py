@@ -16,12 +16,14 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .cache import Cache, MemoryCache, ResultCache, cache_key, default_cache_path
     from .execution import Oracle, SuiteRunner
+    from .pool import ForkServerPool
     from .results import STATUSES, SuiteResult, TestOutcome
-    from .sandbox import ForkServer, ForkServerPool, Limits
+    from .sandbox import ForkServer, Limits
 
 _EXPORTS = {
     ".results": ("STATUSES", "SuiteResult", "TestOutcome"),
-    ".sandbox": ("ForkServer", "ForkServerPool", "Limits"),
+    ".sandbox": ("ForkServer", "Limits"),
+    ".pool": ("ForkServerPool",),
     ".cache": ("Cache", "MemoryCache", "ResultCache", "cache_key", "default_cache_path"),
     ".execution": ("Oracle", "SuiteRunner"),
 }

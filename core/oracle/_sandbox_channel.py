@@ -296,33 +296,90 @@ def make_nogc(function, gc_disable, gc_enable, gc_isenabled):
 
 
 def make_fingerprint(builtins_dict, modules, getcwd, getrecursionlimit, int_max_str_digits,
-                     module_dict):
-    def fingerprint(watched, lists, _b=builtins_dict, _m=modules, _cwd=getcwd,
+                     module_dict, table_sizes, repeat):
+    """(fingerprint, unchanged). ``table_sizes``: every ``dict.__sizeof__`` a dict whose keys
+    are all exact strs can have (CPython's str-only table: any other key makes its table
+    wider, and no str-only size is a wider table's size), measured by the server."""
+    def entry(space, _tuple=tuple, _keys=dict.keys, _values=dict.values, _len=len,
+              _sizeof=dict.__sizeof__, _type=type, _str=str, _sizes=table_sizes):
+        """What ``intact`` checks of one namespace, taken before any candidate code ran:
+        (namespace, number of keys or -1, its size, its keys, its values). A str-only
+        table keeps copies of its keys, made together so that they sit on a few pages:
+        reading the namespace's own keys would touch a page per few keys, and each page
+        touched in a forked W is a copy."""
+        keys, size = _tuple(_keys(space)), _sizeof(space)
+        if size in _sizes:
+            strs = [k for k in keys if _type(k) is _str]
+            if _len(strs) == _len(keys):
+                return (space, _len(keys), size, _tuple([(k + "\0")[:-1] for k in strs]),
+                        _tuple(_values(space)))
+        return (space, -1, size, keys, _tuple(_values(space)))
+
+    def intact(item, _len=len, _sizeof=dict.__sizeof__, _all=all, _map=map,
+               _is=__import__("operator").is_, _getitem=dict.__getitem__, _repeat=repeat,
+               _keys=dict.keys, _values=dict.values, _KeyError=KeyError, _tuple=tuple,
+               _type=type, _str=str):
+        """The namespace maps the same keys to the same objects as when ``item`` was taken.
+        A str-only table of the same size still holds exact strs only, so looking one up
+        compares strs and calls nothing of the candidate's: same length and every key
+        found with its own value means the same mapping. A str-only table whose size
+        changed was rebuilt (inserts and deletes, the judge's own ``__candidate__`` among
+        them, make it resize) or widened: its keys, once each is seen to be an exact str,
+        are compared with the copies in order, and its values by identity. Any other table
+        is compared key by key and value by value, by identity, in order."""
+        space, n, size, keys, values = item
+        if _len(space) != _len(values):
+            return False
+        if n < 0:
+            return _sizeof(space) == size and _all(_map(_is, _keys(space), keys)) and _all(
+                _map(_is, _values(space), values))
+        if _sizeof(space) != size:
+            now = _tuple(_keys(space))
+            return (_len([k for k in now if _type(k) is _str]) == n and now == keys
+                    and _all(_map(_is, _values(space), values)))
+        try:
+            return _all(_map(_is, _map(_getitem, _repeat(space, n), keys), values))
+        except _KeyError:
+            return False
+
+    def fingerprint(watched, lists, prior=None, _b=builtins_dict, _m=modules, _cwd=getcwd,
                     _rl=getrecursionlimit, _digits=int_max_str_digits, _dict=module_dict,
-                    _tuple=tuple, _list=list, _extend=list.extend, _values=dict.values,
-                    _keys=dict.keys):
-        """Identities of everything a test could patch for later tests (see the runner).
-        ``watched`` are module objects and ``lists`` the ``sys.path``-like lists the judge
-        took before any candidate code: nothing is looked up by name here."""
-        objects = _list(_values(_b))
-        _extend(objects, _keys(_b))
-        _extend(objects, _values(_m))
-        _extend(objects, _keys(_m))
+                    _tuple=tuple, _entry=entry, _intact=intact, _append=list.append):
+        """Everything a test could patch for later tests (see the runner): the namespaces
+        of builtins, ``sys.modules`` and the ``watched`` modules, the ``sys.path``-like
+        ``lists`` (module objects and lists the judge took before any candidate code:
+        nothing is looked up by name here) and three scalars. An entry of ``prior`` (taken
+        by the server before it forked) for the same namespace is reused while intact."""
+        spaces = [_b, _m]
         for module in watched:
             space = _dict(module)
-            if space is _b:  # builtins, read above
-                continue
-            _extend(objects, _values(space))
-            _extend(objects, _keys(space))
-        for items in lists:
-            _extend(objects, items)
-        return _tuple(objects), (_cwd(), _rl(), _digits())
-    return fingerprint
+            if space is not _b:
+                _append(spaces, space)
+        entries = []
+        for space in spaces:
+            reused = None
+            if prior is not None:
+                for old in prior[0]:
+                    if old[0] is space:
+                        reused = old if _intact(old) else None
+                        break
+            _append(entries, reused if reused is not None else _entry(space))
+        return (_tuple(entries), _tuple([(items, _tuple(items)) for items in lists]),
+                (_cwd(), _rl(), _digits()))
 
+    def unchanged(taken, _all=all, _map=map, _is=__import__("operator").is_, _len=len,
+                  _intact=intact, _cwd=getcwd, _rl=getrecursionlimit,
+                  _digits=int_max_str_digits):
+        """Nothing in ``taken`` (a fingerprint) was patched since it was taken."""
+        for item in taken[0]:
+            if not _intact(item):
+                return False
+        for items, then in taken[1]:
+            if _len(items) != _len(then) or not _all(_map(_is, items, then)):
+                return False
+        return taken[2] == (_cwd(), _rl(), _digits())
 
-def same(a, b, _len=len, _all=all, _map=map, _is=__import__("operator").is_):
-    """Two fingerprints agree: the same objects, in order, and the same scalars."""
-    return _len(a[0]) == _len(b[0]) and _all(_map(_is, a[0], b[0])) and a[1] == b[1]
+    return fingerprint, unchanged, entry, intact
 
 
 def make_describe(known, base_str, args_of, mro_of, name_of, qualname_of):

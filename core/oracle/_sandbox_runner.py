@@ -247,6 +247,19 @@ def _preload(names: list[str]) -> None:
                 pass
 
 
+def _str_table_sizes() -> frozenset:
+    """Every ``dict.__sizeof__`` of a dict whose keys are all exact strs, up to 2**10 keys
+    (a dict grows through every table size; see ``make_fingerprint``; a larger namespace
+    is compared key by key). Not more: what the server allocates stays in its memory, and
+    every fork pays for that (builtins has ~160 names, ``sys.modules`` ~90)."""
+    sizes: set[int] = set()
+    grown: dict[str, int] = {}
+    for n in range(1 << 10):
+        sizes.add(grown.__sizeof__())
+        grown[f"k{n}"] = n
+    return frozenset(sizes)
+
+
 def _exception_table() -> dict:
     """id of each built-in exception class -> (its ``__str__``, the getters of the C-level
     attributes that ``__str__`` may read), for describing exceptions without candidate code."""
@@ -297,9 +310,10 @@ def make_hooks() -> dict:
     # a refused import is an ImportError, so ``try: import x / except ImportError`` works
     import_error = type("SandboxImportError", (ImportError,), {
         "__module__": "builtins", "__doc__": "An import the sandbox refuses."})
-    fingerprint = namespace["make_fingerprint"](
+    fingerprint, unchanged, *fingerprint_parts = namespace["make_fingerprint"](
         builtins.__dict__, sys.modules, os.getcwd, sys.getrecursionlimit,
-        sys.get_int_max_str_digits, vars(types.ModuleType)["__dict__"].__get__)
+        sys.get_int_max_str_digits, vars(types.ModuleType)["__dict__"].__get__,
+        _str_table_sizes(), __import__("itertools").repeat)
     describe, describe_parts = namespace["make_describe"](
         types.MappingProxyType(_exception_table()), BaseException.__str__,
         BaseException.__dict__["args"].__get__,
@@ -337,7 +351,7 @@ def make_hooks() -> dict:
             if name in _RUNNER_MODULES:
                 runner_globals.append(module.__dict__)
     hidden_all = (hidden, raiser, on_sigxcpu, *loaders)  # their defaults hold originals
-    protected = (fingerprint, namespace["same"], describe, *describe_parts, flush,
+    protected = (fingerprint, unchanged, *fingerprint_parts, describe, *describe_parts, flush,
                  import_error, *rules["functions"], *guarded.values(), *shim, *hidden_all)
     # Made here, once; each W arms its own copy (see _install_hooks)
     fatal_names = tuple(_FATAL.get(n, b"") for n in range(65))  # private, immutable
@@ -351,7 +365,7 @@ def make_hooks() -> dict:
     return {"namespace": namespace, "channel": channel, "guard": guard, "judge": judge,
             "import_error": import_error,
             "values_equal": rules["values_equal"],  # two plain values, as a test's == judges
-            "same": namespace["same"],
+            "unchanged": unchanged,
             "describe": describe, "flush": flush, "fingerprint": fingerprint,
             "hidden": hidden_all, "protected": protected,
             "runner_globals": runner_globals, "pytest": pytest_shim,
@@ -418,8 +432,8 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
     BaseException_, ModuleType, builtins_ = BaseException, types.ModuleType, builtins
     gc_enable, gc_disable = gc.enable, gc.disable
     sizeof = dict.__sizeof__
-    describe, flush, same = hooks["describe"], hooks["flush"], hooks["same"]
-    fingerprint = hooks["fingerprint"]
+    describe, flush, unchanged = hooks["describe"], hooks["flush"], hooks["unchanged"]
+    fingerprint, prior = hooks["fingerprint"], hooks.get("prior")
     modules, put, pop, pytest_shim = sys.modules, dict.__setitem__, dict.pop, hooks["pytest"]
     getrusage, setrlimit = resource.getrusage, resource.setrlimit
     RUSAGE_SELF, RLIMIT_CPU, range_, int_ = resource.RUSAGE_SELF, resource.RLIMIT_CPU, range, int
@@ -437,7 +451,8 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
     # with one test left (a one-test suite, the last test after a dirty one) needs none
     checked = any([work[j] is not None for j in range_(start, last)])
     audit("erxr.arm", 3)  # from this very frame: the only one that may vote later
-    baseline = fingerprint(watched_modules, lists) if checked else None
+    baseline = fingerprint(watched_modules, lists, prior) if checked else None
+    del prior
     for i in range_(start, len(work)):
         test = work[i]
         if test is None:
@@ -496,7 +511,7 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
         dirty = False
         if i < last:  # after the last test W exits anyway
             try:
-                dirty = not same(baseline, fingerprint(watched_modules, lists))
+                dirty = not unchanged(baseline)
             except BaseException_:
                 dirty = True
             try:  # the test's output is read before its verdict; fds 1, 2 as they were

@@ -29,8 +29,9 @@ from typing import Any, Protocol
 
 from ..errors import CancelledError, OracleError
 from .cache import Cache, ResultCache, cache_key
+from .pool import ForkServerPool
 from .results import SuiteResult, TestOutcome
-from .sandbox import ForkServerPool, Limits
+from .sandbox import Limits
 
 __all__ = ["Oracle", "SuiteRunner", "check_suite"]
 
@@ -112,6 +113,10 @@ class Oracle:
         if self._closed:
             raise OracleError("this Oracle is closed")
         raw = self._runner.run_suite(code, tests, timeout, self.limits, cancel)
+        return self._record(tests, raw, key)
+
+    def _record(self, tests: list[str], raw: dict[str, Any], key: str | None) -> SuiteResult:
+        """The SuiteResult of a runner's raw reply, counted and cached."""
         result = SuiteResult(
             outcomes=tuple(TestOutcome(t, o[0], o[1], o[2] if len(o) > 2 else "")
                            for t, o in zip(tests, raw["outcomes"], strict=True)),
@@ -134,6 +139,8 @@ class Oracle:
         raised.
         """
         checked = [(code, check_suite(code, tests)) for code, tests in jobs]
+        if getattr(self._runner, "run_batch", None) is not None:
+            return self._run_batch(checked, progress, should_stop)
         total = len(checked)
         results: list[SuiteResult | None] = [None] * total
         cancel = threading.Event()
@@ -166,6 +173,69 @@ class Oracle:
                 raise
         if progress is not None and total == 0:
             progress(0, 0)
+        return [r for r in results if r is not None]
+
+    def _run_batch(self, checked: list[tuple[str, list[str]]],
+                   progress: Callable[[int, int], None] | None,
+                   should_stop: Callable[[], bool] | None) -> list[SuiteResult]:
+        """``run_many`` on a runner that takes a whole batch (ForkServerPool.run_batch): the
+        cache is asked here, the rest runs on the runner's own threads, one per server."""
+        total = len(checked)
+        results: list[SuiteResult | None] = [None] * total
+        keys: list[str | None] = [None] * total
+        todo: list[int] = []
+        for i, (code, tests) in enumerate(checked):
+            if self.cache is not None:
+                keys[i] = self.key(code, tests)
+                results[i] = self.cache.get(keys[i])  # type: ignore[arg-type]
+            if results[i] is None and not tests:
+                results[i] = SuiteResult(outcomes=())
+            if results[i] is None:
+                todo.append(i)
+        done = total - len(todo)
+        if progress is not None and (done or not total):
+            progress(done, total)
+        if not todo:
+            return [r for r in results if r is not None]
+        if self._closed:
+            raise OracleError("this Oracle is closed")
+        cancel = threading.Event()
+        finished: queue.SimpleQueue[tuple[int, SuiteResult | BaseException]] = \
+            queue.SimpleQueue()
+
+        def ended(n: int, raw: dict[str, Any] | BaseException) -> None:
+            if n < 0 or isinstance(raw, BaseException):
+                finished.put((n, raw if isinstance(raw, BaseException) else OracleError("?")))
+                return
+            i = todo[n]
+            try:
+                finished.put((i, self._record(checked[i][1], raw, keys[i])))
+            except BaseException as exc:  # noqa: BLE001 - raised in the caller's thread
+                finished.put((i, exc))
+
+        threads = self._runner.run_batch(  # type: ignore[attr-defined]
+            [checked[i] for i in todo], self.timeout, self.limits, cancel, ended)
+        try:
+            while done < total:
+                if should_stop is not None and should_stop():
+                    raise CancelledError("the batch was cancelled")
+                try:
+                    index, outcome = finished.get(timeout=0.05)
+                except queue.Empty:
+                    continue
+                if isinstance(outcome, BaseException):
+                    raise outcome
+                results[index] = outcome
+                done += 1
+                if progress is not None:
+                    progress(done, total)
+        except BaseException:
+            cancel.set()
+            self._runner.abort(cancel)
+            raise
+        finally:
+            for thread in threads:
+                thread.join()
         return [r for r in results if r is not None]
 
     # -- environment and life cycle -------------------------------------------------------

@@ -70,9 +70,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import CancelledError, OracleError
+from ..errors import OracleError
 
-__all__ = ["ForkServer", "ForkServerPool", "Limits"]
+__all__ = ["ForkServer", "Limits"]
 
 _CHILD = Path(__file__).with_name("_sandbox_child.py")
 _UID_BASE = 1_500_000_000  # far above any uid a real account uses
@@ -232,6 +232,13 @@ class ForkServer:
         self._killed = False
         self._containment: dict[str, Any] | None = None  # from its hello, once it came
         self._reasons: dict[str, str] = {}
+        # Requests may be queued (see ForkServerPool.depth): each gets a ticket when it is
+        # written and its thread reads the reply whose turn it is; the server answers in order.
+        self._hello_lock = threading.Lock()
+        self._send_lock = threading.Lock()
+        self._turn = threading.Condition()
+        self._sent = self._answered = 0
+        self._broken = False  # a reply went missing: no later one can be matched to its ticket
         if wait:
             self.ready()
 
@@ -239,6 +246,11 @@ class ForkServer:
         """Wait until the server has set itself up (its hello); OracleError if it failed."""
         if self._containment is not None:
             return
+        with self._hello_lock:
+            if self._containment is None:
+                self._hello()
+
+    def _hello(self) -> None:
         hello = self._receive()
         if hello is not None and "error" in hello:
             self.close()
@@ -252,7 +264,7 @@ class ForkServer:
 
     @property
     def alive(self) -> bool:
-        return not self._killed and self._proc.poll() is None
+        return not self._killed and not self._broken and self._proc.poll() is None
 
     def containment(self) -> dict[str, Any]:
         """Which containment measures this server has active (see the module docstring)."""
@@ -266,7 +278,15 @@ class ForkServer:
         return dict(self._reasons)
 
     def run(self, code: str, tests: list[str], timeout: float, limits: Limits) -> dict[str, Any]:
-        """Run one suite; the raw result dict of the server. Raises OracleError if it died."""
+        """Run one suite; the raw result dict of the server. Raises OracleError if it died.
+
+        Several threads may call this at once: requests queue in the server's stdin (it
+        reads the next one only when the suite before it is done, so a queued suite's time
+        limit starts when it starts) and each thread gets the reply to its own request."""
+        return self.result(self.submit(code, tests, timeout, limits))
+
+    def submit(self, code: str, tests: list[str], timeout: float, limits: Limits) -> int:
+        """Queue one suite on the server; its ticket for :meth:`result`."""
         if limits.hash_seed != self.hash_seed:
             raise OracleError(f"this sandbox server runs hash seed {self.hash_seed}, "
                               f"not {limits.hash_seed}")
@@ -274,16 +294,42 @@ class ForkServer:
         request = {"code": code, "tests": tests, "timeout": timeout, "limits": _as_dict(limits),
                    "output_chars": limits.output_chars}
         data = json.dumps(request).encode()
-        try:
-            assert self._proc.stdin is not None
-            self._proc.stdin.write(struct.pack(">I", len(data)) + data)
-            self._proc.stdin.flush()
-        except (OSError, ValueError) as exc:
-            raise OracleError("the sandbox server is gone") from exc
-        reply = self._receive()
+        with self._send_lock:
+            if self._broken:
+                raise OracleError("the sandbox server is gone")
+            try:
+                assert self._proc.stdin is not None
+                self._proc.stdin.write(struct.pack(">I", len(data)) + data)
+                self._proc.stdin.flush()
+            except (OSError, ValueError) as exc:
+                self._fail()
+                raise OracleError("the sandbox server is gone") from exc
+            ticket, self._sent = self._sent, self._sent + 1
+            return ticket
+
+    def result(self, ticket: int) -> dict[str, Any]:
+        """The reply to the suite ``ticket`` stands for, once the server sent it (replies
+        come in the order of the tickets)."""
+        with self._turn:
+            while self._answered != ticket and not self._broken:
+                self._turn.wait()
+            if self._broken:
+                raise OracleError("the sandbox server died during a suite")
+        reply = self._receive()  # (only this ticket's thread reads now)
+        with self._turn:
+            if reply is None:
+                self._broken = True
+            else:
+                self._answered += 1
+            self._turn.notify_all()
         if reply is None:
             raise OracleError("the sandbox server died during a suite")
         return reply
+
+    def _fail(self) -> None:
+        with self._turn:
+            self._broken = True
+            self._turn.notify_all()
 
     def _receive(self) -> dict[str, Any] | None:
         stream = self._proc.stdout
@@ -306,11 +352,7 @@ class ForkServer:
 
     def close(self) -> None:
         """Stop the server and remove its base folder; safe to call twice."""
-        if self._containment is None:  # still setting up (or failed): no suite to finish
-            self.kill()
-        with contextlib.suppress(OSError, ValueError):
-            if self._proc.stdin is not None:
-                self._proc.stdin.close()  # EOF: the server exits between or during suites
+        self.stop()
         try:
             self._proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
@@ -321,140 +363,10 @@ class ForkServer:
                 self._proc.stdout.close()
         shutil.rmtree(self._base, ignore_errors=True)
 
-
-class ForkServerPool:
-    """Up to ``size`` fork servers, started on demand and lent to one thread at a time.
-
-    A server's interpreter has one hash seed for life, so servers are kept per
-    ``Limits.hash_seed``: a suite runs on an idle server of its seed, else on a newly started
-    one; when all ``size`` slots are taken by idle servers of other seeds, one of those is
-    stopped to make room. This is the Oracle's default
-    :class:`~execretrieval.oracle.execution.SuiteRunner`.
-    """
-
-    def __init__(self, size: int, *, isolate: bool = True) -> None:
-        self.size = size
-        self._isolate = isolate
-        self._cond = threading.Condition()
-        self._idle: list[ForkServer] = []
-        self._busy: dict[ForkServer, threading.Event | None] = {}
-        self._starting = 0
-        self._slots = list(range(size - 1, -1, -1))  # server index: its CPU and its uid
-        self._closed = False
-        self._containment: dict[str, Any] | None = None
-
-    def _acquire(self, hash_seed: int = 0) -> ForkServer:
-        evicted: ForkServer | None = None
-        with self._cond:
-            while True:
-                if self._closed:
-                    raise OracleError("the sandbox pool is closed")
-                for i in range(len(self._idle) - 1, -1, -1):
-                    if self._idle[i].hash_seed == hash_seed:
-                        return self._idle.pop(i)
-                if len(self._busy) + self._starting < self.size and self._slots:
-                    self._starting += 1
-                    slot = self._slots.pop()
-                    break
-                if self._idle:  # every slot is held, some by idle servers of another seed
-                    evicted = self._idle.pop(0)
-                    self._starting += 1
-                    slot = evicted.index
-                    break
-                self._cond.wait()
-        if evicted is not None:
-            evicted.close()
-        try:
-            server = ForkServer(slot, isolate=self._isolate, hash_seed=hash_seed)
-        except BaseException:
-            with self._cond:
-                self._slots.append(slot)
-            raise
-        finally:
-            with self._cond:
-                self._starting -= 1
-                self._cond.notify()
-        return server
-
-    def prestart(self, count: int = 1, hash_seed: int = 0) -> int:
-        """Start up to ``count`` servers of ``hash_seed`` now, without waiting for them:
-        they set themselves up while the caller loads its data, and the first suites run
-        on them. Returns how many were started (none once every slot is taken)."""
-        started = 0
-        while started < count:
-            with self._cond:
-                if self._closed or not self._slots or \
-                        len(self._busy) + len(self._idle) + self._starting >= self.size:
-                    return started
-                slot = self._slots.pop()
-            try:
-                server = ForkServer(slot, isolate=self._isolate, hash_seed=hash_seed,
-                                    wait=False)
-            except BaseException:
-                with self._cond:
-                    self._slots.append(slot)
-                raise
-            with self._cond:
-                self._idle.append(server)
-                self._cond.notify()
-            started += 1
-        return started
-
-    def run_suite(self, code: str, tests: list[str], timeout: float, limits: Limits,
-                  cancel: threading.Event | None = None) -> dict[str, Any]:
-        """Run one suite on a free server of ``limits.hash_seed``; retry once on a fresh
-        server if one died."""
-        for attempt in (1, 2):
-            server = self._acquire(limits.hash_seed)
-            with self._cond:
-                if cancel is not None and cancel.is_set():
-                    self._idle.append(server)
-                    self._cond.notify()
-                    raise CancelledError("the batch was cancelled")
-                self._busy[server] = cancel
-            try:
-                return server.run(code, tests, timeout, limits)
-            except OracleError:
-                if (cancel is not None and cancel.is_set()) or attempt == 2:
-                    raise
-            finally:
-                self._release(server)
-        raise OracleError("unreachable")  # pragma: no cover
-
-    def _release(self, server: ForkServer) -> None:
-        with self._cond:
-            self._busy.pop(server, None)
-            if server.alive and not self._closed:
-                self._idle.append(server)
-                server = None  # type: ignore[assignment]
-            else:
-                self._slots.append(server.index)
-            self._cond.notify()
-        if server is not None:
-            server.close()
-
-    def abort(self, cancel: threading.Event) -> None:
-        """Kill the servers running suites for ``cancel`` (their threads get OracleError)."""
-        with self._cond:
-            victims = [s for s, c in self._busy.items() if c is cancel]
-        for server in victims:
-            server.kill()
-
-    def containment(self) -> dict[str, Any]:
-        if self._containment is None:
-            server = self._acquire()
-            try:
-                self._containment = server.containment()
-            finally:
-                self._release(server)
-        return dict(self._containment)
-
-    def close(self) -> None:
-        """Stop all servers; a suite in flight ends with OracleError in its thread."""
-        with self._cond:
-            self._closed = True
-            servers = self._idle + list(self._busy)
-            self._idle = []
-            self._cond.notify_all()
-        for server in servers:
-            server.close()
+    def stop(self) -> None:
+        """Tell the server to end (EOF on its stdin), without waiting: :meth:`close` waits."""
+        if self._containment is None:  # still setting up (or failed): no suite to finish
+            self.kill()
+        with contextlib.suppress(OSError, ValueError):
+            if self._proc.stdin is not None:
+                self._proc.stdin.close()  # EOF: the server exits between or during suites
