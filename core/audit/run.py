@@ -30,8 +30,8 @@ from ..inputs.suggest import suggest_tests
 from ..mutation.generate import Mutant, generate_mutants
 from ..oracle.cache import SharedCache
 from ..oracle.execution import Oracle
+from ..oracle.limits import Limits
 from ..oracle.results import SuiteResult
-from ..oracle.sandbox import Limits
 from .results import BOUNDARY_TYPES, AuditResult, MutantRun, QueryAudit, SuggestedTest, Survivor
 from .suspicion import WEIGHTS, score_query, surviving
 

@@ -1,6 +1,7 @@
 """The execution oracle: runs a snippet against its assert tests in a sandbox (design §4).
 
-Modules: results (outcome types), sandbox (fork servers, containment), execution (Oracle),
+Modules: results (outcome types), limits (resource limits), sandbox (fork servers,
+containment), pool (a pool of them), execution (Oracle, which starts its pool on first use),
 cache (SQLite results). May import only the base layer (errors, fileio, hooks).
 
 Names are imported on first use (PEP 562, as in the top-level package): importing
@@ -16,13 +17,15 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .cache import Cache, MemoryCache, ResultCache, cache_key, default_cache_path
     from .execution import Oracle, SuiteRunner
+    from .limits import Limits
     from .pool import ForkServerPool
     from .results import STATUSES, SuiteResult, TestOutcome
-    from .sandbox import ForkServer, Limits
+    from .sandbox import ForkServer
 
 _EXPORTS = {
     ".results": ("STATUSES", "SuiteResult", "TestOutcome"),
-    ".sandbox": ("ForkServer", "Limits"),
+    ".sandbox": ("ForkServer",),
+    ".limits": ("Limits",),
     ".pool": ("ForkServerPool",),
     ".cache": ("Cache", "MemoryCache", "ResultCache", "cache_key", "default_cache_path"),
     ".execution": ("Oracle", "SuiteRunner"),

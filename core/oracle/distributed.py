@@ -40,8 +40,8 @@ from typing import Any
 from ..errors import CancelledError, OracleError
 from .cache import Cache
 from .execution import Oracle, check_suite
+from .limits import Limits
 from .results import SuiteResult
-from .sandbox import Limits
 
 __all__ = ["DaskConnection", "DaskOracle"]
 

@@ -29,9 +29,8 @@ from typing import Any, Protocol
 
 from ..errors import CancelledError, OracleError
 from .cache import Cache, ResultCache, cache_key
-from .pool import ForkServerPool
+from .limits import Limits
 from .results import SuiteResult, TestOutcome
-from .sandbox import Limits
 
 __all__ = ["Oracle", "SuiteRunner", "check_suite"]
 
@@ -69,11 +68,23 @@ class Oracle:
         self._limits_key = json.dumps(asdict(limits), sort_keys=True)  # part of every key
         self.workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
         self.cache: Cache | None = ResultCache() if cache is _DEFAULT else cache
-        self._runner: SuiteRunner = runner if runner is not None else ForkServerPool(self.workers)
         self._lock = threading.Lock()
+        self._pool: SuiteRunner | None = runner   # the sandbox's own pool: made on first use
         self.executed = 0
         self._closed = False
         _LIVE.add(self)
+
+    @property
+    def _runner(self) -> SuiteRunner:
+        """The runner; the fork-server pool (and the sandbox code) loads when first needed,
+        so an Oracle that only answers from its cache never imports it."""
+        if self._pool is None:
+            with self._lock:
+                if self._pool is None:
+                    from .pool import ForkServerPool
+
+                    self._pool = ForkServerPool(self.workers)
+        return self._pool
 
     def prestart(self, count: int | None = None) -> None:
         """Start ``count`` (default: all ``workers``) sandbox servers now without waiting
@@ -260,7 +271,8 @@ class Oracle:
     def close(self) -> None:
         """Stop every sandbox server; the Oracle cannot run suites afterwards."""
         self._closed = True
-        self._runner.close()
+        if self._pool is not None:
+            self._pool.close()
         if isinstance(self.cache, ResultCache):
             self.cache.close()
 

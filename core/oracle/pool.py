@@ -14,7 +14,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import CancelledError, OracleError
-from .sandbox import ForkServer, Limits
+from .limits import Limits
+from .sandbox import ForkServer
 
 __all__ = ["ForkServerPool"]
 

@@ -66,45 +66,17 @@ import subprocess
 import sys
 import tempfile
 import threading
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from ..errors import OracleError
+from .limits import Limits
 
 __all__ = ["ForkServer", "Limits"]
 
 _CHILD = Path(__file__).with_name("_sandbox_child.py")
 _UID_BASE = 1_500_000_000  # far above any uid a real account uses
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Resource limits for each test process of a suite.
-
-    ``memory_mb`` is address space (RLIMIT_AS), ``cpu_seconds`` the CPU time of one test
-    process (RLIMIT_CPU; 0 = the suite timeout + 1 s, a backstop behind the wall clock; a
-    test killed by it is a ``timeout`` and the suite goes on), ``max_processes``
-    RLIMIT_NPROC for the sandbox uid, ``file_size_mb`` the largest file a test may write
-    (its captured output included), ``output_chars`` how much captured output is kept.
-    For memory, processes and file size, 0 means no limit. ``hash_seed`` is the
-    ``PYTHONHASHSEED`` candidates run under (str/bytes hashing, so set iteration order),
-    fixed so outcomes reproduce; like every limit it is part of the cache key.
-    """
-
-    memory_mb: int = 1024
-    cpu_seconds: int = 0
-    max_processes: int = 64
-    file_size_mb: int = 16
-    output_chars: int = 10_000
-    hash_seed: int = 0
-
-    def __post_init__(self) -> None:
-        for name, value in asdict(self).items():
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise ValueError(f"Limits.{name} must be a non-negative int, not {value!r}")
-        if self.hash_seed > 4294967295:  # what PYTHONHASHSEED accepts
-            raise ValueError(f"Limits.hash_seed must be at most 4294967295, not {self.hash_seed}")
 
 
 @functools.lru_cache(maxsize=64)
