@@ -346,6 +346,66 @@ CTYPES_ATTACKS = [
 ]
 ATTACKS += [_attack("ctypes_" + name, CTYPES, test, ("error",))
             for name, test in CTYPES_ATTACKS]
+# --- memory through crafted bytecode: a code object whose LOAD_CONST reads past its
+# constants makes any address an object (a bytearray over all memory), and with it the
+# judge's own constant b"fail" is rewritten to b"pass", so ``assert False`` passes. The
+# code object comes from code.replace, types.CodeType, or marshal (loads and load), run
+# through a function's __code__, types.FunctionType or exec. On main d4a4f2c each one
+# printed LEAKED and reported ``pass`` for ``assert False``.
+BYTECODE = r"""
+import marshal as _marshal, opcode as _opcode, struct as _struct, io as _io, types as _types
+SECRET = b"marker-" + b"xyz" * 3
+_KEEP = []
+def _ops(k):
+    ops = [_opcode.opmap["RESUME"], 0]
+    for s in (24, 16, 8):
+        ops += [_opcode.opmap["EXTENDED_ARG"], (k >> s) & 0xff]
+    return bytes(ops + [_opcode.opmap["LOAD_CONST"], k & 0xff, _opcode.opmap["RETURN_VALUE"], 0])
+def _plain():
+    return None
+def _memory(route):
+    fake = _struct.pack("<QQqqQQQ", 1 << 40, id(bytearray), 1 << 62, 1 << 62, 0, 0, 0)
+    holder = _struct.pack("<Q", id(fake) + 32)
+    consts = () if route.startswith("marshal") else (None,)
+    k = ((id(holder) + 32 - id(consts) - 24) // 8) & 0xffffffff
+    code = _plain.__code__
+    if route == "replace":
+        code = code.replace(co_code=_ops(k), co_consts=consts, co_stacksize=2)
+    elif route == "codetype":
+        code = _types.CodeType(0, 0, 0, 0, 2, code.co_flags, _ops(k), consts, (), (),
+                               "<x>", "x", "x", 1, b"", b"")
+    else:
+        data, old = _marshal.dumps(code), code.co_code
+        i = data.index(old)
+        new = _ops(k)
+        data = data[:i - 4] + _struct.pack("<I", len(new)) + new + data[i + len(old):]
+        j = i + len(new)
+        data = data[:j + 1] + b"\x00" + data[j + 3:]  # the constants: ()
+        code = _marshal.loads(data) if route == "marshal_loads" else \
+            _marshal.load(_io.BytesIO(data))
+    if route == "marshal_loads":
+        mem = _types.FunctionType(code, {})()
+    else:
+        def g():
+            return None
+        g.__code__ = code
+        mem = g()
+    _KEEP.append((fake, holder, consts, mem))
+    if bytes(mem[id(SECRET) + 32:id(SECRET) + 48]) == SECRET[:16]:
+        _os.write(1, b"LEAKED memory\n")
+    return mem
+def _judge_says_pass(route):
+    mem = _memory(route)
+    f = _sys._getframe()
+    while f.f_code.co_name != "_judge":
+        f = f.f_back
+    for c in f.f_code.co_consts:
+        if type(c) is bytes and c == b"fail":
+            mem[id(c) + 32:id(c) + 36] = b"pass"
+"""
+ATTACKS += [_attack("bytecode_" + route, BYTECODE, f"_judge_says_pass({route!r})\nassert False",
+                    ("error",))
+            for route in ("replace", "codetype", "marshal_loads", "marshal_load")]
 NAMES = [a.name for a in ATTACKS]
 
 
@@ -429,3 +489,26 @@ def test_no_frame_a_candidate_can_reach_holds_a_ctypes_object(oracle):
                               "assert add(1, 2) == 3"])
     assert result.statuses == ("pass", "pass"), result.outcomes
     assert result.outcomes[0].output.strip() == "0"
+
+
+def test_code_made_by_compile_still_runs(oracle):
+    """With code.__new__ and marshal refused, what honest code does still works: modules
+    first imported after arming (compiled from source, not read from a .pyc), dataclasses,
+    namedtuples, enums, exec/eval of source, functions copied and pickled by reference."""
+    code = ("import glob, tomllib, dataclasses, enum, collections, typing\n"
+            "@dataclasses.dataclass(frozen=True)\nclass P:\n    x: int\n    y: int = 0\n"
+            "Pair = collections.namedtuple('Pair', 'a b')\nclass Color(enum.Enum):\n"
+            "    RED = 1\nclass TD(typing.NamedTuple):\n    n: int\n"
+            "def area(p):\n    return p.x * p.y\n")
+    tests = ["assert area(P(2, 3)) == 6 and P(1) == P(1, 0)",
+             "assert Pair(1, 2)._asdict() == {'a': 1, 'b': 2} and TD(3).n == 3",
+             "assert Color(1) is Color.RED and tomllib.loads('a = 1') == {'a': 1}",
+             "import importlib\nm = importlib.import_module('shlex')\n"
+             "assert m.split('a b') == ['a', 'b']",
+             "assert eval(compile('1 + 2', 's', 'eval')) == 3\nexec('x = 4')\nassert x == 4",
+             "import pickle, copy\nassert pickle.loads(pickle.dumps(area)) is area\n"
+             "assert copy.deepcopy(area) is area",
+             "import marshal\nmarshal.loads(marshal.dumps(1))"]
+    result = oracle.run(code, tests)
+    assert result.statuses == ("pass",) * 6 + ("error",), result.outcomes
+    assert "marshal.loads is not allowed" in result.outcomes[6].detail

@@ -99,6 +99,11 @@ _MAX_MESSAGE = 8192
 _BLOCKED_EVENTS = frozenset({
     "sys._current_frames", "sys._current_exceptions", "sys.settrace", "sys.setprofile",
     "sys.addaudithook", "gc.get_objects", "gc.get_referrers", "gc.get_referents",
+    # a code object not made by compile() can index past its constants or locals: any
+    # address becomes an object, and all of W's memory (the judge's constants, the
+    # channel's key) is the candidate's. Made by code.__new__ (types.CodeType, replace)
+    # or read back by marshal; imports after arming compile from source (_install_hooks)
+    "code.__new__", "marshal.loads", "marshal.load",
 })
 _BLOCKED_IMPORTS = frozenset({"ctypes", "_ctypes", "_signal", "_testcapi",
                               "_testinternalcapi", "_xxsubinterpreters", "_xxinterpchannels"})
@@ -363,6 +368,9 @@ def _install_hooks(hooks: dict) -> None:
     for module_globals in hooks["runner_globals"]:  # candidates can walk frames to these
         for name in ("ctypes", "_LIBC", "_CAPS", "_setup_module"):
             module_globals.pop(name, None)
+    # marshal is refused from here on (crafted code objects): a module first imported
+    # now is compiled from its source, never read from a .pyc (nor written to one)
+    sys.pycache_prefix, sys.dont_write_bytecode = "/nonexistent/erxr-no-bytecode", True
     # The guard last, since it then refuses further hooks. The judge's own few audited
     # calls (setrlimit) pass both. The channel leaves the dict W inherited: from here on
     # only the interpreter's hook list holds it.
