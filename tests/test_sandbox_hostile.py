@@ -243,6 +243,18 @@ def _cases(world: World) -> list[Case]:
              code=ADD + "class Yes:\n    def __eq__(self, other):\n        return True\n"
                         "    def __sub__(self, other):\n        return 0\n    __rsub__ = __sub__\n"
                         "def weird(a, b):\n    return Yes()\n"),
+        # arithmetic between the answer and the expected value: an object whose ``-``
+        # gives 0 passes ``abs(f(x) - y) < eps`` for any y (HumanEval's float tests)
+        Case("difference_that_is_always_zero", "assert abs(weird(1.33) - 0.33) < 1e-6",
+             ("error",),
+             code=ADD + "class Zero:\n    def __sub__(self, other):\n        return 0\n"
+                        "    __rsub__ = __sub__\ndef weird(x):\n    return Zero()\n"),
+        Case("difference_by_an_augmented_assignment", "d = weird(2)\nd -= 2\nassert d == 0", ("error",),
+             code=ADD + "class Zero:\n    def __sub__(self, other):\n        return 0\n"
+                        "    __rsub__ = __isub__ = __sub__\ndef weird(x):\n    return Zero()\n"),
+        Case("ratio_that_is_always_one", "assert abs(weird(3) / 7.5 - 1) < 1e-9", ("error",),
+             code=ADD + "class One:\n    def __truediv__(self, other):\n        return 1\n"
+                        "def weird(x):\n    return One()\n"),
         Case("shadow_builtins_and_pytest", "assert sorted([add(2, 2)]) == [5]\n"
              "with pytest.raises(ValueError):\n    add(1, 2)", ("fail",),
              code=ADD + "sorted = lambda x: [5]\nclass _P:\n    @staticmethod\n"

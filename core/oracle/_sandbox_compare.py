@@ -53,7 +53,7 @@ __all__ = ["build"]
 
 COMPARE = r'''
 def make_compare(plain, rich, audit, approx_type, error, fraction, decimal, isnan,
-                 isinf, operators, truth, not_, contains):
+                 isinf, operators, truth, not_, contains, arithmetic):
     SYMBOLS = plain["SYMBOLS"]
     module_of = plain["module_of"]
     qualname_of = plain["qualname_of"]
@@ -82,7 +82,12 @@ def make_compare(plain, rich, audit, approx_type, error, fraction, decimal, isna
         module = _module(t)
         name = (module + "." if _type(module) is _str and module != "builtins" else "") \
             + _qualname(t)
-        if approx:
+        if approx == 2:
+            message = ("plain-data arithmetic: the test computes with plain data and an "
+                       "object of type " + name + " (whose own operator would decide what "
+                       "the test then compares, e.g. abs(f(x) - y) < 1e-6); plain data is "
+                       "only combined with plain data")
+        elif approx:
             message = ("plain-data comparison: pytest.approx compares only with numbers "
                        "(int, float, bool, complex, Fraction, Decimal) or a list, tuple or "
                        "dict of them, not with an object of type " + name)
@@ -246,6 +251,20 @@ def make_compare(plain, rich, audit, approx_type, error, fraction, decimal, isna
             return _bool(_rich(a, b, 0, _rich))
         return _bool(_eq(a, b))
 
+    def arith(a, b, op, _classify=classify, _ops=arithmetic, _violation=violation,
+              _type=type, _str=str, _bytes=bytes):
+        """A test's ``a <op> b`` for the arithmetic and bitwise operators (op: an index
+        into ``arithmetic``: + - * / // % ** << >> & | ^ @, then the same in place).
+        When one side is plain data the other must be too, or the test is an error: an
+        object whose ``-`` gives 0 would otherwise pass ``abs(f(x) - y) < 1e-6`` for any
+        ``y``. ``str % x`` and ``bytes % x`` (formatting) are exempt."""
+        kind_a, kind_b = _classify(a), _classify(b)
+        if (kind_a == 2) != (kind_b == 2):
+            t = _type(a)
+            if not ((op == 5 or op == 18) and (t is _str or t is _bytes)):
+                _violation(a if kind_a == 2 else b, 2)
+        return _ops[op](a, b)
+
     def approx_eq(self, other, _compare=compare):
         """pytest.approx's ``==``: the runner's comparison, as in a test."""
         return _compare(other, self, 0)
@@ -254,8 +273,8 @@ def make_compare(plain, rich, audit, approx_type, error, fraction, decimal, isna
         return _compare(other, self, 1)
 
     functions = (violation, is_number, numbers_only, approx_close, approx_compare, compare,
-                 chain, values_equal, approx_eq, approx_ne)
-    return {"compare": compare, "chain": chain, "values_equal": values_equal,
+                 chain, values_equal, arith, approx_eq, approx_ne)
+    return {"compare": compare, "chain": chain, "values_equal": values_equal, "arith": arith,
             "approx_eq": approx_eq, "approx_ne": approx_ne, "functions": functions}
 '''
 
@@ -290,13 +309,17 @@ def build(audit: Any = None, approx_type: Any = None) -> dict:
         datetime.datetime, datetime.timedelta, datetime.timezone, collections.Counter,
         collections.OrderedDict, collections.defaultdict, collections.deque, math.gcd)
     operators = (operator.eq, operator.ne, operator.lt, operator.le, operator.gt, operator.ge)
+    names = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "lshift", "rshift",
+             "and_", "or_", "xor", "matmul")  # a test's BinOp operators, then in place
+    arithmetic = tuple(getattr(operator, n) for n in names) + tuple(
+        getattr(operator, "i" + n.rstrip("_")) for n in names)
     rich = namespace["make_rich"](plain, decimal.Decimal, collections.OrderedDict,
                                   math.isnan, math.isinf, operators, operator.truth,
                                   operator.contains, TypeError)
     rules = namespace["make_compare"](
         plain, rich, audit if audit is not None else (lambda *args: None), approx_type,
         TypeError, fractions.Fraction, decimal.Decimal, math.isnan, math.isinf, operators,
-        operator.truth, operator.not_, operator.contains)
+        operator.truth, operator.not_, operator.contains, arithmetic)
     told = namespace["make_explain"](
         plain, rules["compare"], approx_type, AssertionError, fractions.Fraction,
         datetime.datetime, datetime.time, collections.OrderedDict, collections.defaultdict,
@@ -304,6 +327,7 @@ def build(audit: Any = None, approx_type: Any = None) -> dict:
     functions = tuple(v for k, v in plain.items() if type(v) is type(build)) + tuple(
         v for v in rich.values()) + rules["functions"] + told["functions"]
     return {"compare": rules["compare"], "chain": rules["chain"], "explain": told["explain"],
+            "arith": rules["arith"],
             "show": told["show"], "values_equal": rules["values_equal"],
             "approx_eq": rules["approx_eq"], "approx_ne": rules["approx_ne"],
             "functions": functions}

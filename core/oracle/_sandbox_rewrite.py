@@ -9,6 +9,9 @@ could shadow leads to them):
   becomes a call of the runner-held ``compare(a, b, op)`` (a chain: ``chain(ops, thunks)``,
   each operand evaluated once, in order), which applies the plain-data rule
   (``_sandbox_compare.py``); ``is`` / ``is not`` alone stay as they are;
+* every arithmetic or bitwise operator (``a - b``, ``a / b``, ``x -= y``...) becomes a call
+  of the runner-held ``arith(a, b, op)``: plain data is only combined with plain data, so
+  an object whose ``-`` gives 0 cannot pass ``abs(f(x) - y) < 1e-6`` (``_sandbox_compare.py``);
 * a bare ``assert A op B`` (no message) becomes ``explain(op, A, B, side)``, which fails
   with both values ("returned -1, expected 0" when only ``side`` calls something);
 * every name the test reads that is a builtin (``abs``, ``all``, ``sorted``, ``len``,
@@ -40,6 +43,10 @@ __all__ = ["compile_test", "OPS"]
 OPS = {ast.Eq: 0, ast.NotEq: 1, ast.Lt: 2, ast.LtE: 3, ast.Gt: 4, ast.GtE: 5, ast.In: 6,
        ast.NotIn: 7, ast.Is: 8, ast.IsNot: 9}
 _JUDGED = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn)
+# a test's arithmetic and bitwise operators -> the op codes of ``arith`` (+13: in place)
+ARITH = {ast.Add: 0, ast.Sub: 1, ast.Mult: 2, ast.Div: 3, ast.FloorDiv: 4, ast.Mod: 5,
+         ast.Pow: 6, ast.LShift: 7, ast.RShift: 8, ast.BitAnd: 9, ast.BitOr: 10,
+         ast.BitXor: 11, ast.MatMult: 12}
 _constant: Any = ast.Constant  # (typeshed does not allow a tuple; compile() does)
 
 # Calls that build an expected value rather than compute the answer under test.
@@ -142,6 +149,32 @@ class _Comparisons(ast.NodeTransformer):
             args=[_located(_constant(codes), node),
                   _located(ast.Tuple(elts=thunks, ctx=ast.Load()), node)],
             keywords=[]), node)
+
+
+class _Arithmetic(ast.NodeTransformer):
+    """Every arithmetic or bitwise ``a op b`` -> ``ARITH(a, b, op)``, and ``name op= b``
+    -> ``name = ARITH(name, b, op + 13)`` (the in-place operator: a list still grows in
+    place), innermost first: plain data is only combined with plain data."""
+
+    def __init__(self, arith_name: str) -> None:
+        self.arith_name = arith_name
+
+    def _call(self, left: Any, right: Any, op: int, where: ast.AST) -> ast.Call:
+        return _located(ast.Call(func=_located(ast.Constant(self.arith_name), where),
+                                 args=[left, right, _located(ast.Constant(op), where)],
+                                 keywords=[]), where)
+
+    def visit_BinOp(self, node: ast.BinOp) -> Any:
+        self.generic_visit(node)
+        return self._call(node.left, node.right, ARITH[type(node.op)], node)
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> Any:
+        self.generic_visit(node)
+        if not isinstance(node.target, ast.Name):  # (a[i] -= 1: evaluated once, as it is)
+            return node
+        load = _located(ast.Name(node.target.id, ast.Load()), node.target)
+        return _located(ast.Assign(targets=[node.target], value=self._call(
+            load, node.value, 13 + ARITH[type(node.op)], node)), node)
 
 
 def _bound_names(tree: ast.AST) -> set[str]:
@@ -251,6 +284,7 @@ def _swap_constants(code, swaps: dict):  # type: ignore[no-untyped-def]
 # one match per judged comparison operator in a test's text (more where text looks like one)
 _OPERATORS = re.compile(r"==|!=|<|>|\bin\b")
 _IDENTIFIER = re.compile(r"[^\W\d]\w*")
+_ARITHMETIC = re.compile(r"[-+*/%@&|^]|<<|>>")  # text that may hold an arithmetic operator
 
 
 def _prepared(judge: dict, salt: str) -> tuple:
@@ -261,6 +295,7 @@ def _prepared(judge: dict, salt: str) -> tuple:
         return made[1]
     prefix = f"\0erxr-{salt}-"
     swaps = {prefix + "compare": judge["compare"], prefix + "chain": judge["chain"],
+             prefix + "arith": judge["arith"],
              prefix + "explain": judge["explain"], prefix + "pytest": judge["pytest"]}
     placeholders = {"pytest": prefix + "pytest"}
     for name, obj in judge["names"].items():
@@ -289,6 +324,8 @@ def compile_test(tree: ast.Module, judge: dict, salt: str,  # type: ignore[no-un
     explained = _explain_asserts(tree, prefix + "explain")
     if source is None or len(_OPERATORS.findall(source)) != explained:
         tree = _Comparisons(prefix + "compare", prefix + "chain").visit(tree)
+    if source is None or _ARITHMETIC.search(source):
+        tree = _Arithmetic(prefix + "arith").visit(tree)
     if source is None or not foldable.isdisjoint(_IDENTIFIER.findall(source)):
         patterns: dict = {}
         tree = _RealNames(placeholders, attributes, patterns, _bound_names(tree)).visit(tree)

@@ -288,13 +288,13 @@ def make_hooks() -> dict:
     # what tests call directly runs with the cyclic gc off (see _sandbox_channel.py)
     nogc = namespace["make_nogc"]
     guarded = {name: nogc(rules[name], gc.disable, gc.enable, gc.isenabled)
-               for name in ("compare", "chain", "explain", "approx_eq", "approx_ne")}
+               for name in ("compare", "chain", "explain", "arith", "approx_eq", "approx_ne")}
     approx.__eq__, approx.__ne__ = guarded["approx_eq"], guarded["approx_ne"]
     approx.__repr__ = rules["show"]
     shim = [approx, pytest_shim.raises.__func__] + [
         v for v in vars(pytest_shim).values() if isinstance(v, types.FunctionType)]
     judge = {"compare": guarded["compare"], "chain": guarded["chain"],
-             "explain": guarded["explain"],
+             "explain": guarded["explain"], "arith": guarded["arith"],
              "names": {n: v for n, v in vars(builtins).items()
                        if not n.startswith("_") and n not in ("True", "False", "None")},
              "pytest": pytest_shim, "pytest_names": {n: getattr(pytest_shim, n) for n in (
