@@ -255,6 +255,24 @@ def _cases(world: World) -> list[Case]:
         Case("ratio_that_is_always_one", "assert abs(weird(3) / 7.5 - 1) < 1e-9", ("error",),
              code=ADD + "class One:\n    def __truediv__(self, other):\n        return 1\n"
                         "def weird(x):\n    return One()\n"),
+        # a thread of the candidate swaps a list's item between the runner's check that it
+        # is plain data and the comparison (an always-equal object then decides): while
+        # one runs, only values nothing can change are compared
+        Case("thread_swaps_an_item_under_the_comparison", "assert race() == [5]", ("error",),
+             code=ADD + "import threading\nclass Yes:\n    def __eq__(self, other):\n"
+                        "        return True\n    __hash__ = object.__hash__\nL = [1]\n"
+                        "def _flip(y=Yes()):\n    while True:\n        L[0] = y\n"
+                        "        L[0] = 1\n"
+                        "def race():\n    threading.Thread(target=_flip, daemon=True).start()\n"
+                        "    return L\n"),
+        Case("thread_swaps_a_class_under_the_arithmetic",
+             "assert abs(race() - 0.5) < 1e-9", ("error",),
+             code=ADD + "import threading\nclass I(float):\n    pass\nclass Zero(float):\n"
+                        "    def __sub__(self, other):\n        return 0\n"
+                        "x = I(7.0)\ndef _flip():\n    while True:\n"
+                        "        x.__class__ = Zero\n        x.__class__ = I\n"
+                        "def race():\n    threading.Thread(target=_flip, daemon=True).start()\n"
+                        "    return x\n"),
         Case("shadow_builtins_and_pytest", "assert sorted([add(2, 2)]) == [5]\n"
              "with pytest.raises(ValueError):\n    add(1, 2)", ("fail",),
              code=ADD + "sorted = lambda x: [5]\nclass _P:\n    @staticmethod\n"
@@ -596,3 +614,26 @@ def test_nothing_outlives_the_host(tmp_path, how):
     proc.wait(timeout=60)
     assert _wait_until(lambda: not _processes_mentioning(marker)), "a sandbox server survived"
     assert _wait_until(lambda: not _sandbox_processes(proc.pid)), "a candidate survived"
+
+
+def test_threads_stop_only_comparisons_of_values_that_can_change(oracle):
+    """While a thread the candidate started runs, a test may still compare values nothing
+    can change (numbers, str, tuples of them); threads that ended (joined) change nothing;
+    a list compared while one runs is an error that says why."""
+    code = ("import threading\n"
+            "def squares(xs):\n    out = []\n"
+            "    ts = [threading.Thread(target=lambda x=x: out.append(x * x)) for x in xs]\n"
+            "    for t in ts:\n        t.start()\n    for t in ts:\n        t.join()\n"
+            "    return sorted(out)\n"
+            "_stop = threading.Event()\n"
+            "def background():\n"
+            "    threading.Thread(target=_stop.wait, daemon=True).start()\n    return 42\n")
+    result = oracle.run(code, [
+        "assert squares([1, 2, 3]) == [1, 4, 9]",
+        "assert background() == 42 and (1, 'a', None) == (1, 'a', None)\n"
+        "assert abs(background() - 41.5) < 1",
+        "x = background()\nassert [x] == [42]",
+        "assert squares([3]) == [9]"])
+    assert result.statuses == ("pass", "pass", "error", "pass"), result.outcomes
+    assert "while a thread the candidate started is still running" in \
+        result.outcomes[2].detail

@@ -53,7 +53,7 @@ __all__ = ["build"]
 
 COMPARE = r'''
 def make_compare(plain, rich, audit, approx_type, error, fraction, decimal, isnan,
-                 isinf, operators, truth, not_, contains, arithmetic):
+                 isinf, operators, truth, not_, contains, arithmetic, threads):
     SYMBOLS = plain["SYMBOLS"]
     module_of = plain["module_of"]
     qualname_of = plain["qualname_of"]
@@ -99,6 +99,52 @@ def make_compare(plain, rich, audit, approx_type, error, fraction, decimal, isna
                        "plain data")
         _audit("erxr.plain", message.encode("utf-8", "replace"))
         raise _error(message)
+
+    tz_of = plain["tz_of"]
+    timezone = plain["timezone"]
+    # exact types whose values nothing can change once made (not bytearray, not Fraction:
+    # its slots can be set; not a subclass: its __class__ can be swapped)
+    frozen = frozenset(t for t in plain["scalars"] if t is not bytearray)
+    stirring = ("plain-data comparison: the test compares (or computes with) a value that "
+                "can change (a list, dict, set, bytearray, Fraction, collections container "
+                "or a subclass's instance) while a thread the candidate started is still "
+                "running, which could change it between the runner's check and the "
+                "comparison; end the thread first, or compare values nothing can change "
+                "(numbers, str, bytes, None, tuples and frozensets of them)")
+
+    def still(x, _type=type, _tt=plain["type_type"], _frozen=frozen, _tuple=tuple,
+              _frozenset=frozenset, _dt=plain["datetime"], _time=plain["time"], _tz=tz_of,
+              _timezone=timezone, _pop=list.pop, _extend=list.extend):
+        """Whether nothing can change ``x``: exact immutable types all the way down."""
+        stack = [x]
+        while stack:
+            y = _pop(stack)
+            t = _type(y)
+            if _type(t) is not _tt:
+                return False
+            if t in _frozen:
+                continue
+            if t is _tuple or t is _frozenset:
+                _extend(stack, y)
+            elif t is _dt or t is _time:
+                zone = _tz[0](y) if t is _dt else _tz[1](y)
+                if zone is not None and _type(zone) is not _timezone:
+                    return False
+            else:
+                return False
+        return True
+
+    def settled(a, b, container, _still=still, _classify=classify, _audit=audit,
+                _error=error, _text=stirring.encode(), _message=stirring):
+        """While a thread of the candidate runs (``threads()`` > 0): both sides must be
+        values nothing can change, unless neither is plain data (``container``: only
+        ``b`` decides, as for ``in``)."""
+        if _still(a) and _still(b):
+            return
+        if _classify(b) == 2 and (container or _classify(a) == 2):
+            return  # Python's own semantics: nothing of the rule to fool
+        _audit("erxr.plain", _text)
+        raise _error(_message)
 
     def is_number(x, _numeric=numeric, _type=type, _fraction=fraction, _classify=classify):
         return _numeric(x) is not None and (_type(x) is not _fraction or _classify(x) != 2)
@@ -196,9 +242,12 @@ def make_compare(plain, rich, audit, approx_type, error, fraction, decimal, isna
 
     def compare(a, b, op, _classify=classify, _ops=operators, _rich=rich, _contains=contains,
                 _contains_rich=contains_rich, _type=type, _approx=approx_type,
-                _approx_compare=approx_compare, _violation=violation, _not=not_):
+                _approx_compare=approx_compare, _violation=violation, _not=not_,
+                _threads=threads, _settled=settled):
         """A test's ``a <op> b`` under the plain-data rule. op: 0 ==, 1 !=, 2 <, 3 <=,
         4 >, 5 >=, 6 in, 7 not in (``a in b``: ``b`` is the container)."""
+        if _threads():
+            _settled(a, b, op >= 6)
         if op >= 6:
             kind_c = _classify(b)
             if kind_c == 2:
@@ -252,12 +301,14 @@ def make_compare(plain, rich, audit, approx_type, error, fraction, decimal, isna
         return _bool(_eq(a, b))
 
     def arith(a, b, op, _classify=classify, _ops=arithmetic, _violation=violation,
-              _type=type, _str=str, _bytes=bytes):
+              _type=type, _str=str, _bytes=bytes, _threads=threads, _settled=settled):
         """A test's ``a <op> b`` for the arithmetic and bitwise operators (op: an index
         into ``arithmetic``: + - * / // % ** << >> & | ^ @, then the same in place).
         When one side is plain data the other must be too, or the test is an error: an
         object whose ``-`` gives 0 would otherwise pass ``abs(f(x) - y) < 1e-6`` for any
         ``y``. ``str % x`` and ``bytes % x`` (formatting) are exempt."""
+        if _threads():
+            _settled(a, b, False)
         kind_a, kind_b = _classify(a), _classify(b)
         if (kind_a == 2) != (kind_b == 2):
             t = _type(a)
@@ -272,7 +323,7 @@ def make_compare(plain, rich, audit, approx_type, error, fraction, decimal, isna
     def approx_ne(self, other, _compare=compare):
         return _compare(other, self, 1)
 
-    functions = (violation, is_number, numbers_only, approx_close, approx_compare, compare,
+    functions = (still, settled, violation, is_number, numbers_only, approx_close, approx_compare, compare,
                  chain, values_equal, arith, approx_eq, approx_ne)
     return {"compare": compare, "chain": chain, "values_equal": values_equal, "arith": arith,
             "approx_eq": approx_eq, "approx_ne": approx_ne, "functions": functions}
@@ -293,6 +344,7 @@ def build(audit: Any = None, approx_type: Any = None) -> dict:
     ``audit`` records a violation (the sandbox passes ``sys.audit``; default: nothing is
     recorded); ``approx_type`` is the pytest shim's approx class (default: none).
     """
+    import _thread
     import builtins
     import collections
     import datetime
@@ -319,7 +371,7 @@ def build(audit: Any = None, approx_type: Any = None) -> dict:
     rules = namespace["make_compare"](
         plain, rich, audit if audit is not None else (lambda *args: None), approx_type,
         TypeError, fractions.Fraction, decimal.Decimal, math.isnan, math.isinf, operators,
-        operator.truth, operator.not_, operator.contains, arithmetic)
+        operator.truth, operator.not_, operator.contains, arithmetic, _thread._count)
     told = namespace["make_explain"](
         plain, rules["compare"], approx_type, AssertionError, fractions.Fraction,
         datetime.datetime, datetime.time, collections.OrderedDict, collections.defaultdict,

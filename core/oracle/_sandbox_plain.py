@@ -263,6 +263,7 @@ def make_plain(error, fraction, decimal, date, time_, datetime, timedelta, timez
         "oitems_t": oitems_t,
         "REFLECT": REFLECT, "SYMBOLS": SYMBOLS, "NI": NI, "scalars": scalars,
         "containers": containers, "frac_num": frac_num, "frac_den": frac_den, "tz_of": tz_of,
+        "timezone": timezone, "datetime": datetime, "time": time_,
         "mro_of": mro_of, "dict_of": dict_of, "qualname_of": qualname_of,
         "module_of": module_of, "iters": iters, "bases": bases, "own_names": own_names,
         "base_of": base_of, "classify": classify, "family": family, "numeric": numeric,
