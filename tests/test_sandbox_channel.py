@@ -186,6 +186,27 @@ ATTACKS = [
             "    __hash__ = str.__hash__\n",
             "sys.modules.pop('__candidate__')\nsys.modules[M('__candidate__')] = sys\n"
             "assert False", ("fail",)),
+    # a class whose namespace has a str-subclass key: looking a name up there (is
+    # __eq__ its own?) ran the key's __eq__ inside the plain-data check, which said no
+    # while the interpreter found the always-true __eq__: f() == [5] passed (also
+    # [5] == f() and f() in [[5]]); a namedtuple's _fields likewise in the explainer
+    _attack("key_of_a_list_subclass_namespace_compared_by_the_plain_data_check",
+            "class M(str):\n    def __eq__(self, other):\n"
+            "        if _sys._getframe(1).f_code.co_name in ('base_of', 'render'):\n"
+            "            _os.write(1, b'RUNNER-CALLED\\n')\n            return False\n"
+            "        return str.__eq__(self, other)\n    __hash__ = str.__hash__\n"
+            "def _yes(self, other):\n    return True\n"
+            "K = type('K', (list,), {M('__eq__'): _yes, M('__hash__'): None})\n",
+            "assert K([1]) == [5]\nassert [5] == K([1])\nassert K([1]) in [[5]]\nassert False",
+            ("error",)),
+    _attack("key_of_a_tuple_subclass_namespace_read_by_the_explainer",
+            "class M(str):\n    def __eq__(self, other):\n"
+            "        if _sys._getframe(1).f_code.co_name in ('base_of', 'render'):\n"
+            "            _os.write(1, b'RUNNER-CALLED\\n')\n"
+            "        return str.__eq__(self, other)\n"
+            "    __hash__ = str.__hash__\n"
+            "T = type('T', (tuple,), {M('_fields'): ('a',)})\n",
+            "assert T((1,)) == (2,)", FAIL),
     # --- gc callbacks and finalisers firing while a hook is on the stack ---
     _attack("gc_callback_inside_the_channel",
             GC_TRIGGER + "def _cb(phase, info):\n    _steal()\n",
