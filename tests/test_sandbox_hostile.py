@@ -249,7 +249,8 @@ def _cases(world: World) -> list[Case]:
              ("error",),
              code=ADD + "class Zero:\n    def __sub__(self, other):\n        return 0\n"
                         "    __rsub__ = __sub__\ndef weird(x):\n    return Zero()\n"),
-        Case("difference_by_an_augmented_assignment", "d = weird(2)\nd -= 2\nassert d == 0", ("error",),
+        Case("difference_by_an_augmented_assignment", "d = weird(2)\nd -= 2\nassert d == 0",
+             ("error",),
              code=ADD + "class Zero:\n    def __sub__(self, other):\n        return 0\n"
                         "    __rsub__ = __isub__ = __sub__\ndef weird(x):\n    return Zero()\n"),
         Case("ratio_that_is_always_one", "assert abs(weird(3) / 7.5 - 1) < 1e-9", ("error",),

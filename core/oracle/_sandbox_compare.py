@@ -323,9 +323,10 @@ def make_compare(plain, rich, audit, approx_type, error, fraction, decimal, isna
     def approx_ne(self, other, _compare=compare):
         return _compare(other, self, 1)
 
-    functions = (still, settled, violation, is_number, numbers_only, approx_close, approx_compare, compare,
-                 chain, values_equal, arith, approx_eq, approx_ne)
-    return {"compare": compare, "chain": chain, "values_equal": values_equal, "arith": arith,
+    functions = (still, settled, violation, is_number, numbers_only, approx_close,
+                 approx_compare, compare, chain, values_equal, arith, approx_eq, approx_ne)
+    return {"compare": compare, "chain": chain, "values_equal": values_equal,
+            "arith": arith,
             "approx_eq": approx_eq, "approx_ne": approx_ne, "functions": functions}
 '''
 
