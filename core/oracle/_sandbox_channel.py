@@ -219,6 +219,14 @@ def make_guard(blocked, blocked_imports, hidden, protected, error, import_error)
             for obj in _protected:
                 if first is obj:
                     raise _error("the sandbox's own functions cannot be changed")
+    # The guard refuses changes to itself and to every function of these bare globals
+    # (the factories included) too: given a do-nothing __code__ it would refuse nothing
+    # (then gc.unfreeze and gc.get_objects reach the channel's state). Set here, in the
+    # server, before any hook is installed.
+    own = tuple(v for v in globals().values() if type(v) is type(make_guard))
+    names = guard.__code__.co_varnames[2:2 + len(guard.__defaults__)]
+    guard.__defaults__ = tuple(protected + own + (guard,) if name == "_protected" else value
+                               for name, value in zip(names, guard.__defaults__))
     return guard
 
 

@@ -340,7 +340,9 @@ def build(audit: Any = None, approx_type: Any = None) -> dict:
     TypeError on a rule violation), ``chain(ops, thunks)``, ``explain(op, a, b, side)``,
     ``show(value)``, ``values_equal(a, b)`` (True / False for two plain values, None if
     either is not plain data; records nothing), ``approx_eq`` / ``approx_ne`` (the pytest
-    shim's ``__eq__`` / ``__ne__``) and ``functions``: every function made, for the guard.
+    shim's ``__eq__`` / ``__ne__``), ``arith(a, b, op)`` (a test's arithmetic), ``functions``:
+    every function made, for the guard, and ``factories``: the four ``make_*`` that made
+    them (run here only; the guard keeps them as they are too).
 
     ``audit`` records a violation (the sandbox passes ``sys.audit``; default: nothing is
     recorded); ``approx_type`` is the pytest shim's approx class (default: none).
@@ -383,4 +385,5 @@ def build(audit: Any = None, approx_type: Any = None) -> dict:
             "arith": rules["arith"],
             "show": told["show"], "values_equal": rules["values_equal"],
             "approx_eq": rules["approx_eq"], "approx_ne": rules["approx_ne"],
-            "functions": functions}
+            "functions": functions,
+            "factories": tuple(v for v in namespace.values() if type(v) is type(build))}

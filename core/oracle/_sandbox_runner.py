@@ -351,8 +351,9 @@ def make_hooks() -> dict:
         sys._getframe, os.getpid, os.getpgrp, _GETSIGNAL, blake2b, _MAGIC, _TAINT_EVENTS,
         _CANDIDATE, fatal_names, type.__dict__["__dict__"].__get__,
         types.MappingProxyType.items, TAMPERED_EXIT)
-    guard = namespace["make_guard"](_BLOCKED_EVENTS, _BLOCKED_IMPORTS, hidden_all, protected,
-                                    PermissionError, import_error)
+    guard = namespace["make_guard"](_BLOCKED_EVENTS, _BLOCKED_IMPORTS, hidden_all,
+                                    protected + rules["factories"], PermissionError,
+                                    import_error)
     return {"namespace": namespace, "channel": channel, "guard": guard, "judge": judge,
             "import_error": import_error,
             "values_equal": rules["values_equal"],  # two plain values, as a test's == judges
