@@ -297,6 +297,12 @@ def _cases(world: World) -> list[Case]:
                         "        if c.__name__ == 'RaisesContext' and vars(c).get("
                         "'__exit__') is not fake:\n"
                         "            c.__exit__ = fake\n"),
+        # a standard-library function the test computes with, rebound by the candidate's
+        # module (HumanEval's find_zero: assert math.fabs(poly(xs, x)) < 1e-4)
+        Case("stdlib_function_the_test_uses_rebound",
+             "import math\nassert math.fabs(add(1, 2)) < 1e-4 or True\n"
+             "from math import fabs as size\nassert size(add(2, 2)) < 1e-4", ("fail",),
+             code="import math\nmath.fabs = lambda x: 0.0\n" + ADD),
         Case("shadow_builtins_and_pytest", "assert sorted([add(2, 2)]) == [5]\n"
              "with pytest.raises(ValueError):\n    add(1, 2)", ("fail",),
              code=ADD + "sorted = lambda x: [5]\nclass _P:\n    @staticmethod\n"

@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
+import types
 import warnings
 
 TYPE_CHECKING = False  # (not typing.TYPE_CHECKING: the server does not import typing)
@@ -177,8 +179,9 @@ class _Arithmetic(ast.NodeTransformer):
             load, node.value, 13 + ARITH[type(node.op)], node)), node)
 
 
-def _bound_names(tree: ast.AST) -> set[str]:
-    """Every name the test binds anywhere (any scope): those keep their own meaning."""
+def _bound_names(tree: ast.AST, imports: bool = True) -> set[str]:
+    """Every name the test binds anywhere (any scope): those keep their own meaning.
+    ``imports=False``: leaving out what ``import`` statements bind."""
     bound: set[str] = set()
     for n in ast.walk(tree):
         if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
@@ -187,7 +190,7 @@ def _bound_names(tree: ast.AST) -> set[str]:
             bound.add(n.name)
         elif isinstance(n, ast.arg):
             bound.add(n.arg)
-        elif isinstance(n, (ast.Import, ast.ImportFrom)):
+        elif isinstance(n, ast.ImportFrom) or (imports and isinstance(n, ast.Import)):
             for alias in n.names:
                 if not (alias.name == "pytest" and alias.asname is None
                         and isinstance(n, ast.Import)):
@@ -267,6 +270,92 @@ class _RealNames(ast.NodeTransformer):
             for a in node.names]
 
 
+# Standard-library modules whose functions, classes and constants a test's ``mod.attr``
+# (``import mod`` in the test) and ``from mod import attr`` mean as they were before the
+# candidate ran, when the server has the module loaded: a candidate that rebinds
+# ``math.fabs`` (HumanEval's find_zero test: ``math.fabs(poly(xs, x)) < 1e-4``) changes
+# nothing the test computes with.
+_REAL_MODULES = frozenset({
+    "math", "cmath", "operator", "functools", "itertools", "collections", "datetime",
+    "decimal", "fractions", "json", "re", "struct", "keyword", "heapq", "bisect",
+    "statistics", "string", "copy", "random", "textwrap", "unicodedata", "base64",
+    "binascii", "hashlib", "zlib", "array", "calendar", "difflib", "numbers", "enum"})
+_HELD_TYPES = (types.BuiltinFunctionType, types.FunctionType, types.MethodType, type, int,
+               float, complex, str, bytes, bool, type(None), frozenset)
+
+
+def _held(module_name: str, attr: str) -> tuple[bool, Any]:
+    """(True, the attribute) when the server holds ``module_name.attr`` as a function,
+    class or immutable constant the runner may hand the test itself."""
+    module = sys.modules.get(module_name)
+    if module_name not in _REAL_MODULES or module is None:
+        return False, None
+    value = module.__dict__.get(attr, _held)
+    if value is _held or type(value) not in _HELD_TYPES:
+        return False, None
+    return True, value
+
+
+def _module_aliases(tree: ast.AST) -> dict[str, str]:
+    """Names the test binds only by ``import mod`` (top-level modules): name -> module."""
+    imported: dict[str, set[str]] = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Import):
+            for alias in n.names:
+                imported.setdefault(alias.asname or alias.name.split(".")[0], set()).add(
+                    alias.name if alias.asname or "." not in alias.name else "")
+    others = _bound_names(tree, imports=False)
+    loads: dict[str, int] = {}  # reads of the name, and of the name as ``name.attr``
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and n.id in imported:
+            loads[n.id] = loads.get(n.id, 0) + 1
+        elif (isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
+              and n.value.id in imported):
+            # a test that sets the module's attributes itself, or hands the module on
+            # (setattr(math, ...)), keeps its own meaning: none is held for it
+            loads[n.value.id] = loads.get(n.value.id, 0) - (
+                1 if isinstance(n.ctx, ast.Load) else 1 << 20)
+    return {name: next(iter(mods)) for name, mods in imported.items()
+            if len(mods) == 1 and "" not in mods and "." not in next(iter(mods))
+            and name not in others and loads.get(name, 0) == 0}
+
+
+class _RealAttributes(ast.NodeTransformer):
+    """``mod.attr`` and ``from mod import attr`` -> placeholders of the objects the server
+    holds (see ``_REAL_MODULES``)."""
+
+    def __init__(self, aliases: dict[str, str], prefix: str, swaps: dict) -> None:
+        self.aliases, self.prefix, self.swaps = aliases, prefix, swaps
+
+    def _placeholder(self, module: str, attr: str) -> str | None:
+        ok, value = _held(module, attr)
+        if not ok:
+            return None
+        name = f"{self.prefix}m-{module}.{attr}"
+        self.swaps[name] = value
+        return name
+
+    def visit_Attribute(self, node: ast.Attribute) -> Any:
+        if (isinstance(node.value, ast.Name) and isinstance(node.ctx, ast.Load)
+                and node.value.id in self.aliases):
+            name = self._placeholder(self.aliases[node.value.id], node.attr)
+            if name is not None:
+                return _located(ast.Constant(name), node)
+        self.generic_visit(node)
+        return node
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> Any:
+        if node.level or not node.module or any(a.name == "*" for a in node.names):
+            return node
+        names = [self._placeholder(node.module, a.name) for a in node.names]
+        if None in names:
+            return node
+        return [_located(ast.Assign(
+            targets=[_located(ast.Name(a.asname or a.name, ast.Store()), node)],
+            value=_located(ast.Constant(name), node)), node)
+            for a, name in zip(node.names, names, strict=True)]
+
+
 def _swap_constants(code, swaps: dict):  # type: ignore[no-untyped-def]
     def swapped(const):  # type: ignore[no-untyped-def]
         if type(const) is str and const in swaps:
@@ -332,6 +421,13 @@ def compile_test(tree: ast.Module, judge: dict, salt: str,  # type: ignore[no-un
         ast.fix_missing_locations(tree)  # (imports turned into assignments)
         if patterns:
             swaps = {**swaps, **patterns}
+    if source is None or "import" in source:
+        held: dict = {}
+        aliases = _module_aliases(tree)
+        tree = _RealAttributes(aliases, prefix, held).visit(tree)
+        if held:
+            ast.fix_missing_locations(tree)
+            swaps = {**swaps, **held}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # "'str' object is not callable" on a placeholder
         code = compile(tree, "<test>", "exec")
