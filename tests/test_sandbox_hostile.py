@@ -671,3 +671,26 @@ def test_threads_stop_only_comparisons_of_values_that_can_change(oracle):
     assert "while a thread the candidate started is still running" in \
         result.outcomes[2].detail
     assert "pytest.raises while a thread" in result.outcomes[4].detail
+
+
+def test_the_arithmetic_rewrite_sees_every_operator_of_the_bundled_tests():
+    """The text check that lets most tests skip the arithmetic rewrite (a sign such as
+    ``f(-1) == -1`` is no operator) misses no binary or augmented operator of any bundled
+    benchmark's tests, nor of a few written to be awkward."""
+    import ast as ast_
+
+    from execretrieval.oracle._sandbox_rewrite import _ARITHMETIC
+
+    tests = ["x = f(1) \\\n  - 0.33", "assert 1. -f(2) == 0", "assert [1][0]*2 == 2",
+             "assert f'{x-1}' == '1'", "d = 1\nd -= 2", "assert 'a' 'b' + f() == 1"]
+    for name in ("builtin", "humaneval", "stdlib", "tiny"):
+        path = Path(__file__).resolve().parent.parent / "data" / name / "queries.jsonl"
+        for line in path.read_text().splitlines():
+            tests += json.loads(line)["test_suite"]
+    with_operators = 0
+    for test in tests:
+        if any(isinstance(n, (ast_.BinOp, ast_.AugAssign)) for n in ast_.walk(ast_.parse(test))):
+            with_operators += 1
+            assert _ARITHMETIC.search(test), test
+    assert with_operators > 50
+    assert not _ARITHMETIC.search("assert clamp(-3, -5, 5) == -3 and f([1, -2]) == -1")

@@ -373,7 +373,9 @@ def _swap_constants(code, swaps: dict):  # type: ignore[no-untyped-def]
 # one match per judged comparison operator in a test's text (more where text looks like one)
 _OPERATORS = re.compile(r"==|!=|<|>|\bin\b")
 _IDENTIFIER = re.compile(r"[^\W\d]\w*")
-_ARITHMETIC = re.compile(r"[-+*/%@&|^]|<<|>>")  # text that may hold an arithmetic operator
+# text that may hold a binary arithmetic operator: one after an operand (a name, number,
+# closing bracket or quote; ``-3`` after ``(``, ``,`` or ``==`` is a sign, not one)
+_ARITHMETIC = re.compile(r"""[\w.)\]}'"][\s\\]*(?:[-+*/%@&|^]|<<|>>)""")
 
 
 def _prepared(judge: dict, salt: str) -> tuple:
