@@ -49,7 +49,7 @@ TAMPERED_EXIT = 75
 CHANNEL = r'''
 def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, getframe,
                  getpid, getpgrp, getsignal, new_mac, magic, taint_events, candidate,
-                 fatal_names, type_dict, items, tampered_exit):
+                 fatal_names, type_dict, items, tampered_exit, threads):
     """The verdict channel: an audit hook, referenced only by the interpreter's hook list."""
     tuple_, int_, bytes_, bool_, str_, type_, len_ = tuple, int, bytes, bool, str, type, len
     issubclass_ = issubclass
@@ -98,7 +98,9 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
                     state[4] = b""
                     if reason:
                         status, body = b"error", reason
-                    stop = 1 if dirty or state[5] else 0
+                    # a thread of the candidate's still running (3.11 audits no thread
+                    # start; _thread needs no first import): it would outlive the test
+                    stop = 1 if dirty or state[5] or threads() else 0
                     deliver(index, status, stop, body)
                     if stop:
                         exit_(0)  # a fresh W runs the next test

@@ -3,7 +3,7 @@
 Imported by the fork server (:mod:`_sandbox_child`), never by the engine; the server's side
 of a suite is ``_sandbox_suite.py``. W is forked by the server as PID 1 of the suite's own
 PID namespace. Before any candidate code runs it drops what it must not hold (root's uid,
-or every capability inside the user namespace), sets its limits, imports the preloadable
+or every capability inside the user namespace), sets its limits, imports the
 standard-library modules the code and tests name, and installs the audit hooks. It then
 runs the tests from a given one on, each in a fresh module namespace registered in
 ``sys.modules`` as ``__candidate__``. After each test it compares a fingerprint of what a
@@ -240,15 +240,34 @@ def _set_limits(limits: dict, cpu_seconds: int, uid: int | None, tests: int) -> 
             pass
 
 
+# Standard-library packages a W never imports before arming (ctypes, or what reaches it,
+# processes and event loops, modules that print or open things when imported).
+_NOT_PRELOADED = frozenset({
+    "ctypes", "multiprocessing", "concurrent", "asyncio", "uuid", "tkinter", "turtle",
+    "turtledemo", "idlelib", "this", "antigravity", "webbrowser", "pydoc", "test", "venv",
+    "ensurepip", "lib2to3", "curses"}) | _BLOCKED_IMPORTS
+
+
 def _preload(names: list[str]) -> None:
-    """Import (in W, before any candidate code) the preloadable modules named."""
+    """Import (in W, before any candidate code) the preloadable modules named, and the
+    other standard-library modules named (not ``_NOT_PRELOADED``): once armed, W reads no
+    bytecode (marshal is refused), so a first import there compiles from source, several
+    milliseconds for a package such as ``http.cookiejar``, in every W of the suite."""
     import importlib
 
+    stdlib = sys.stdlib_module_names
     for name in names:
-        if name in PRELOADABLE and name not in sys.modules:
+        if name in sys.modules:
+            continue
+        if name in PRELOADABLE:
             try:
                 importlib.import_module(name)
             except ImportError:
+                pass
+        elif name.partition(".")[0] in stdlib and _NOT_PRELOADED.isdisjoint(name.split(".")):
+            try:
+                importlib.import_module(name)
+            except BaseException:  # (it fails again as the candidate's own import)
                 pass
 
 
@@ -350,7 +369,7 @@ def make_hooks() -> dict:
         os.urandom, os.write, os._exit, gc.disable, gc.enable, gc.isenabled,
         sys._getframe, os.getpid, os.getpgrp, _GETSIGNAL, blake2b, _MAGIC, _TAINT_EVENTS,
         _CANDIDATE, fatal_names, type.__dict__["__dict__"].__get__,
-        types.MappingProxyType.items, TAMPERED_EXIT)
+        types.MappingProxyType.items, TAMPERED_EXIT, __import__("_thread")._count)
     guard = namespace["make_guard"](_BLOCKED_EVENTS, _BLOCKED_IMPORTS, hidden_all,
                                     protected + rules["factories"], PermissionError,
                                     import_error)
