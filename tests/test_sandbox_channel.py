@@ -21,6 +21,7 @@ Part of the hostile battery: ``test_sandbox_as_user.py`` runs this file as an or
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass
 
@@ -186,6 +187,45 @@ ATTACKS = [
             "    __hash__ = str.__hash__\n",
             "sys.modules.pop('__candidate__')\nsys.modules[M('__candidate__')] = sys\n"
             "assert False", ("fail",)),
+    # a class whose namespace has a str-subclass key: looking a name up there (is
+    # __eq__ its own?) ran the key's __eq__ inside the plain-data check, which said no
+    # while the interpreter found the always-true __eq__: f() == [5] passed (also
+    # [5] == f() and f() in [[5]]); a namedtuple's _fields likewise in the explainer
+    _attack("key_of_a_list_subclass_namespace_compared_by_the_plain_data_check",
+            "class M(str):\n    def __eq__(self, other):\n"
+            "        if _sys._getframe(1).f_code.co_name in ('base_of', 'render'):\n"
+            "            _os.write(1, b'RUNNER-CALLED\\n')\n            return False\n"
+            "        return str.__eq__(self, other)\n    __hash__ = str.__hash__\n"
+            "def _yes(self, other):\n    return True\n"
+            "K = type('K', (list,), {M('__eq__'): _yes, M('__hash__'): None})\n",
+            "assert K([1]) == [5]\nassert [5] == K([1])\nassert K([1]) in [[5]]\nassert False",
+            ("error",)),
+    _attack("key_of_a_tuple_subclass_namespace_read_by_the_explainer",
+            "class M(str):\n    def __eq__(self, other):\n"
+            "        if _sys._getframe(1).f_code.co_name in ('base_of', 'render'):\n"
+            "            _os.write(1, b'RUNNER-CALLED\\n')\n"
+            "        return str.__eq__(self, other)\n"
+            "    __hash__ = str.__hash__\n"
+            "T = type('T', (tuple,), {M('_fields'): ('a',)})\n",
+            "assert T((1,)) == (2,)", FAIL),
+    # the guard itself (reachable in the worker's frame, hooks["guard"]) was not among the
+    # functions it protects: given a do-nothing __code__, it refused nothing, and
+    # gc.get_objects (after gc.unfreeze) found the channel's state, its keyed MAC and fd,
+    # for a forged pass
+    _attack("rewrite_the_guard_then_walk_the_heap",
+            "def _noop(event, args, *defaults, **more):\n    return None\n"
+            "def _disarm():\n    f = _sys._getframe()\n    while f is not None:\n"
+            "        hooks = f.f_locals.get('hooks')\n"
+            "        if type(hooks) is dict and 'guard' in hooks:\n"
+            "            g = hooks['guard']\n"
+            "            g.__code__ = _noop.__code__\n"
+            "            return\n        f = f.f_back\n"
+            "def _heap():\n    import gc\n    gc.unfreeze()\n    for o in gc.get_objects():\n"
+            "        if type(o) is list and len(o) == 7 and type(o[0]).__name__ == 'blake2b':\n"
+            "            _forge([_sys._getframe()] + [type('F', (), {'f_locals': {'s': o},"
+            " 'f_code': _sys._getframe().f_code})()])\n",
+            "try:\n    _disarm()\nexcept PermissionError:\n    pass\n_heap()\nassert False",
+            ("error",)),
     # --- gc callbacks and finalisers firing while a hook is on the stack ---
     _attack("gc_callback_inside_the_channel",
             GC_TRIGGER + "def _cb(phase, info):\n    _steal()\n",
@@ -346,6 +386,66 @@ CTYPES_ATTACKS = [
 ]
 ATTACKS += [_attack("ctypes_" + name, CTYPES, test, ("error",))
             for name, test in CTYPES_ATTACKS]
+# --- memory through crafted bytecode: a code object whose LOAD_CONST reads past its
+# constants makes any address an object (a bytearray over all memory), and with it the
+# judge's own constant b"fail" is rewritten to b"pass", so ``assert False`` passes. The
+# code object comes from code.replace, types.CodeType, or marshal (loads and load), run
+# through a function's __code__, types.FunctionType or exec. On main d4a4f2c each one
+# printed LEAKED and reported ``pass`` for ``assert False``.
+BYTECODE = r"""
+import marshal as _marshal, opcode as _opcode, struct as _struct, io as _io, types as _types
+SECRET = b"marker-" + b"xyz" * 3
+_KEEP = []
+def _ops(k):
+    ops = [_opcode.opmap["RESUME"], 0]
+    for s in (24, 16, 8):
+        ops += [_opcode.opmap["EXTENDED_ARG"], (k >> s) & 0xff]
+    return bytes(ops + [_opcode.opmap["LOAD_CONST"], k & 0xff, _opcode.opmap["RETURN_VALUE"], 0])
+def _plain():
+    return None
+def _memory(route):
+    fake = _struct.pack("<QQqqQQQ", 1 << 40, id(bytearray), 1 << 62, 1 << 62, 0, 0, 0)
+    holder = _struct.pack("<Q", id(fake) + 32)
+    consts = () if route.startswith("marshal") else (None,)
+    k = ((id(holder) + 32 - id(consts) - 24) // 8) & 0xffffffff
+    code = _plain.__code__
+    if route == "replace":
+        code = code.replace(co_code=_ops(k), co_consts=consts, co_stacksize=2)
+    elif route == "codetype":
+        code = _types.CodeType(0, 0, 0, 0, 2, code.co_flags, _ops(k), consts, (), (),
+                               "<x>", "x", "x", 1, b"", b"")
+    else:
+        data, old = _marshal.dumps(code), code.co_code
+        i = data.index(old)
+        new = _ops(k)
+        data = data[:i - 4] + _struct.pack("<I", len(new)) + new + data[i + len(old):]
+        j = i + len(new)
+        data = data[:j + 1] + b"\x00" + data[j + 3:]  # the constants: ()
+        code = _marshal.loads(data) if route == "marshal_loads" else \
+            _marshal.load(_io.BytesIO(data))
+    if route == "marshal_loads":
+        mem = _types.FunctionType(code, {})()
+    else:
+        def g():
+            return None
+        g.__code__ = code
+        mem = g()
+    _KEEP.append((fake, holder, consts, mem))
+    if bytes(mem[id(SECRET) + 32:id(SECRET) + 48]) == SECRET[:16]:
+        _os.write(1, b"LEAKED memory\n")
+    return mem
+def _judge_says_pass(route):
+    mem = _memory(route)
+    f = _sys._getframe()
+    while f.f_code.co_name != "_judge":
+        f = f.f_back
+    for c in f.f_code.co_consts:
+        if type(c) is bytes and c == b"fail":
+            mem[id(c) + 32:id(c) + 36] = b"pass"
+"""
+ATTACKS += [_attack("bytecode_" + route, BYTECODE, f"_judge_says_pass({route!r})\nassert False",
+                    ("error",))
+            for route in ("replace", "codetype", "marshal_loads", "marshal_load")]
 NAMES = [a.name for a in ATTACKS]
 
 
@@ -429,3 +529,166 @@ def test_no_frame_a_candidate_can_reach_holds_a_ctypes_object(oracle):
                               "assert add(1, 2) == 3"])
     assert result.statuses == ("pass", "pass"), result.outcomes
     assert result.outcomes[0].output.strip() == "0"
+
+
+def test_code_made_by_compile_still_runs(oracle):
+    """With code.__new__ and marshal refused, what honest code does still works: modules
+    first imported after arming (compiled from source, not read from a .pyc), dataclasses,
+    namedtuples, enums, exec/eval of source, functions copied and pickled by reference."""
+    code = ("import glob, tomllib, dataclasses, enum, collections, typing\n"
+            "@dataclasses.dataclass(frozen=True)\nclass P:\n    x: int\n    y: int = 0\n"
+            "Pair = collections.namedtuple('Pair', 'a b')\nclass Color(enum.Enum):\n"
+            "    RED = 1\nclass TD(typing.NamedTuple):\n    n: int\n"
+            "def area(p):\n    return p.x * p.y\n")
+    tests = ["assert area(P(2, 3)) == 6 and P(1) == P(1, 0)",
+             "assert Pair(1, 2)._asdict() == {'a': 1, 'b': 2} and TD(3).n == 3",
+             "assert Color(1) is Color.RED and tomllib.loads('a = 1') == {'a': 1}",
+             "import importlib\nm = importlib.import_module('shlex')\n"
+             "assert m.split('a b') == ['a', 'b']",
+             "assert eval(compile('1 + 2', 's', 'eval')) == 3\nexec('x = 4')\nassert x == 4",
+             "import pickle, copy\nassert pickle.loads(pickle.dumps(area)) is area\n"
+             "assert copy.deepcopy(area) is area",
+             "import marshal\nmarshal.loads(marshal.dumps(1))"]
+    result = oracle.run(code, tests)
+    assert result.statuses == ("pass",) * 6 + ("error",), result.outcomes
+    assert "marshal.loads is not allowed" in result.outcomes[6].detail
+
+
+# Everything a candidate reaches from its test's frame (the known-open __globals__ read
+# included): callers' frames and their globals and locals, every function's __globals__,
+# closure cells, defaults and code constants, methods' and builtins' __self__, modules,
+# classes (with their __subclasses__), containers, exceptions' tracebacks. The walk must
+# see the runner (the judge's frame, its module's globals, the comparison rules, the
+# guard) and the candidate's own planted key, yet nothing that leads to the channel: no
+# keyed BLAKE2 object but the planted one, no channel function, no runner function with
+# a closure cell (cells are rewritten without an audit event), no mutable default but the
+# fingerprint's own views of builtins and sys.modules; and every runner function reached
+# refuses a new __code__, __defaults__ or __kwdefaults__.
+REACH = r'''
+import collections as _collections, json as _json, sys as _sys, types as _types
+from _blake2 import blake2b as _b2
+_PLANTED = _b2(key=b"planted", digest_size=16)
+_STATE = [_PLANTED, 3, None, 0, b"", False, 0]
+_RUNNER = ("<sandbox-hooks>", "<sandbox-compare>", "<pytest-shim>")
+def _reach(limit=500000):
+    seen, queue, n = {}, _collections.deque([(_sys._getframe(), "frame")]), 0
+    found = _collections.Counter()
+    def push(x, path):
+        if id(x) not in seen:
+            seen[id(x)] = x
+            queue.append((x, path))
+    while queue and n < limit:
+        x, path = queue.popleft()
+        n += 1
+        t = type(x)
+        if t.__name__ == "blake2b":
+            found["blake2b"] += 1
+        try:
+            if t is _types.FrameType:
+                if x.f_code.co_name == "_judge":
+                    found["judge_frame"] += 1
+                if x.f_back is not None:
+                    push(x.f_back, path + ".f_back")
+                push(x.f_globals, path + ".f_globals")
+                push(x.f_locals, path + ".f_locals")
+                push(x.f_code, path + ".f_code")
+            elif t is _types.FunctionType:
+                code = x.__code__
+                if code.co_filename in _RUNNER:
+                    found["runner_function"] += 1
+                    if code.co_name in ("compare", "guard"):
+                        found["runner_" + code.co_name] += 1
+                    if code.co_name in ("channel", "deliver", "violation") and \
+                            code.co_filename == "<sandbox-hooks>":
+                        found["channel_function " + path[-60:]] += 1
+                    if x.__closure__:
+                        found["runner_closure " + code.co_name] += 1
+                    for attr in ("__code__", "__defaults__", "__kwdefaults__"):
+                        try:
+                            setattr(x, attr, getattr(x, attr))
+                            found["rewritable " + code.co_name + "." + attr] += 1
+                        except PermissionError:
+                            found["refused"] += 1
+                    try:
+                        for d in (x.__defaults__ or ()):
+                            if type(d) in (list, dict, set, bytearray) and not (
+                                    d is vars(__builtins__ if type(__builtins__) is
+                                              _types.ModuleType else _sys.modules["builtins"])
+                                    or d is _sys.modules):
+                                found["mutable default " + code.co_name] += 1
+                    except PermissionError:
+                        pass
+                push(x.__globals__, path + ".__globals__")
+                for i, cell in enumerate(x.__closure__ or ()):
+                    try:
+                        push(cell.cell_contents, path + ".cell")
+                    except ValueError:
+                        pass
+                try:
+                    push(x.__defaults__, path + ".__defaults__")
+                    push(x.__kwdefaults__, path + ".__kwdefaults__")
+                except PermissionError:
+                    found["hidden"] += 1
+                push(x.__dict__, path + ".__dict__")
+                push(code, path + ".__code__")
+            elif t is _types.MethodType:
+                push(x.__self__, path + ".__self__")
+                push(x.__func__, path + ".__func__")
+            elif t is _types.BuiltinFunctionType:
+                push(x.__self__, path + ".__self__")
+            elif t is _types.CodeType:
+                for c in x.co_consts:
+                    push(c, path + ".const")
+            elif t is _types.ModuleType:
+                push(vars(x), path + ".__dict__")
+            elif t is dict:
+                if "_judge" in x and "make_hooks" in x:
+                    found["runner_globals"] += 1
+                for k, v in list(x.items()):
+                    push(k, path + "[k]")
+                    push(v, path + "[v]")
+            elif t in (list, tuple, set, frozenset, _collections.deque):
+                if t is list and len(x) == 7 and type(x[0]).__name__ == "blake2b":
+                    found["state"] += 1
+                for v in list(x):
+                    push(v, path + "[i]")
+            elif t is _types.MappingProxyType:
+                for v in list(x.values()):
+                    push(v, path + "{v}")
+            elif isinstance(x, type):
+                push(vars(x), path + ".vars")
+                try:
+                    for sub in type.__subclasses__(x):
+                        push(sub, path + ".sub")
+                except TypeError:
+                    pass
+            elif isinstance(x, BaseException):
+                push(x.__traceback__, path + ".tb")
+            elif t is _types.TracebackType:
+                push(x.tb_frame, path + ".tb_frame")
+                push(x.tb_next, path + ".tb_next")
+            elif t is _types.CellType:
+                push(x.cell_contents, path + ".contents")
+            elif type(getattr(x, "__dict__", None)) is dict:
+                push(x.__dict__, path + ".__dict__")
+        except PermissionError:
+            found["refused read"] += 1
+    found["visited"] = n
+    return found
+'''
+
+
+def test_nothing_reachable_leads_to_the_channel(oracle):
+    result = oracle.run(ADD + REACH, [
+        "try:\n    raise ValueError('a traceback to walk too')\nexcept ValueError as e:\n"
+        "    _E = e\nprint(_json.dumps(_reach()))", "assert add(1, 2) == 3"])
+    assert result.statuses == ("pass", "pass"), result.outcomes
+    found = json.loads(result.outcomes[0].output)
+    assert found["visited"] > 10_000, found
+    for reached in ("judge_frame", "runner_globals", "runner_compare", "runner_guard"):
+        assert found.get(reached, 0) >= 1, (reached, found)
+    assert found["runner_function"] > 50 and found["refused"] == 3 * found["runner_function"]
+    assert found["blake2b"] == 1 and found.get("state") == 1, found  # the planted ones only
+    opened = sorted(k for k in found if k.split(" ")[0] in (
+        "channel_function", "runner_closure", "rewritable", "mutable"))
+    assert opened == [], found

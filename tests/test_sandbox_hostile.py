@@ -243,6 +243,66 @@ def _cases(world: World) -> list[Case]:
              code=ADD + "class Yes:\n    def __eq__(self, other):\n        return True\n"
                         "    def __sub__(self, other):\n        return 0\n    __rsub__ = __sub__\n"
                         "def weird(a, b):\n    return Yes()\n"),
+        # arithmetic between the answer and the expected value: an object whose ``-``
+        # gives 0 passes ``abs(f(x) - y) < eps`` for any y (HumanEval's float tests)
+        Case("difference_that_is_always_zero", "assert abs(weird(1.33) - 0.33) < 1e-6",
+             ("error",),
+             code=ADD + "class Zero:\n    def __sub__(self, other):\n        return 0\n"
+                        "    __rsub__ = __sub__\ndef weird(x):\n    return Zero()\n"),
+        Case("difference_by_an_augmented_assignment", "d = weird(2)\nd -= 2\nassert d == 0",
+             ("error",),
+             code=ADD + "class Zero:\n    def __sub__(self, other):\n        return 0\n"
+                        "    __rsub__ = __isub__ = __sub__\ndef weird(x):\n    return Zero()\n"),
+        Case("ratio_that_is_always_one", "assert abs(weird(3) / 7.5 - 1) < 1e-9", ("error",),
+             code=ADD + "class One:\n    def __truediv__(self, other):\n        return 1\n"
+                        "def weird(x):\n    return One()\n"),
+        # a thread of the candidate swaps a list's item between the runner's check that it
+        # is plain data and the comparison (an always-equal object then decides): while
+        # one runs, only values nothing can change are compared
+        Case("thread_swaps_an_item_under_the_comparison", "assert race() == [5]", ("error",),
+             code=ADD + "import threading\nclass Yes:\n    def __eq__(self, other):\n"
+                        "        return True\n    __hash__ = object.__hash__\nL = [1]\n"
+                        "def _flip(y=Yes()):\n    while True:\n        L[0] = y\n"
+                        "        L[0] = 1\n"
+                        "def race():\n    threading.Thread(target=_flip, daemon=True).start()\n"
+                        "    return L\n"),
+        Case("thread_swaps_a_class_under_the_arithmetic",
+             "assert abs(race() - 0.5) < 1e-9", ("error",),
+             code=ADD + "import threading\nclass I(float):\n    pass\nclass Zero(float):\n"
+                        "    def __sub__(self, other):\n        return 0\n"
+                        "x = I(7.0)\ndef _flip():\n    while True:\n"
+                        "        x.__class__ = Zero\n        x.__class__ = I\n"
+                        "def race():\n    threading.Thread(target=_flip, daemon=True).start()\n"
+                        "    return x\n"),
+        # pytest.raises' context is an object of a class made per call: reached through
+        # __subclasses__ (class attributes change without an audit event in 3.11), its
+        # expected type and match pattern were the candidate's to replace, so raising
+        # any exception passed; a gc callback could replace __exit__ itself in the gap
+        # between the class being made and the with statement looking it up
+        Case("raises_context_class_patched_by_the_candidate",
+             "with pytest.raises(ValueError, match='negative'):\n    weird(-1)\n"
+             "from pytest import raises\nraises(KeyError, weird, 3)", ("error",),
+             code=ADD + "def weird(x):\n    for c in object.__subclasses__():\n"
+                        "        if c.__name__ == 'RaisesContext':\n"
+                        "            c.expected = property(lambda self: BaseException)\n"
+                        "            c.match = property(lambda self: None)\n"
+                        "    raise TypeError('not the one the test expects')\n"),
+        Case("raises_exit_replaced_by_a_gc_callback",
+             "import gc\ngc.callbacks.append(patch)\ngc.set_threshold(1)\n"
+             "for _ in range(30):\n    with pytest.raises(ValueError):\n        add(1, 2)",
+             ("fail",),
+             code=ADD + "def fake(*args):\n    return True\n"
+                        "def patch(phase, info):\n"
+                        "    for c in object.__subclasses__() + tuple.__subclasses__():\n"
+                        "        if c.__name__ == 'RaisesContext' and vars(c).get("
+                        "'__exit__') is not fake:\n"
+                        "            c.__exit__ = fake\n"),
+        # a standard-library function the test computes with, rebound by the candidate's
+        # module (HumanEval's find_zero: assert math.fabs(poly(xs, x)) < 1e-4)
+        Case("stdlib_function_the_test_uses_rebound",
+             "import math\nassert math.fabs(add(1, 2)) < 1e-4 or True\n"
+             "from math import fabs as size\nassert size(add(2, 2)) < 1e-4", ("fail",),
+             code="import math\nmath.fabs = lambda x: 0.0\n" + ADD),
         Case("shadow_builtins_and_pytest", "assert sorted([add(2, 2)]) == [5]\n"
              "with pytest.raises(ValueError):\n    add(1, 2)", ("fail",),
              code=ADD + "sorted = lambda x: [5]\nclass _P:\n    @staticmethod\n"
@@ -584,3 +644,53 @@ def test_nothing_outlives_the_host(tmp_path, how):
     proc.wait(timeout=60)
     assert _wait_until(lambda: not _processes_mentioning(marker)), "a sandbox server survived"
     assert _wait_until(lambda: not _sandbox_processes(proc.pid)), "a candidate survived"
+
+
+def test_threads_stop_only_comparisons_of_values_that_can_change(oracle):
+    """While a thread the candidate started runs, a test may still compare values nothing
+    can change (numbers, str, tuples of them); threads that ended (joined) change nothing;
+    a list compared while one runs is an error that says why."""
+    code = ("import threading\n"
+            "def squares(xs):\n    out = []\n"
+            "    ts = [threading.Thread(target=lambda x=x: out.append(x * x)) for x in xs]\n"
+            "    for t in ts:\n        t.start()\n    for t in ts:\n        t.join()\n"
+            "    return sorted(out)\n"
+            "_stop = threading.Event()\n"
+            "def background():\n"
+            "    threading.Thread(target=_stop.wait, daemon=True).start()\n    return 42\n")
+    result = oracle.run(code, [
+        "assert squares([1, 2, 3]) == [1, 4, 9]",
+        "assert background() == 42 and (1, 'a', None) == (1, 'a', None)\n"
+        "assert abs(background() - 41.5) < 1",
+        "x = background()\nassert [x] == [42]",
+        "assert squares([3]) == [9]",
+        "background()\nwith pytest.raises(ValueError):\n    int('x')",
+        "squares([1])\nwith pytest.raises(ValueError, match='invalid'):\n    int('x')"])
+    assert result.statuses == ("pass", "pass", "error", "pass", "error", "pass"), \
+        result.outcomes
+    assert "while a thread the candidate started is still running" in \
+        result.outcomes[2].detail
+    assert "pytest.raises while a thread" in result.outcomes[4].detail
+
+
+def test_the_arithmetic_rewrite_sees_every_operator_of_the_bundled_tests():
+    """The text check that lets most tests skip the arithmetic rewrite (a sign such as
+    ``f(-1) == -1`` is no operator) misses no binary or augmented operator of any bundled
+    benchmark's tests, nor of a few written to be awkward."""
+    import ast as ast_
+
+    from execretrieval.oracle._sandbox_rewrite import _ARITHMETIC
+
+    tests = ["x = f(1) \\\n  - 0.33", "assert 1. -f(2) == 0", "assert [1][0]*2 == 2",
+             "assert f'{x-1}' == '1'", "d = 1\nd -= 2", "assert 'a' 'b' + f() == 1"]
+    for name in ("builtin", "humaneval", "stdlib", "tiny"):
+        path = Path(__file__).resolve().parent.parent / "data" / name / "queries.jsonl"
+        for line in path.read_text().splitlines():
+            tests += json.loads(line)["test_suite"]
+    with_operators = 0
+    for test in tests:
+        if any(isinstance(n, (ast_.BinOp, ast_.AugAssign)) for n in ast_.walk(ast_.parse(test))):
+            with_operators += 1
+            assert _ARITHMETIC.search(test), test
+    assert with_operators > 50
+    assert not _ARITHMETIC.search("assert clamp(-3, -5, 5) == -3 and f([1, -2]) == -1")

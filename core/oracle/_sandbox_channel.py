@@ -49,7 +49,7 @@ TAMPERED_EXIT = 75
 CHANNEL = r'''
 def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, getframe,
                  getpid, getpgrp, getsignal, new_mac, magic, taint_events, candidate,
-                 fatal_names, type_dict, items, tampered_exit):
+                 fatal_names, type_dict, items, tampered_exit, threads):
     """The verdict channel: an audit hook, referenced only by the interpreter's hook list."""
     tuple_, int_, bytes_, bool_, str_, type_, len_ = tuple, int, bytes, bool, str, type, len
     issubclass_ = issubclass
@@ -98,7 +98,9 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
                     state[4] = b""
                     if reason:
                         status, body = b"error", reason
-                    stop = 1 if dirty or state[5] else 0
+                    # a thread of the candidate's still running (3.11 audits no thread
+                    # start; _thread needs no first import): it would outlive the test
+                    stop = 1 if dirty or state[5] or threads() else 0
                     deliver(index, status, stop, body)
                     if stop:
                         exit_(0)  # a fresh W runs the next test
@@ -219,6 +221,14 @@ def make_guard(blocked, blocked_imports, hidden, protected, error, import_error)
             for obj in _protected:
                 if first is obj:
                     raise _error("the sandbox's own functions cannot be changed")
+    # The guard refuses changes to itself and to every function of these bare globals
+    # (the factories included) too: given a do-nothing __code__ it would refuse nothing
+    # (then gc.unfreeze and gc.get_objects reach the channel's state). Set here, in the
+    # server, before any hook is installed.
+    own = tuple(v for v in globals().values() if type(v) is type(make_guard))
+    names = guard.__code__.co_varnames[2:2 + len(guard.__defaults__)]
+    guard.__defaults__ = tuple(protected + own + (guard,) if name == "_protected" else value
+                               for name, value in zip(names, guard.__defaults__))
     return guard
 
 

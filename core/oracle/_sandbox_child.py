@@ -33,9 +33,10 @@ _MAX_DETAIL = 2000
 # __globals__ do not lead candidate code to the runner's globals. Candidate code can
 # rebind the module's attributes and, in Python 3.11, any attribute of a Python class
 # without an audit event; so what a test calls is functions only (protected by the guard,
-# every name a default argument): ``raises`` makes a fresh class per call and ``approx`` an
-# instance without calling anything of its class (whose ==, != and repr the runner's
-# comparison rules handle by exact type, see ``_sandbox_compare.py``).
+# every name a default argument): ``raises`` makes a fresh class per call (a tuple that
+# holds what it needs, with the gc off until the with statement has looked the class up)
+# and ``approx`` an instance without calling anything of its class (whose ==, != and repr
+# the runner's comparison rules handle by exact type, see ``_sandbox_compare.py``).
 _PYTEST_SHIM = r'''
 class approx:
     """An approximate value made by pytest.approx: compared by the runner's own rules."""
@@ -47,18 +48,20 @@ def _make_approx(expected, rel=None, abs=None, _new=object.__new__, _cls=approx,
     space = _dict(made)
     space["expected"], space["rel"], space["abs"] = expected, rel, abs
     return made
-def _enter(self):
-    return self.info
-def _exit(self, exc_type, exc, tb, _issubclass=issubclass, _str=str, _repr=repr, _type=type,
-          _error=AssertionError, _search=__import__("re").search,
-          _compiled=type(__import__("re").compile("")),
+def _enter(self, _item=tuple.__getitem__, _enable=__import__("gc").enable):
+    if _item(self, 3):  # the gc was on when raises() turned it off
+        _enable()
+    return _item(self, 2)
+def _exit(self, exc_type, exc, tb, _item=tuple.__getitem__, _issubclass=issubclass,
+          _str=str, _repr=repr, _type=type, _error=AssertionError,
+          _search=__import__("re").search, _compiled=type(__import__("re").compile("")),
           _psearch=type(__import__("re").compile("")).search,
           _pattern=type(__import__("re").compile("")).__dict__["pattern"].__get__):
+    expected, match, info = _item(self, 0), _item(self, 1), _item(self, 2)
     if exc_type is None:
-        raise _error("DID NOT RAISE " + _str(self.expected))
-    if not _issubclass(exc_type, self.expected):
+        raise _error("DID NOT RAISE " + _str(expected))
+    if not _issubclass(exc_type, expected):
         return False
-    match = self.match
     if match is not None:
         text = _str(exc)
         if _type(match) is _compiled:  # a literal pattern, compiled with the test
@@ -68,22 +71,38 @@ def _exit(self, exc_type, exc, tb, _issubclass=issubclass, _str=str, _repr=repr,
         if not found:
             raise _error("Regex pattern did not match.\n Regex: " + _repr(shown)
                          + "\n Input: " + _repr(text))
-    self.info.value, self.info.type = exc, exc_type
+    info.value, info.type = exc, exc_type
     return True
+_STIRRING = ("pytest.raises while a thread the candidate started is still running: the "
+             "thread could replace the context's __exit__ before the with statement looks "
+             "it up; end the thread first")
 def _raises(refs, expected_exception, *args, **kwargs):
-    """Minimal pytest.raises: context manager, or raises(Exc, func, *args)."""
-    _type, _object, _enter, _exit, _info = refs
-    ctx = _type("RaisesContext", (_object,), {"__enter__": _enter, "__exit__": _exit,
-                                              "__slots__": ("expected", "match", "info")})()
-    ctx.expected, ctx.match = expected_exception, kwargs.pop("match", None)
-    ctx.info = _info(value=None, type=None)
+    """Minimal pytest.raises: context manager, or raises(Exc, func, *args). The context
+    is a tuple (expected, match, info, gc was on) of a class made per call, read by
+    tuple's own __getitem__: replacing the class's attributes changes nothing it holds,
+    and the gc stays off from the class being made to the with statement's lookup of its
+    __enter__ / __exit__ (turned back on by __enter__), so no gc callback can replace
+    them in between; while a candidate thread runs, raises is refused."""
+    _type, _tuple, _enter, _exit, _info, _item, _threads, _audit, _disable, _isenabled, \
+        _message, _refused = refs
+    if _threads():
+        _audit("erxr.plain", _message.encode())
+        raise _refused(_message)
+    was = _isenabled()
+    _disable()
+    cls = _type("RaisesContext", (_tuple,), {"__enter__": _enter, "__exit__": _exit,
+                                              "__slots__": ()})
+    ctx = cls((expected_exception, kwargs.pop("match", None), _info(value=None, type=None),
+               was))
     if not args:
         return ctx
     with ctx:
         args[0](*args[1:], **kwargs)
-    return ctx.info
-raises = __import__("types").MethodType(_raises, (type, object, _enter, _exit,
-                                                  __import__("types").SimpleNamespace))
+    return _item(ctx, 2)
+raises = __import__("types").MethodType(_raises, (
+    type, tuple, _enter, _exit, __import__("types").SimpleNamespace, tuple.__getitem__,
+    __import__("_thread")._count, __import__("sys").audit, __import__("gc").disable,
+    __import__("gc").isenabled, _STIRRING, TypeError))
 def fail(reason="", pytrace=True, _error=AssertionError):
     """pytest.fail: fail the test with ``reason``."""
     raise _error(reason)

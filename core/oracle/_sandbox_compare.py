@@ -53,7 +53,7 @@ __all__ = ["build"]
 
 COMPARE = r'''
 def make_compare(plain, rich, audit, approx_type, error, fraction, decimal, isnan,
-                 isinf, operators, truth, not_, contains):
+                 isinf, operators, truth, not_, contains, arithmetic, threads):
     SYMBOLS = plain["SYMBOLS"]
     module_of = plain["module_of"]
     qualname_of = plain["qualname_of"]
@@ -82,7 +82,12 @@ def make_compare(plain, rich, audit, approx_type, error, fraction, decimal, isna
         module = _module(t)
         name = (module + "." if _type(module) is _str and module != "builtins" else "") \
             + _qualname(t)
-        if approx:
+        if approx == 2:
+            message = ("plain-data arithmetic: the test computes with plain data and an "
+                       "object of type " + name + " (whose own operator would decide what "
+                       "the test then compares, e.g. abs(f(x) - y) < 1e-6); plain data is "
+                       "only combined with plain data")
+        elif approx:
             message = ("plain-data comparison: pytest.approx compares only with numbers "
                        "(int, float, bool, complex, Fraction, Decimal) or a list, tuple or "
                        "dict of them, not with an object of type " + name)
@@ -94,6 +99,52 @@ def make_compare(plain, rich, audit, approx_type, error, fraction, decimal, isna
                        "plain data")
         _audit("erxr.plain", message.encode("utf-8", "replace"))
         raise _error(message)
+
+    tz_of = plain["tz_of"]
+    timezone = plain["timezone"]
+    # exact types whose values nothing can change once made (not bytearray, not Fraction:
+    # its slots can be set; not a subclass: its __class__ can be swapped)
+    frozen = frozenset(t for t in plain["scalars"] if t is not bytearray)
+    stirring = ("plain-data comparison: the test compares (or computes with) a value that "
+                "can change (a list, dict, set, bytearray, Fraction, collections container "
+                "or a subclass's instance) while a thread the candidate started is still "
+                "running, which could change it between the runner's check and the "
+                "comparison; end the thread first, or compare values nothing can change "
+                "(numbers, str, bytes, None, tuples and frozensets of them)")
+
+    def still(x, _type=type, _tt=plain["type_type"], _frozen=frozen, _tuple=tuple,
+              _frozenset=frozenset, _dt=plain["datetime"], _time=plain["time"], _tz=tz_of,
+              _timezone=timezone, _pop=list.pop, _extend=list.extend):
+        """Whether nothing can change ``x``: exact immutable types all the way down."""
+        stack = [x]
+        while stack:
+            y = _pop(stack)
+            t = _type(y)
+            if _type(t) is not _tt:
+                return False
+            if t in _frozen:
+                continue
+            if t is _tuple or t is _frozenset:
+                _extend(stack, y)
+            elif t is _dt or t is _time:
+                zone = _tz[0](y) if t is _dt else _tz[1](y)
+                if zone is not None and _type(zone) is not _timezone:
+                    return False
+            else:
+                return False
+        return True
+
+    def settled(a, b, container, _still=still, _classify=classify, _audit=audit,
+                _error=error, _text=stirring.encode(), _message=stirring):
+        """While a thread of the candidate runs (``threads()`` > 0): both sides must be
+        values nothing can change, unless neither is plain data (``container``: only
+        ``b`` decides, as for ``in``)."""
+        if _still(a) and _still(b):
+            return
+        if _classify(b) == 2 and (container or _classify(a) == 2):
+            return  # Python's own semantics: nothing of the rule to fool
+        _audit("erxr.plain", _text)
+        raise _error(_message)
 
     def is_number(x, _numeric=numeric, _type=type, _fraction=fraction, _classify=classify):
         return _numeric(x) is not None and (_type(x) is not _fraction or _classify(x) != 2)
@@ -191,9 +242,12 @@ def make_compare(plain, rich, audit, approx_type, error, fraction, decimal, isna
 
     def compare(a, b, op, _classify=classify, _ops=operators, _rich=rich, _contains=contains,
                 _contains_rich=contains_rich, _type=type, _approx=approx_type,
-                _approx_compare=approx_compare, _violation=violation, _not=not_):
+                _approx_compare=approx_compare, _violation=violation, _not=not_,
+                _threads=threads, _settled=settled):
         """A test's ``a <op> b`` under the plain-data rule. op: 0 ==, 1 !=, 2 <, 3 <=,
         4 >, 5 >=, 6 in, 7 not in (``a in b``: ``b`` is the container)."""
+        if _threads():
+            _settled(a, b, op >= 6)
         if op >= 6:
             kind_c = _classify(b)
             if kind_c == 2:
@@ -246,6 +300,22 @@ def make_compare(plain, rich, audit, approx_type, error, fraction, decimal, isna
             return _bool(_rich(a, b, 0, _rich))
         return _bool(_eq(a, b))
 
+    def arith(a, b, op, _classify=classify, _ops=arithmetic, _violation=violation,
+              _type=type, _str=str, _bytes=bytes, _threads=threads, _settled=settled):
+        """A test's ``a <op> b`` for the arithmetic and bitwise operators (op: an index
+        into ``arithmetic``: + - * / // % ** << >> & | ^ @, then the same in place).
+        When one side is plain data the other must be too, or the test is an error: an
+        object whose ``-`` gives 0 would otherwise pass ``abs(f(x) - y) < 1e-6`` for any
+        ``y``. ``str % x`` and ``bytes % x`` (formatting) are exempt."""
+        if _threads():
+            _settled(a, b, False)
+        kind_a, kind_b = _classify(a), _classify(b)
+        if (kind_a == 2) != (kind_b == 2):
+            t = _type(a)
+            if not ((op == 5 or op == 18) and (t is _str or t is _bytes)):
+                _violation(a if kind_a == 2 else b, 2)
+        return _ops[op](a, b)
+
     def approx_eq(self, other, _compare=compare):
         """pytest.approx's ``==``: the runner's comparison, as in a test."""
         return _compare(other, self, 0)
@@ -253,9 +323,10 @@ def make_compare(plain, rich, audit, approx_type, error, fraction, decimal, isna
     def approx_ne(self, other, _compare=compare):
         return _compare(other, self, 1)
 
-    functions = (violation, is_number, numbers_only, approx_close, approx_compare, compare,
-                 chain, values_equal, approx_eq, approx_ne)
+    functions = (still, settled, violation, is_number, numbers_only, approx_close,
+                 approx_compare, compare, chain, values_equal, arith, approx_eq, approx_ne)
     return {"compare": compare, "chain": chain, "values_equal": values_equal,
+            "arith": arith,
             "approx_eq": approx_eq, "approx_ne": approx_ne, "functions": functions}
 '''
 
@@ -269,11 +340,14 @@ def build(audit: Any = None, approx_type: Any = None) -> dict:
     TypeError on a rule violation), ``chain(ops, thunks)``, ``explain(op, a, b, side)``,
     ``show(value)``, ``values_equal(a, b)`` (True / False for two plain values, None if
     either is not plain data; records nothing), ``approx_eq`` / ``approx_ne`` (the pytest
-    shim's ``__eq__`` / ``__ne__``) and ``functions``: every function made, for the guard.
+    shim's ``__eq__`` / ``__ne__``), ``arith(a, b, op)`` (a test's arithmetic), ``functions``:
+    every function made, for the guard, and ``factories``: the four ``make_*`` that made
+    them (run here only; the guard keeps them as they are too).
 
     ``audit`` records a violation (the sandbox passes ``sys.audit``; default: nothing is
     recorded); ``approx_type`` is the pytest shim's approx class (default: none).
     """
+    import _thread
     import builtins
     import collections
     import datetime
@@ -290,13 +364,17 @@ def build(audit: Any = None, approx_type: Any = None) -> dict:
         datetime.datetime, datetime.timedelta, datetime.timezone, collections.Counter,
         collections.OrderedDict, collections.defaultdict, collections.deque, math.gcd)
     operators = (operator.eq, operator.ne, operator.lt, operator.le, operator.gt, operator.ge)
+    names = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "lshift", "rshift",
+             "and_", "or_", "xor", "matmul")  # a test's BinOp operators, then in place
+    arithmetic = tuple(getattr(operator, n) for n in names) + tuple(
+        getattr(operator, "i" + n.rstrip("_")) for n in names)
     rich = namespace["make_rich"](plain, decimal.Decimal, collections.OrderedDict,
                                   math.isnan, math.isinf, operators, operator.truth,
                                   operator.contains, TypeError)
     rules = namespace["make_compare"](
         plain, rich, audit if audit is not None else (lambda *args: None), approx_type,
         TypeError, fractions.Fraction, decimal.Decimal, math.isnan, math.isinf, operators,
-        operator.truth, operator.not_, operator.contains)
+        operator.truth, operator.not_, operator.contains, arithmetic, _thread._count)
     told = namespace["make_explain"](
         plain, rules["compare"], approx_type, AssertionError, fractions.Fraction,
         datetime.datetime, datetime.time, collections.OrderedDict, collections.defaultdict,
@@ -304,6 +382,8 @@ def build(audit: Any = None, approx_type: Any = None) -> dict:
     functions = tuple(v for k, v in plain.items() if type(v) is type(build)) + tuple(
         v for v in rich.values()) + rules["functions"] + told["functions"]
     return {"compare": rules["compare"], "chain": rules["chain"], "explain": told["explain"],
+            "arith": rules["arith"],
             "show": told["show"], "values_equal": rules["values_equal"],
             "approx_eq": rules["approx_eq"], "approx_ne": rules["approx_ne"],
-            "functions": functions}
+            "functions": functions,
+            "factories": tuple(v for v in namespace.values() if type(v) is type(build))}

@@ -65,7 +65,7 @@ def make_explain(plain, compare, approx_type, assertion_error, fraction, datetim
                _real=complex.__dict__["real"].__get__, _imag=complex.__dict__["imag"].__get__,
                _scalars=scalars, _dt=datetime, _time=time_, _oitems=ordered.items,
                _str_get=str.__getitem__, _bytes_get=bytes.__getitem__, _slice=slice,
-               _views=views):
+               _views=views, _proxy_items=type(dict_of(object)).items):
         """Append the repr of plain value ``x`` to ``out`` (at most about ``left`` more
         characters); the characters still left. Built here, from the value's base types:
         no method of the value runs."""
@@ -110,9 +110,12 @@ def make_explain(plain, compare, approx_type, assertion_error, fraction, datetim
         elif fam == "tuple":
             items = _elements(x, fam)
             fields = None
-            for k in _mro(t):
-                if "_fields" in _dict(k):
-                    fields = _dict(k)["_fields"]
+            for k in _mro(t):  # (pairs read one by one: a search would compare keys)
+                for key, value in _proxy_items(_dict(k)):
+                    if _type(key) is _str and key == "_fields":
+                        fields = value
+                        break
+                if fields is not None:
                     break
             if t is not _tuple and _type(fields) is _tuple and _len(fields) == _len(items):
                 ok = True

@@ -48,16 +48,19 @@ def make_plain(error, fraction, decimal, date, time_, datetime, timedelta, timez
                  "__contains__")
 
 
-    def base_of(t, _mro=mro_of, _dict=dict_of, _bases=bases, _own=own_names):
+    def base_of(t, _mro=mro_of, _dict=dict_of, _bases=bases, _own=frozenset(own_names),
+                _type=type, _str=str):
         """The built-in type whose comparisons a subclass keeps, or None if anything on the
-        way to it defines a comparison, a hash or ``__contains__`` (identity checks only)."""
+        way to it defines a comparison, a hash or ``__contains__`` (identity checks only).
+        A class's namespace is read key by key, never searched: a search compares keys,
+        and a key of a str subclass would run its own ``__eq__`` here; a key that is not
+        an exact str makes the class not plain."""
         for k in _mro(t):
             for b in _bases:
                 if k is b:
                     return b
-            space = _dict(k)
-            for name in _own:
-                if name in space:
+            for name in _dict(k):
+                if _type(name) is not _str or name in _own:
                     return None
         return None
 
@@ -263,6 +266,7 @@ def make_plain(error, fraction, decimal, date, time_, datetime, timedelta, timez
         "oitems_t": oitems_t,
         "REFLECT": REFLECT, "SYMBOLS": SYMBOLS, "NI": NI, "scalars": scalars,
         "containers": containers, "frac_num": frac_num, "frac_den": frac_den, "tz_of": tz_of,
+        "timezone": timezone, "datetime": datetime, "time": time_,
         "mro_of": mro_of, "dict_of": dict_of, "qualname_of": qualname_of,
         "module_of": module_of, "iters": iters, "bases": bases, "own_names": own_names,
         "base_of": base_of, "classify": classify, "family": family, "numeric": numeric,

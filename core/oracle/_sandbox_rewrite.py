@@ -9,6 +9,9 @@ could shadow leads to them):
   becomes a call of the runner-held ``compare(a, b, op)`` (a chain: ``chain(ops, thunks)``,
   each operand evaluated once, in order), which applies the plain-data rule
   (``_sandbox_compare.py``); ``is`` / ``is not`` alone stay as they are;
+* every arithmetic or bitwise operator (``a - b``, ``a / b``, ``x -= y``...) becomes a call
+  of the runner-held ``arith(a, b, op)``: plain data is only combined with plain data, so
+  an object whose ``-`` gives 0 cannot pass ``abs(f(x) - y) < 1e-6`` (``_sandbox_compare.py``);
 * a bare ``assert A op B`` (no message) becomes ``explain(op, A, B, side)``, which fails
   with both values ("returned -1, expected 0" when only ``side`` calls something);
 * every name the test reads that is a builtin (``abs``, ``all``, ``sorted``, ``len``,
@@ -28,6 +31,8 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
+import types
 import warnings
 
 TYPE_CHECKING = False  # (not typing.TYPE_CHECKING: the server does not import typing)
@@ -40,6 +45,10 @@ __all__ = ["compile_test", "OPS"]
 OPS = {ast.Eq: 0, ast.NotEq: 1, ast.Lt: 2, ast.LtE: 3, ast.Gt: 4, ast.GtE: 5, ast.In: 6,
        ast.NotIn: 7, ast.Is: 8, ast.IsNot: 9}
 _JUDGED = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn)
+# a test's arithmetic and bitwise operators -> the op codes of ``arith`` (+13: in place)
+ARITH = {ast.Add: 0, ast.Sub: 1, ast.Mult: 2, ast.Div: 3, ast.FloorDiv: 4, ast.Mod: 5,
+         ast.Pow: 6, ast.LShift: 7, ast.RShift: 8, ast.BitAnd: 9, ast.BitOr: 10,
+         ast.BitXor: 11, ast.MatMult: 12}
 _constant: Any = ast.Constant  # (typeshed does not allow a tuple; compile() does)
 
 # Calls that build an expected value rather than compute the answer under test.
@@ -144,8 +153,35 @@ class _Comparisons(ast.NodeTransformer):
             keywords=[]), node)
 
 
-def _bound_names(tree: ast.AST) -> set[str]:
-    """Every name the test binds anywhere (any scope): those keep their own meaning."""
+class _Arithmetic(ast.NodeTransformer):
+    """Every arithmetic or bitwise ``a op b`` -> ``ARITH(a, b, op)``, and ``name op= b``
+    -> ``name = ARITH(name, b, op + 13)`` (the in-place operator: a list still grows in
+    place), innermost first: plain data is only combined with plain data."""
+
+    def __init__(self, arith_name: str) -> None:
+        self.arith_name = arith_name
+
+    def _call(self, left: Any, right: Any, op: int, where: ast.AST) -> ast.Call:
+        return _located(ast.Call(func=_located(ast.Constant(self.arith_name), where),
+                                 args=[left, right, _located(ast.Constant(op), where)],
+                                 keywords=[]), where)
+
+    def visit_BinOp(self, node: ast.BinOp) -> Any:
+        self.generic_visit(node)
+        return self._call(node.left, node.right, ARITH[type(node.op)], node)
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> Any:
+        self.generic_visit(node)
+        if not isinstance(node.target, ast.Name):  # (a[i] -= 1: evaluated once, as it is)
+            return node
+        load = _located(ast.Name(node.target.id, ast.Load()), node.target)
+        return _located(ast.Assign(targets=[node.target], value=self._call(
+            load, node.value, 13 + ARITH[type(node.op)], node)), node)
+
+
+def _bound_names(tree: ast.AST, imports: bool = True) -> set[str]:
+    """Every name the test binds anywhere (any scope): those keep their own meaning.
+    ``imports=False``: leaving out what ``import`` statements bind."""
     bound: set[str] = set()
     for n in ast.walk(tree):
         if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
@@ -154,7 +190,7 @@ def _bound_names(tree: ast.AST) -> set[str]:
             bound.add(n.name)
         elif isinstance(n, ast.arg):
             bound.add(n.arg)
-        elif isinstance(n, (ast.Import, ast.ImportFrom)):
+        elif isinstance(n, ast.ImportFrom) or (imports and isinstance(n, ast.Import)):
             for alias in n.names:
                 if not (alias.name == "pytest" and alias.asname is None
                         and isinstance(n, ast.Import)):
@@ -234,6 +270,92 @@ class _RealNames(ast.NodeTransformer):
             for a in node.names]
 
 
+# Standard-library modules whose functions, classes and constants a test's ``mod.attr``
+# (``import mod`` in the test) and ``from mod import attr`` mean as they were before the
+# candidate ran, when the server has the module loaded: a candidate that rebinds
+# ``math.fabs`` (HumanEval's find_zero test: ``math.fabs(poly(xs, x)) < 1e-4``) changes
+# nothing the test computes with.
+_REAL_MODULES = frozenset({
+    "math", "cmath", "operator", "functools", "itertools", "collections", "datetime",
+    "decimal", "fractions", "json", "re", "struct", "keyword", "heapq", "bisect",
+    "statistics", "string", "copy", "random", "textwrap", "unicodedata", "base64",
+    "binascii", "hashlib", "zlib", "array", "calendar", "difflib", "numbers", "enum"})
+_HELD_TYPES = (types.BuiltinFunctionType, types.FunctionType, types.MethodType, type, int,
+               float, complex, str, bytes, bool, type(None), frozenset)
+
+
+def _held(module_name: str, attr: str) -> tuple[bool, Any]:
+    """(True, the attribute) when the server holds ``module_name.attr`` as a function,
+    class or immutable constant the runner may hand the test itself."""
+    module = sys.modules.get(module_name)
+    if module_name not in _REAL_MODULES or module is None:
+        return False, None
+    value = module.__dict__.get(attr, _held)
+    if value is _held or type(value) not in _HELD_TYPES:
+        return False, None
+    return True, value
+
+
+def _module_aliases(tree: ast.AST) -> dict[str, str]:
+    """Names the test binds only by ``import mod`` (top-level modules): name -> module."""
+    imported: dict[str, set[str]] = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Import):
+            for alias in n.names:
+                imported.setdefault(alias.asname or alias.name.split(".")[0], set()).add(
+                    alias.name if alias.asname or "." not in alias.name else "")
+    others = _bound_names(tree, imports=False)
+    loads: dict[str, int] = {}  # reads of the name, and of the name as ``name.attr``
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and n.id in imported:
+            loads[n.id] = loads.get(n.id, 0) + 1
+        elif (isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
+              and n.value.id in imported):
+            # a test that sets the module's attributes itself, or hands the module on
+            # (setattr(math, ...)), keeps its own meaning: none is held for it
+            loads[n.value.id] = loads.get(n.value.id, 0) - (
+                1 if isinstance(n.ctx, ast.Load) else 1 << 20)
+    return {name: next(iter(mods)) for name, mods in imported.items()
+            if len(mods) == 1 and "" not in mods and "." not in next(iter(mods))
+            and name not in others and loads.get(name, 0) == 0}
+
+
+class _RealAttributes(ast.NodeTransformer):
+    """``mod.attr`` and ``from mod import attr`` -> placeholders of the objects the server
+    holds (see ``_REAL_MODULES``)."""
+
+    def __init__(self, aliases: dict[str, str], prefix: str, swaps: dict) -> None:
+        self.aliases, self.prefix, self.swaps = aliases, prefix, swaps
+
+    def _placeholder(self, module: str, attr: str) -> str | None:
+        ok, value = _held(module, attr)
+        if not ok:
+            return None
+        name = f"{self.prefix}m-{module}.{attr}"
+        self.swaps[name] = value
+        return name
+
+    def visit_Attribute(self, node: ast.Attribute) -> Any:
+        if (isinstance(node.value, ast.Name) and isinstance(node.ctx, ast.Load)
+                and node.value.id in self.aliases):
+            name = self._placeholder(self.aliases[node.value.id], node.attr)
+            if name is not None:
+                return _located(ast.Constant(name), node)
+        self.generic_visit(node)
+        return node
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> Any:
+        if node.level or not node.module or any(a.name == "*" for a in node.names):
+            return node
+        names = [self._placeholder(node.module, a.name) for a in node.names]
+        if None in names:
+            return node
+        return [_located(ast.Assign(
+            targets=[_located(ast.Name(a.asname or a.name, ast.Store()), node)],
+            value=_located(ast.Constant(name), node)), node)
+            for a, name in zip(node.names, names, strict=True)]
+
+
 def _swap_constants(code, swaps: dict):  # type: ignore[no-untyped-def]
     def swapped(const):  # type: ignore[no-untyped-def]
         if type(const) is str and const in swaps:
@@ -251,6 +373,9 @@ def _swap_constants(code, swaps: dict):  # type: ignore[no-untyped-def]
 # one match per judged comparison operator in a test's text (more where text looks like one)
 _OPERATORS = re.compile(r"==|!=|<|>|\bin\b")
 _IDENTIFIER = re.compile(r"[^\W\d]\w*")
+# text that may hold a binary arithmetic operator: one after an operand (a name, number,
+# closing bracket or quote; ``-3`` after ``(``, ``,`` or ``==`` is a sign, not one)
+_ARITHMETIC = re.compile(r"""[\w.)\]}'"][\s\\]*(?:[-+*/%@&|^]|<<|>>)""")
 
 
 def _prepared(judge: dict, salt: str) -> tuple:
@@ -261,6 +386,7 @@ def _prepared(judge: dict, salt: str) -> tuple:
         return made[1]
     prefix = f"\0erxr-{salt}-"
     swaps = {prefix + "compare": judge["compare"], prefix + "chain": judge["chain"],
+             prefix + "arith": judge["arith"],
              prefix + "explain": judge["explain"], prefix + "pytest": judge["pytest"]}
     placeholders = {"pytest": prefix + "pytest"}
     for name, obj in judge["names"].items():
@@ -289,12 +415,21 @@ def compile_test(tree: ast.Module, judge: dict, salt: str,  # type: ignore[no-un
     explained = _explain_asserts(tree, prefix + "explain")
     if source is None or len(_OPERATORS.findall(source)) != explained:
         tree = _Comparisons(prefix + "compare", prefix + "chain").visit(tree)
+    if source is None or _ARITHMETIC.search(source):
+        tree = _Arithmetic(prefix + "arith").visit(tree)
     if source is None or not foldable.isdisjoint(_IDENTIFIER.findall(source)):
         patterns: dict = {}
         tree = _RealNames(placeholders, attributes, patterns, _bound_names(tree)).visit(tree)
         ast.fix_missing_locations(tree)  # (imports turned into assignments)
         if patterns:
             swaps = {**swaps, **patterns}
+    if source is None or "import" in source:
+        held: dict = {}
+        aliases = _module_aliases(tree)
+        tree = _RealAttributes(aliases, prefix, held).visit(tree)
+        if held:
+            ast.fix_missing_locations(tree)
+            swaps = {**swaps, **held}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # "'str' object is not callable" on a placeholder
         code = compile(tree, "<test>", "exec")

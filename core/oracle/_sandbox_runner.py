@@ -3,7 +3,7 @@
 Imported by the fork server (:mod:`_sandbox_child`), never by the engine; the server's side
 of a suite is ``_sandbox_suite.py``. W is forked by the server as PID 1 of the suite's own
 PID namespace. Before any candidate code runs it drops what it must not hold (root's uid,
-or every capability inside the user namespace), sets its limits, imports the preloadable
+or every capability inside the user namespace), sets its limits, imports the
 standard-library modules the code and tests name, and installs the audit hooks. It then
 runs the tests from a given one on, each in a fresh module namespace registered in
 ``sys.modules`` as ``__candidate__``. After each test it compares a fingerprint of what a
@@ -99,6 +99,11 @@ _MAX_MESSAGE = 8192
 _BLOCKED_EVENTS = frozenset({
     "sys._current_frames", "sys._current_exceptions", "sys.settrace", "sys.setprofile",
     "sys.addaudithook", "gc.get_objects", "gc.get_referrers", "gc.get_referents",
+    # a code object not made by compile() can index past its constants or locals: any
+    # address becomes an object, and all of W's memory (the judge's constants, the
+    # channel's key) is the candidate's. Made by code.__new__ (types.CodeType, replace)
+    # or read back by marshal; imports after arming compile from source (_install_hooks)
+    "code.__new__", "marshal.loads", "marshal.load",
 })
 _BLOCKED_IMPORTS = frozenset({"ctypes", "_ctypes", "_signal", "_testcapi",
                               "_testinternalcapi", "_xxsubinterpreters", "_xxinterpchannels"})
@@ -235,15 +240,34 @@ def _set_limits(limits: dict, cpu_seconds: int, uid: int | None, tests: int) -> 
             pass
 
 
+# Standard-library packages a W never imports before arming (ctypes, or what reaches it,
+# processes and event loops, modules that print or open things when imported).
+_NOT_PRELOADED = frozenset({
+    "ctypes", "multiprocessing", "concurrent", "asyncio", "uuid", "tkinter", "turtle",
+    "turtledemo", "idlelib", "this", "antigravity", "webbrowser", "pydoc", "test", "venv",
+    "ensurepip", "lib2to3", "curses"}) | _BLOCKED_IMPORTS
+
+
 def _preload(names: list[str]) -> None:
-    """Import (in W, before any candidate code) the preloadable modules named."""
+    """Import (in W, before any candidate code) the preloadable modules named, and the
+    other standard-library modules named (not ``_NOT_PRELOADED``): once armed, W reads no
+    bytecode (marshal is refused), so a first import there compiles from source, several
+    milliseconds for a package such as ``http.cookiejar``, in every W of the suite."""
     import importlib
 
+    stdlib = sys.stdlib_module_names
     for name in names:
-        if name in PRELOADABLE and name not in sys.modules:
+        if name in sys.modules:
+            continue
+        if name in PRELOADABLE:
             try:
                 importlib.import_module(name)
             except ImportError:
+                pass
+        elif name.partition(".")[0] in stdlib and _NOT_PRELOADED.isdisjoint(name.split(".")):
+            try:
+                importlib.import_module(name)
+            except BaseException:  # (it fails again as the candidate's own import)
                 pass
 
 
@@ -296,13 +320,13 @@ def make_hooks() -> dict:
     # what tests call directly runs with the cyclic gc off (see _sandbox_channel.py)
     nogc = namespace["make_nogc"]
     guarded = {name: nogc(rules[name], gc.disable, gc.enable, gc.isenabled)
-               for name in ("compare", "chain", "explain", "approx_eq", "approx_ne")}
+               for name in ("compare", "chain", "explain", "arith", "approx_eq", "approx_ne")}
     approx.__eq__, approx.__ne__ = guarded["approx_eq"], guarded["approx_ne"]
     approx.__repr__ = rules["show"]
     shim = [approx, pytest_shim.raises.__func__] + [
         v for v in vars(pytest_shim).values() if isinstance(v, types.FunctionType)]
     judge = {"compare": guarded["compare"], "chain": guarded["chain"],
-             "explain": guarded["explain"],
+             "explain": guarded["explain"], "arith": guarded["arith"],
              "names": {n: v for n, v in vars(builtins).items()
                        if not n.startswith("_") and n not in ("True", "False", "None")},
              "pytest": pytest_shim, "pytest_names": {n: getattr(pytest_shim, n) for n in (
@@ -359,9 +383,10 @@ def make_hooks() -> dict:
         os.urandom, os.write, os._exit, gc.disable, gc.enable, gc.isenabled,
         sys._getframe, os.getpid, os.getpgrp, _GETSIGNAL, blake2b, _MAGIC, _TAINT_EVENTS,
         _CANDIDATE, fatal_names, type.__dict__["__dict__"].__get__,
-        types.MappingProxyType.items, TAMPERED_EXIT)
-    guard = namespace["make_guard"](_BLOCKED_EVENTS, _BLOCKED_IMPORTS, hidden_all, protected,
-                                    PermissionError, import_error)
+        types.MappingProxyType.items, TAMPERED_EXIT, __import__("_thread")._count)
+    guard = namespace["make_guard"](_BLOCKED_EVENTS, _BLOCKED_IMPORTS, hidden_all,
+                                    protected + rules["factories"], PermissionError,
+                                    import_error)
     return {"namespace": namespace, "channel": channel, "guard": guard, "judge": judge,
             "import_error": import_error,
             "values_equal": rules["values_equal"],  # two plain values, as a test's == judges
@@ -377,6 +402,9 @@ def _install_hooks(hooks: dict) -> None:
     for module_globals in hooks["runner_globals"]:  # candidates can walk frames to these
         for name in ("ctypes", "_LIBC", "_CAPS", "_setup_module"):
             module_globals.pop(name, None)
+    # marshal is refused from here on (crafted code objects): a module first imported
+    # now is compiled from its source, never read from a .pyc (nor written to one)
+    sys.pycache_prefix, sys.dont_write_bytecode = "/nonexistent/erxr-no-bytecode", True
     # The guard last, since it then refuses further hooks. The judge's own few audited
     # calls (setrlimit) pass both. The channel leaves the dict W inherited: from here on
     # only the interpreter's hook list holds it.
