@@ -334,7 +334,7 @@ SOURCE = "\n".join((PLAIN, RICH, COMPARE, EXPLAIN))
 _CODE = load_code("compare", SOURCE, "<sandbox-compare>")  # compiled once per installation
 
 
-def build(audit: Any = None, approx_type: Any = None) -> dict:
+def build(audit: Any = None, approx_type: Any = None, threads: Any = None) -> dict:
     """The comparison rules, made in bare globals from references taken now. A dict:
     ``compare(a, b, op)`` (op 0 ==, 1 !=, 2 <, 3 <=, 4 >, 5 >=, 6 in, 7 not in; raises
     TypeError on a rule violation), ``chain(ops, thunks)``, ``explain(op, a, b, side)``,
@@ -345,7 +345,10 @@ def build(audit: Any = None, approx_type: Any = None) -> dict:
     them (run here only; the guard keeps them as they are too).
 
     ``audit`` records a violation (the sandbox passes ``sys.audit``; default: nothing is
-    recorded); ``approx_type`` is the pytest shim's approx class (default: none).
+    recorded); ``approx_type`` is the pytest shim's approx class (default: none);
+    ``threads`` counts the threads besides the main one that could change a value between
+    the check and the comparison (default ``_thread._count``, what the worker has: only the
+    candidate's; a test of the rules in a process with threads of its own passes its own).
     """
     import _thread
     import builtins
@@ -374,7 +377,8 @@ def build(audit: Any = None, approx_type: Any = None) -> dict:
     rules = namespace["make_compare"](
         plain, rich, audit if audit is not None else (lambda *args: None), approx_type,
         TypeError, fractions.Fraction, decimal.Decimal, math.isnan, math.isinf, operators,
-        operator.truth, operator.not_, operator.contains, arithmetic, _thread._count)
+        operator.truth, operator.not_, operator.contains, arithmetic,
+        _thread._count if threads is None else threads)
     told = namespace["make_explain"](
         plain, rules["compare"], approx_type, AssertionError, fractions.Fraction,
         datetime.datetime, datetime.time, collections.OrderedDict, collections.defaultdict,
