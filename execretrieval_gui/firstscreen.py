@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,6 +42,7 @@ __all__ = ["Preview", "PreviewStatus", "key_for", "read", "snapshot", "write"]
 _log = logging.getLogger(__name__)
 
 FORMAT = 1
+KEEP = 32   # first screens kept at most (the most recently written or shown)
 _FIELDS = ("top1_correct", "canonical_rank", "deceived", "top1_index", "top1_share",
            "canonical_tied")
 
@@ -207,10 +209,23 @@ def write(bench: Benchmark, model: str, ranking: Any, status: Any, depth: int) -
     path = _path(key)
     try:
         if path.is_file() and path.read_text(encoding="utf-8") == text:
+            os.utime(path)   # shown again: the newest, the last to be pruned
             return False
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(path, text)
     except OSError as exc:
         _log.warning("cannot keep the first screen in %s: %s", path, exc)
         return False
+    _prune(path.parent, keep=KEEP)
     return True
+
+
+def _prune(folder: Path, keep: int) -> None:
+    """Remove all but the ``keep`` most recently written or shown screens (each benchmark,
+    model file and depth has its own, and an edited file leaves the old one behind)."""
+    try:
+        kept = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
+        for old in kept[keep:]:
+            old.unlink(missing_ok=True)
+    except OSError as exc:   # another window pruning at once, a read-only folder
+        _log.warning("cannot prune the kept first screens in %s: %s", folder, exc)

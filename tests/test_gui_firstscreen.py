@@ -233,3 +233,26 @@ def test_a_model_chosen_while_the_kept_screen_shows_is_the_one_ranked(
     qtbot.wait(300)   # the delayed minilm start, had it survived, would be ranking now
     qtbot.waitUntil(lambda: not state.rank_slot.busy, timeout=60000)
     assert state.ranking_a.model == "bm25" and state.model_a == "bm25"
+
+
+def test_only_the_most_recent_screens_are_kept(tmp_path: Path, monkeypatch) -> None:
+    """Every benchmark, model file and depth has its own screen, and an edited file leaves
+    the old one behind: the folder keeps the KEEP most recently written or shown."""
+    monkeypatch.setattr(firstscreen, "KEEP", 3)
+    bench = load_benchmark(REPO / "data" / "tiny")
+    ranking = rank(bench, "bm25")
+    status = engine.query_status(bench, ranking)
+    folder = Path(os.environ["EXECRETRIEVAL_CACHE_DIR"]) / "first-screen"
+    written = []
+    for depth in (5, 6, 7, 8, 9):
+        assert firstscreen.write(bench, "bm25", ranking, status, depth)
+        written.append(folder / f"{firstscreen.key_for(bench, 'bm25', depth)}.json")
+        os.utime(written[-1], ns=(depth * 10**9, depth * 10**9))   # a clear order
+    # depths 5 and 6 went when 8 and 9 came; showing 7 again makes it the newest
+    assert sorted(folder.glob("*.json")) == sorted(written[2:])
+    assert not firstscreen.write(bench, "bm25", ranking, status, 7)   # same screen
+    assert firstscreen.write(bench, "bm25", ranking, status, 10)
+    assert {p.name for p in folder.glob("*.json")} == {
+        written[2].name, written[4].name, f"{firstscreen.key_for(bench, 'bm25', 10)}.json"}
+    assert firstscreen.read(bench, "bm25", 7) is not None
+    assert firstscreen.read(bench, "bm25", 8) is None
