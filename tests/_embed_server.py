@@ -134,9 +134,9 @@ class EmbeddingServer:
                 data.reverse()   # clients must order by "index", not by position
                 payload = json.dumps({"object": "list", "data": data,
                                       "model": request["model"]}).encode()
-                with server.lock:   # before the answer: a client that has it sees it counted
-                    server.texts.extend(texts)
                 self._send(200, payload, "application/json")
+                with server.lock:
+                    server.texts.extend(texts)
 
             def _error(self, code: int, message: str,
                        headers: dict[str, str] | None = None) -> None:
