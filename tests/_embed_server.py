@@ -92,11 +92,20 @@ class EmbeddingServer:
                     server.max_inflight = max(server.max_inflight, server.inflight)
                     fault = server.faults.popleft() if server.faults else None
                     server.auth.append(self.headers.get("Authorization", ""))
+                self._held = True
                 try:
                     self._answer(body, fault)
                 except (BrokenPipeError, ConnectionResetError):
                     pass   # the client gave up waiting (a timeout test)
                 finally:
+                    self._release()
+
+            def _release(self) -> None:
+                # A request stops being in flight before its answer is written: once
+                # the client has the answer it may send its next request, which must
+                # not find this one still counted (max_inflight read 3 for 2 workers).
+                if self._held:
+                    self._held = False
                     with server.lock:
                         server.inflight -= 1
 
@@ -151,6 +160,7 @@ class EmbeddingServer:
                 self.send_header("Content-Length", str(len(payload)))
                 for name, value in (headers or {}).items():
                     self.send_header(name, value)
+                self._release()
                 self.end_headers()
                 self.wfile.write(payload)
 
