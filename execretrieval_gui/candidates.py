@@ -25,6 +25,7 @@ from execretrieval import Query
 from .columns import ColumnFitter, share
 from .diffview import DiffView
 from .models import OBJECT_ROLE, CandidateRow, CandidatesModel
+from .viewports import own_viewport
 
 if TYPE_CHECKING:
     from .state import CandidateView, InspectorState, QueryView
@@ -85,6 +86,7 @@ class CandidatesPanel(QWidget):
         # two fifths of the panel; past that it scrolls, the candidates keep the rest
         self.title_area = QScrollArea()
         self.title_area.setObjectName("queryTitleArea")
+        own_viewport(self.title_area)   # before the title goes in (see .viewports)
         self.title_area.setWidget(self.title)
         self.title_area.setWidgetResizable(True)
         self.title_area.setFrameShape(QFrame.Shape.NoFrame)

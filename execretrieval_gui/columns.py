@@ -11,6 +11,8 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QHeaderView, QTableView
 
+from .viewports import own_viewport
+
 __all__ = ["ColumnFitter", "share", "text_width"]
 
 _PAD = 14   # cell padding and the sort indicator's breathing room
@@ -41,6 +43,7 @@ class ColumnFitter:
                  grow: int | None = None, minimum: Mapping[int, int] | None = None,
                  maximum: Mapping[int, int] | None = None, whole: Iterable[int] = ()) -> None:
         self.view = view
+        own_viewport(view)   # the owner filters its events: see :mod:`.viewports`
         self.minimum = dict(minimum or {})
         self.steps = [(c, self.minimum.get(c, 40)) if isinstance(c, int) else c
                       for c in shrink]

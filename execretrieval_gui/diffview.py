@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QRadioButton,
-    QStyle,
     QTextBrowser,
     QToolButton,
     QVBoxLayout,
@@ -101,15 +100,20 @@ class DiffView(QWidget):
     def _wrap_width(self) -> int:
         """Characters that fit in one half of the side-by-side table, scroll bar or not."""
         char = QFontMetricsF(QFont("DejaVu Sans Mono", 8)).horizontalAdvance("M") or 7.0
-        scroll = self.browser.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        scroll = self._scroll_extent()
         # two line-number columns (26 px), the 6 px gutter, document margins, cell padding
         usable = self.browser.width() - 2 * self.browser.frameWidth() - scroll - 2 * 26 - 6 - 18
         return max(16, int(usable / 2 / char))
 
+    def _scroll_extent(self) -> int:
+        """The vertical scroll bar's width, shown or not (the style's scroll bar extent:
+        asked of the bar, so the QStyle class and its enums load only if needed)."""
+        return self.browser.verticalScrollBar().sizeHint().width()
+
     def _unified_wrap(self) -> int:
         """Characters that fit in the unified table's code column."""
         char = QFontMetricsF(QFont("DejaVu Sans Mono", 9)).horizontalAdvance("M") or 7.0
-        scroll = self.browser.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        scroll = self._scroll_extent()
         usable = self.browser.width() - 2 * self.browser.frameWidth() - scroll - 26 - 12 - 18
         return max(16, int(usable / char))
 

@@ -13,8 +13,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu, QWidget
 
-from .served import ask_served_model
-
 if TYPE_CHECKING:
     from .mainwindow import MainWindow
     from .state import InspectorState
@@ -44,7 +42,7 @@ def build_menus(w: MainWindow, state: InspectorState) -> None:
     _action(w, f, "Load &model file (.npz / TREC run)…", lambda: w.ask_model_file("a"),
             "Ctrl+M")
     _action(w, f, "Load &comparison model file (model B)…", lambda: w.ask_model_file("b"))
-    _action(w, f, "Encode with a &served model…", lambda: ask_served_model(state, w),
+    _action(w, f, "Encode with a &served model…", w.picker.served_requested.emit,
             tip="Embed the benchmark through an OpenAI-compatible API (vLLM, TEI, OpenAI …)")
     _action(w, f, "Use &background pool…", w.ask_pool_file,
             tip="Join a pool of real functions (execretrieval pool) to the corpus")

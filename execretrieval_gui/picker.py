@@ -11,15 +11,12 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
-    QFileDialog,
     QGridLayout,
     QLabel,
     QProgressBar,
     QToolButton,
     QWidget,
 )
-
-from .served import ask_served_model
 
 if TYPE_CHECKING:
     from .state import InspectorState
@@ -39,6 +36,12 @@ def folder_label(path: Path) -> str:
     if where == home or where.startswith(home + "/"):
         where = "~" + where[len(home):]
     return f"{path.name}  ({where})"
+
+
+def _ask_served_model(state: InspectorState, parent: QWidget) -> None:
+    from .served import ask_served_model  # its dialog's classes load on first use
+
+    ask_served_model(state, parent)
 
 
 def _is_path(model: str) -> bool:
@@ -209,6 +212,8 @@ class Picker(QWidget):
 
     # dialogs --------------------------------------------------------------------------
     def ask_benchmark_folder(self) -> None:
+        from PySide6.QtWidgets import QFileDialog  # its class and enums load on first use
+
         folder = QFileDialog.getExistingDirectory(self, "Open benchmark folder")
         if folder:
             self.benchmark_chosen.emit(folder)
@@ -225,6 +230,8 @@ class Picker(QWidget):
             self.load_model_b_file(path)
 
     def _ask_rankings_file(self, title: str) -> str:
+        from PySide6.QtWidgets import QFileDialog
+
         path, _ = QFileDialog.getOpenFileName(
             self, title, "", "Embeddings or TREC run (*.npz *.trec *.run *.txt);;All files (*)")
         return path
@@ -245,7 +252,7 @@ class Picker(QWidget):
         self.benchmark_chosen.connect(state.open_benchmark)
         self.model_chosen.connect(lambda m: state.set_model(m, "a"))
         self.model_b_chosen.connect(lambda m: state.set_model(m, "b"))
-        self.served_requested.connect(lambda: ask_served_model(state, self.window()))
+        self.served_requested.connect(lambda: _ask_served_model(state, self.window()))
         self.pipeline_requested.connect(lambda which: self._ask_pipeline(state, which))
 
     def _ask_pipeline(self, state: InspectorState, which: str) -> None:

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from .suite_models import MatrixModel, OutcomeModel
+from .viewports import own_viewport
 
 if TYPE_CHECKING:
     from .state import CandidateView, InspectorState, QueryView
@@ -110,6 +111,7 @@ class TestsPanel(QWidget):
         self.spinner.setMinimumWidth(40)
 
         self.outcome_table = QTableView()
+        own_viewport(self.outcome_table)   # its events are filtered (see .viewports)
         self.outcome_table.setObjectName("outcomeTable")
         self.outcome_table.setModel(self.outcomes)
         self.outcome_table.verticalHeader().hide()
