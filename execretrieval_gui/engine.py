@@ -11,8 +11,9 @@ import dataclasses
 import logging
 import os
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -40,10 +41,12 @@ __all__ = [
     "cost_table",
     "evaluate_report",
     "make_split",
+    "mixed_share",
     "needs_split",
     "parse_visible",
     "pipeline_parts",
     "stage_labels",
+    "tie_from",
     "about_facts",
     "benchmark_choices",
     "bundled_benchmarks",
@@ -298,6 +301,12 @@ def served_output(benchmark: Benchmark, settings: Any) -> Path | None:
     return user_data_dir() / "embeddings" / benchmark.name / f"{name}.npz"
 
 
+def mixed_share(share: Any) -> Any:
+    """Whether a rank-1 tie mixes right and wrong candidates: its share of correct ones is
+    strictly between 0 and 1 (past rounding); for one share or an array of them."""
+    return (share > 1e-12) & (share < 1.0 - 1e-12)
+
+
 @dataclass(frozen=True)
 class QueryStatus:
     """Per-query facts about one ranking, as arrays aligned with ``benchmark.queries``.
@@ -319,16 +328,16 @@ class QueryStatus:
     top1_share: np.ndarray | None = None
     canonical_tied: np.ndarray | None = None
 
-    @property
+    @cached_property   # read per cell by the query list: computed once per status
     def top1_mixed(self) -> np.ndarray:
         """(Q,) bool: rank 1 is a tie of right and wrong candidates."""
         import numpy as np
 
         if self.top1_share is None:
             return np.zeros(len(self.top1_correct), dtype=bool)
-        return (self.top1_share > 1e-12) & (self.top1_share < 1.0 - 1e-12)
+        return mixed_share(self.top1_share)
 
-    @property
+    @cached_property
     def tied(self) -> np.ndarray:
         """(Q,) bool: the canonical ties a mutant (none above) or rank 1 is a mixed tie."""
         out = self.top1_mixed.copy()
@@ -408,8 +417,15 @@ def canonical_tie(benchmark: Benchmark, ranking: Any, query_id: str) -> Canonica
     qi, cj = benchmark.query_index(query_id), benchmark.corpus_index(canon.corpus_id)
     own = [benchmark.corpus_index(s.corpus_id) for s in benchmark.distractors_for(query_id)]
     found = ranking.lookup(np.full(len(own) + 1, qi), [cj, *own])
-    best, worst, score = int(found.best[0]), int(found.worst[0]), float(found.key[0])
-    mutants = int((found.key[1:] == score).sum())
+    return tie_from(int(found.best[0]), int(found.worst[0]), float(found.key[0]),
+                    found.key[1:].tolist())
+
+
+def tie_from(best: int, worst: int, score: float, mutant_scores: Sequence[float]
+             ) -> CanonicalTie:
+    """The :class:`CanonicalTie` of a canonical with these ranks and score, among its own
+    mutants scoring ``mutant_scores`` (also what a kept first screen stores)."""
+    mutants = sum(1 for other in mutant_scores if other == score)
     tied = max(0, worst - best)   # every snippet scoring the same, the canonical aside
     return CanonicalTie(best, worst, score, mutants, tied - mutants)
 

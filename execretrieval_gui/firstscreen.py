@@ -34,8 +34,9 @@ from execretrieval.dirs import user_cache_dir
 from execretrieval.fileio import atomic_write_text
 from execretrieval.ranking.catalog import model_sources
 
-from .engine import CanonicalTie
+from .engine import CanonicalTie, mixed_share, tie_from
 from .models import CandidateRow, role_of
+from .state_types import listed_rows
 
 __all__ = ["Preview", "PreviewStatus", "key_for", "read", "snapshot", "write"]
 
@@ -78,7 +79,7 @@ class PreviewStatus:
         self.top1_index: list[int] = [int(x) for x in columns["top1_index"]]
         self.top1_share: list[float] = [float(x) for x in columns["top1_share"]]
         self.canonical_tied: list[bool] = [bool(x) for x in columns["canonical_tied"]]
-        self.top1_mixed = [1e-12 < s < 1.0 - 1e-12 for s in self.top1_share]
+        self.top1_mixed = [bool(mixed_share(s)) for s in self.top1_share]
         self.tied = [m or t for m, t in zip(self.top1_mixed, self.canonical_tied, strict=True)]
 
 
@@ -165,14 +166,11 @@ def snapshot(bench: Benchmark, ranking: Any, status: Any, depth: int, key: str
     best, worst = at.best.tolist(), at.worst.tolist()
     rows, ties, pos = [], [], 0
     for query, top, own in zip(bench.queries, tops, owns, strict=True):
-        listed = top + own
-        where = {j: pos + n for n, j in enumerate(listed) if found[pos + n]}
-        below = sorted((j for j in own if j in where and ranks[where[j]] > len(top)),
-                       key=lambda j: ranks[where[j]])
-        rows.append([[j, scores[where[j]], ranks[where[j]], best[where[j]], worst[where[j]],
-                      ranks[where[j]] > len(top)] for j in top + below])
+        listed, _ = listed_rows(top, own, found, ranks, pos)
+        rows.append([[j, scores[n], ranks[n], best[n], worst[n], ranks[n] > len(top)]
+                     for j, n in listed])
         ties.append(_tie(bench, query.query_id, own, pos + len(top), scores, best, worst))
-        pos += len(listed)
+        pos += len(top) + len(own)
     columns = {f: [v.item() if hasattr(v, "item") else v for v in
                    (getattr(status, f) if getattr(status, f) is not None
                     else [False] * len(bench.queries))]
@@ -191,11 +189,10 @@ def _tie(bench: Benchmark, query_id: str, own: list[int], at: int, scores: list[
         return [0, 0, float("nan"), 0, 0]
     index = {j: at + n for n, j in enumerate(own)}
     c = index[bench.corpus_index(canon.corpus_id)]
-    score = scores[c]
-    mutants = sum(scores[index[bench.corpus_index(s.corpus_id)]] == score
-                  for s in bench.distractors_for(query_id))
-    tied = max(0, worst[c] - best[c])
-    return [best[c], worst[c], score, mutants, tied - mutants]
+    tie = tie_from(best[c], worst[c], scores[c],
+                   [scores[index[bench.corpus_index(s.corpus_id)]]
+                    for s in bench.distractors_for(query_id)])
+    return [tie.best, tie.worst, tie.score, tie.mutants, tie.others]
 
 
 def write(bench: Benchmark, model: str, ranking: Any, status: Any, depth: int) -> bool:

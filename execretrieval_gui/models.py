@@ -18,11 +18,22 @@ from . import qtcompat  # noqa: F401  (before anything else touches Qt)
 from .engine import QueryStatus
 
 __all__ = [
+    "ALIGN_CENTER",
+    "ALIGN_RIGHT",
     "FAIL_BG",
+    "FAIL_BRUSH",
     "OBJECT_ROLE",
     "OUTCOME_ROLE",
     "PASS_BG",
+    "PASS_BRUSH",
     "PENDING_BG",
+    "PENDING_BRUSH",
+    "R_ALIGN",
+    "R_BACKGROUND",
+    "R_DISPLAY",
+    "R_FONT",
+    "R_FOREGROUND",
+    "R_TOOLTIP",
     "TIE_BG",
     "SORT_ROLE",
     "CandidateRow",
@@ -45,8 +56,21 @@ _CANDIDATE_ROLES = frozenset(int(r) for r in (_R.DisplayRole, OBJECT_ROLE, OUTCO
                                              _R.BackgroundRole, _R.ForegroundRole,
                                              _R.TextAlignmentRole, _R.ToolTipRole))
 
+# data() runs for every role of every painted cell: the roles it serves as plain ints and
+# its brushes made once (an enum member's lookup and a parsed colour per call add up)
+R_DISPLAY, R_BACKGROUND, R_FOREGROUND = int(_R.DisplayRole), int(_R.BackgroundRole), \
+    int(_R.ForegroundRole)
+R_ALIGN, R_TOOLTIP, R_FONT = int(_R.TextAlignmentRole), int(_R.ToolTipRole), int(_R.FontRole)
+ALIGN_CENTER = int(Qt.AlignmentFlag.AlignCenter)
+ALIGN_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+
 PASS_BG, FAIL_BG, PENDING_BG = QColor("#cdeccf"), QColor("#f6cccc"), QColor("#ececec")
 TIE_BG = QColor("#fff3c4")   # a rank shared by tied scores
+PASS_BRUSH, FAIL_BRUSH, PENDING_BRUSH = QBrush(PASS_BG), QBrush(FAIL_BG), QBrush(PENDING_BG)
+_TIE_BRUSH, _CANONICAL_BRUSH = QBrush(TIE_BG), QBrush(QColor("#eaf3fb"))
+_FLAG_FG, _MIXED_FG = QBrush(QColor("#c0392b")), QBrush(QColor("#8d6e00"))
+_RIGHT_FG, _WRONG_FG = QBrush(QColor("#1e7d32")), QBrush(QColor("#b71c1c"))
+_WARN_FG, _BLIND_FG = QBrush(QColor("#b45f06")), QBrush(QColor("#7b1fa2"))
 _Index = QModelIndex | QPersistentModelIndex
 
 
@@ -80,7 +104,7 @@ class ListTableModel(QAbstractTableModel):
 
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if (role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal
+        if (role == R_DISPLAY and orientation == Qt.Orientation.Horizontal
                 and 0 <= section < len(self.COLUMNS)):
             return self.COLUMNS[section]
         return None
@@ -131,9 +155,9 @@ class QueryTableModel(QAbstractTableModel):
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.COLUMNS):
-            if role == Qt.ItemDataRole.DisplayRole:
+            if role == R_DISPLAY:
                 return self.COLUMNS[section]
-            if role == Qt.ItemDataRole.ToolTipRole:
+            if role == R_TOOLTIP:
                 return ("Flagged", "Function name", "Domain",
                         ("Is the rank-1 snippet correct? (one of the query's correct ids; "
                          "by execution once metrics are computed; ≈: rank 1 is a tie of "
@@ -153,7 +177,7 @@ class QueryTableModel(QAbstractTableModel):
         if role == OBJECT_ROLE:
             return query
         st = self.status
-        if role in (Qt.ItemDataRole.DisplayRole, SORT_ROLE):
+        if role in (R_DISPLAY, SORT_ROLE):
             sort = role == SORT_ROLE
             if col == self.FLAG:
                 flagged = query.query_id in self.flagged
@@ -177,19 +201,19 @@ class QueryTableModel(QAbstractTableModel):
                 tie = st.canonical_tied is not None and bool(st.canonical_tied[row])
                 return (2 if d else int(tie)) if sort else ("yes" if d else
                                                             "tie" if tie else "")
-        if role == Qt.ItemDataRole.ForegroundRole:
+        if role == R_FOREGROUND:
             if col == self.FLAG:
-                return QBrush(QColor("#c0392b"))
+                return _FLAG_FG
             if st is not None and col == self.TOP1:
                 if st.top1_mixed[row]:
-                    return QBrush(QColor("#8d6e00"))
-                return QBrush(QColor("#1e7d32" if st.top1_correct[row] else "#b71c1c"))
+                    return _MIXED_FG
+                return _RIGHT_FG if st.top1_correct[row] else _WRONG_FG
             if st is not None and col == self.DECEIVED and st.deceived[row]:
-                return QBrush(QColor("#b45f06"))
-        if role == Qt.ItemDataRole.TextAlignmentRole and col in (self.FLAG, self.TOP1,
+                return _WARN_FG
+        if role == R_ALIGN and col in (self.FLAG, self.TOP1,
                                                                  self.CANON, self.DECEIVED):
-            return int(Qt.AlignmentFlag.AlignCenter)
-        if role == Qt.ItemDataRole.ToolTipRole:
+            return ALIGN_CENTER
+        if role == R_TOOLTIP:
             return f"{query.query_id} · {query.function_name}\n{query.query}"
         return None
 
@@ -307,19 +331,19 @@ class CandidatesModel(ListTableModel):
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if (section == self.ROLE and self.compact and orientation == Qt.Orientation.Horizontal
-                and role == Qt.ItemDataRole.DisplayRole):
+                and role == R_DISPLAY):
             return "What"
         if section == self.BADGE and orientation == Qt.Orientation.Horizontal \
                 and self.visible is not None:
-            if role == Qt.ItemDataRole.DisplayRole:
+            if role == R_DISPLAY:
                 return "Held" if self.compact else "Held out"
-            if role == Qt.ItemDataRole.ToolTipRole:
+            if role == R_TOOLTIP:
                 return ("Held-out tests passed, of the query's held-out tests: what a pipeline "
                         "is judged on (its stages see only the visible ones)")
         if section == self.B_RANK and orientation == Qt.Orientation.Horizontal:
-            if role == Qt.ItemDataRole.DisplayRole:
+            if role == R_DISPLAY:
                 return f"{self.other}#" if self.compact else f"{self.other} rank"
-            if role == Qt.ItemDataRole.ToolTipRole:
+            if role == R_TOOLTIP:
                 return (f"Rank under model {self.other} ({self.b_model})" if self.b_model
                         else "Rank under model B (choose one under Compare)")
         return super().headerData(section, orientation, role)
@@ -349,7 +373,7 @@ class CandidatesModel(ListTableModel):
             return row
         if role == OUTCOME_ROLE:
             return row.outcome
-        if role == Qt.ItemDataRole.DisplayRole:
+        if role == R_DISPLAY:
             if col == self.RANK:
                 if not row.tied:
                     return str(row.rank)
@@ -380,32 +404,32 @@ class CandidatesModel(ListTableModel):
                 return self.b_rank_label(index.row())
             if col == self.STAGE:
                 return row.stage
-        if role == Qt.ItemDataRole.BackgroundRole:
+        if role == R_BACKGROUND:
             if col == self.RANK and row.tied:   # even below the cut: the tie may straddle it
-                return QBrush(TIE_BG)
+                return _TIE_BRUSH
             if col == self.B_RANK and self.b_rank_label(index.row()).startswith("≡"):
-                return QBrush(TIE_BG)   # tinted as the other model's list tints it
+                return _TIE_BRUSH   # tinted as the other model's list tints it
             if col == self.RANK and row.below_cut:
-                return QBrush(QColor("#ececec"))
+                return PENDING_BRUSH   # the same grey
             if col == self.BADGE:
                 if row.outcome is None:
-                    return QBrush(PENDING_BG)
+                    return PENDING_BRUSH
                 held = self.held_out(row)
                 passed = row.outcome.passed if held is None else held[0] == held[1]
-                return QBrush(PASS_BG if passed else FAIL_BG)
+                return PASS_BRUSH if passed else FAIL_BRUSH
             if row.role == "canonical":
-                return QBrush(QColor("#eaf3fb"))
-        if role == Qt.ItemDataRole.ForegroundRole and col == self.DELTA and row.delta >= 0 \
+                return _CANONICAL_BRUSH
+        if role == R_FOREGROUND and col == self.DELTA and row.delta >= 0 \
                 and row.role != "canonical":
-            return QBrush(QColor("#b45f06"))
-        if role == Qt.ItemDataRole.ForegroundRole and col == self.BUG and row.blind:
-            return QBrush(QColor("#7b1fa2"))
-        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return _WARN_FG
+        if role == R_FOREGROUND and col == self.BUG and row.blind:
+            return _BLIND_FG
+        if role == R_ALIGN:
             if col in (self.RANK, self.SCORE, self.DELTA, self.B_RANK, self.STAGE):
-                return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                return ALIGN_RIGHT
             if col == self.BADGE:
-                return int(Qt.AlignmentFlag.AlignCenter)
-        if role == Qt.ItemDataRole.ToolTipRole:
+                return ALIGN_CENTER
+        if role == R_TOOLTIP:
             tip = (f"{row.snippet.corpus_id} ({row.snippet.query_id}) · rank {row.rank_label} · "
                    f"score {row.score:.4f}"
                    + ("" if row.role == "canonical" else f" ({row.delta:+.4f} vs canonical)")

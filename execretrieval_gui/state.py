@@ -118,7 +118,7 @@ class InspectorState(FlagsMixin, RunsMixin, StartMixin, QObject):
         self._rank_requests: dict[str, object] = {}   # which -> the latest set_model's token
         # model A's blind spots wait for the first query to be usable (they tokenize every
         # snippet, and would hold the GIL while the first query's outcomes are read)
-        self._blind_after_query: tuple[str, Any] | None = None
+        self._after_usable: tuple[str, Any] | None = None
         self._oracle: Any = None
         self._live_oracle: Any = None
         self._oracle_lock = threading.Lock()   # the cached oracle may open ahead (below)
@@ -133,7 +133,7 @@ class InspectorState(FlagsMixin, RunsMixin, StartMixin, QObject):
         self.run_slot = TaskSlot("run", self)
         self.embed_slot = TaskSlot("embed", self)
         self.embed_status.connect(self.message)
-        self.query_ready.connect(self._start_blind_spots)
+        self.query_ready.connect(self._after_first_usable_query)
 
     # oracle ---------------------------------------------------------------------------
     @property
@@ -393,7 +393,7 @@ class InspectorState(FlagsMixin, RunsMixin, StartMixin, QObject):
                 self._fill_missing(self.benchmark.query(self.query_id), self.rows_b)
             return
         self.ranking_ready.emit(model)
-        self._blind_after_query = (model, ranking)   # in the background, once usable
+        self._after_usable = (model, ranking)   # in the background, once usable
         target = self.pending_query or self.query_id
         self.pending_query = None
         bench = self.benchmark
@@ -411,7 +411,7 @@ class InspectorState(FlagsMixin, RunsMixin, StartMixin, QObject):
         if query is not None:
             self.select_query(query.query_id, force=True)
         else:
-            self._start_blind_spots()
+            self._after_first_usable_query()
 
     def set_status_a(self, status: engine.QueryStatus) -> None:
         """Model A's per-query status, refined (e.g. rank-1 correctness from the oracle)."""

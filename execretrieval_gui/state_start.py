@@ -6,7 +6,7 @@ next start.
 A mixin of :class:`~execretrieval_gui.state.InspectorState` (kept apart so the state reads
 in one sitting); it uses the state's ``benchmark``, ``ranking_a``, ``status_a``,
 ``split_spec``, ``depth``, ``pending_query``, ``query_id``, ``rows``, ``blind_a``,
-``_preview``, ``_blind_after_query``, ``blind_slot``, ``keep_slot`` and ``select_query``,
+``_preview``, ``_after_usable``, ``blind_slot``, ``keep_slot`` and ``select_query``,
 and its ``status_changed`` / ``model_shown`` signals.
 """
 
@@ -35,7 +35,7 @@ class StartMixin:
     rows: list[Any]
     blind_a: dict[str, str]
     _preview: firstscreen.Preview | None
-    _blind_after_query: tuple[str, Any] | None
+    _after_usable: tuple[str, Any] | None
     blind_slot: Any
     keep_slot: Any
     rank_slot: Any
@@ -66,10 +66,10 @@ class StartMixin:
         self.select_query(query.query_id, force=True)
         return True
 
-    def _start_blind_spots(self, _query_id: str = "") -> None:
+    def _after_first_usable_query(self, _query_id: str = "") -> None:
         """Look for model A's blind spots and keep its first screen for the next start,
         once the ranking's first query is usable."""
-        pending, self._blind_after_query = self._blind_after_query, None
+        pending, self._after_usable = self._after_usable, None
         if pending is not None and pending[1] is self.ranking_a:
             self._find_blind_spots(*pending)
             self._keep_first_screen(*pending)

@@ -8,7 +8,7 @@ into the state's attributes for what a signal carries.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,8 +20,8 @@ from . import engine
 from .models import CandidateRow, role_of
 from .workers import emit_partial
 
-__all__ = ["CandidateView", "Explained", "FlagsView", "QueryView", "other_ranks", "ranked_rows",
-           "statuses", "suite_runs"]
+__all__ = ["CandidateView", "Explained", "FlagsView", "QueryView", "listed_rows", "other_ranks",
+           "ranked_rows", "statuses", "suite_runs"]
 
 
 @dataclass(frozen=True)
@@ -84,6 +84,18 @@ def suite_runs(oracle: Any, items: list[tuple[str, str]], tests: tuple[str, ...]
     return work
 
 
+def listed_rows(top: list[int], own: list[int], found: Sequence[Any], rank: Sequence[Any],
+                at: int = 0) -> tuple[list[tuple[int, int]], dict[int, int]]:
+    """What a query's candidate list shows, from one lookup of ``top + own`` (its answers
+    from position ``at`` of ``found`` / ``rank``): the top-``depth`` corpus indices, then the
+    query's own snippets ranked below the cut, by rank — each with its position in the
+    lookup; and every found snippet's position."""
+    where = {j: at + n for n, j in enumerate(top + own) if found[at + n]}
+    below = sorted((j for j in own if j in where and rank[where[j]] > len(top)),
+                   key=lambda j: int(rank[where[j]]))
+    return [(j, where[j]) for j in top + below], where
+
+
 def ranked_rows(bench: Benchmark, ranking: Any, query_id: str, depth: int,
                 known: Callable[[Snippet], Any],
                 blind: Mapping[str, str] | None = None) -> tuple[list[CandidateRow], int]:
@@ -98,16 +110,13 @@ def ranked_rows(bench: Benchmark, ranking: Any, query_id: str, depth: int,
     own = [bench.corpus_index(s.corpus_id) for s in bench.snippets_for(query_id)]
     at = ranking.lookup([qi] * (len(top) + len(own)), top + own)
     # one lookup answers for all: the top, then the own snippets (the canonical among them)
-    where = {j: n for n, j in enumerate(top + own) if at.found[n]}
-    below = sorted((j for j in own if j in where and at.rank[where[j]] > len(top)),
-                   key=lambda j: int(at.rank[where[j]]))
+    listed, where = listed_rows(top, own, at.found, at.rank)
     cj = bench.corpus_index(canon.corpus_id) if canon is not None else -1
     canon_score = float(at.key[where[cj]]) if cj in where else float("nan")
     blind = blind or {}
     stages = engine.stage_labels(ranking, query_id)   # a pipeline's moves and scores
     rows = []
-    for j in top + below:
-        n = where[j]
+    for j, n in listed:
         snippet = bench.corpus[j]
         score, rank = float(at.key[n]), int(at.rank[n])
         rows.append(CandidateRow(rank, j, snippet, score, score - canon_score,

@@ -9,7 +9,20 @@ from PySide6.QtGui import QBrush, QColor
 
 from execretrieval.benchmark.annotations import Flag
 
-from .models import FAIL_BG, OBJECT_ROLE, PASS_BG, PENDING_BG, ListTableModel
+from .models import (
+    ALIGN_CENTER,
+    FAIL_BG,
+    OBJECT_ROLE,
+    PASS_BG,
+    PENDING_BRUSH,
+    R_ALIGN,
+    R_BACKGROUND,
+    R_DISPLAY,
+    R_FONT,
+    R_FOREGROUND,
+    R_TOOLTIP,
+    ListTableModel,
+)
 
 __all__ = ["STATUS_BG", "FlagsModel", "MatrixModel", "OutcomeModel", "breakable",
            "status_symbol"]
@@ -17,6 +30,8 @@ __all__ = ["STATUS_BG", "FlagsModel", "MatrixModel", "OutcomeModel", "breakable"
 _Index = QModelIndex | QPersistentModelIndex
 STATUS_BG = {"pass": PASS_BG, "fail": FAIL_BG, "error": QColor("#f9dcb4"),
              "timeout": QColor("#e2d4f0")}
+_STATUS_BRUSH = {status: QBrush(color) for status, color in STATUS_BG.items()}
+_SPLIT_BRUSH = {"V": QBrush(QColor("#fff4d6")), "H": QBrush(QColor("#e8eefc"))}
 _SYMBOL = {"pass": "✓", "fail": "✗", "error": "!", "timeout": "⏱"}
 
 
@@ -106,7 +121,7 @@ class OutcomeModel(QAbstractTableModel):
 
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+        if role == R_DISPLAY and orientation == Qt.Orientation.Horizontal:
             if section < len(self.COLUMNS):
                 return self.COLUMNS[section]
             if section == len(self.COLUMNS) and self.compare is not None:
@@ -125,7 +140,7 @@ class OutcomeModel(QAbstractTableModel):
         status = getattr(out, "status", None)
         if role == OBJECT_ROLE:
             return out
-        if role == Qt.ItemDataRole.DisplayRole:
+        if role == R_DISPLAY:
             if col == 0:
                 mark = self.split_mark(row)
                 return f"{mark} {row + 1}" if mark else str(row + 1)
@@ -140,21 +155,21 @@ class OutcomeModel(QAbstractTableModel):
             if col == 3:
                 lines = (getattr(out, "detail", "") or "").splitlines()
                 return lines[0] if lines else ""
-        if role == Qt.ItemDataRole.BackgroundRole and col in (2, 4):
-            return QBrush(STATUS_BG.get(status or "", PENDING_BG))
-        if role == Qt.ItemDataRole.BackgroundRole and col == 0 and self.split_mark(row):
-            return QBrush(QColor("#fff4d6" if self.split_mark(row) == "V" else "#e8eefc"))
-        if role == Qt.ItemDataRole.ToolTipRole and col == 0 and self.split_mark(row):
+        if role == R_BACKGROUND and col in (2, 4):
+            return _STATUS_BRUSH.get(status or "", PENDING_BRUSH)
+        if role == R_BACKGROUND and col == 0 and self.split_mark(row):
+            return _SPLIT_BRUSH["V" if self.split_mark(row) == "V" else "H"]
+        if role == R_TOOLTIP and col == 0 and self.split_mark(row):
             return ("visible test: a pipeline's stages may run it (not judged on it)"
                     if self.split_mark(row) == "V" else
                     "held-out test: correctness is judged on it (no stage runs it)")
-        if role == Qt.ItemDataRole.ToolTipRole:
+        if role == R_TOOLTIP:
             detail = getattr(out, "detail", "") or ""
             lines = len((getattr(out, "output", "") or "").splitlines())
             printed = f"\nprinted {lines} line{'s' * (lines != 1)} (Ctrl+Shift+O shows it)" \
                 if lines else ""
             return f"{self.tests[row]}\n{detail}".strip() + printed
-        if role == Qt.ItemDataRole.FontRole and col == 1:
+        if role == R_FONT and col == 1:
             from PySide6.QtGui import QFont
 
             font = QFont("DejaVu Sans Mono")
@@ -206,13 +221,13 @@ class MatrixModel(QAbstractTableModel):
         status = getattr(out, "status", None)
         if role == OBJECT_ROLE:
             return out
-        if role == Qt.ItemDataRole.DisplayRole:
+        if role == R_DISPLAY:
             return status_symbol(status)
-        if role == Qt.ItemDataRole.BackgroundRole:
-            return QBrush(STATUS_BG.get(status or "", PENDING_BG))
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            return int(Qt.AlignmentFlag.AlignCenter)
-        if role == Qt.ItemDataRole.ToolTipRole and out is not None:
+        if role == R_BACKGROUND:
+            return _STATUS_BRUSH.get(status or "", PENDING_BRUSH)
+        if role == R_ALIGN:
+            return ALIGN_CENTER
+        if role == R_TOOLTIP and out is not None:
             return f"{out.test}\n{status}: {out.detail or ''}".strip()
         return None
 
@@ -240,14 +255,14 @@ class FlagsModel(ListTableModel):
             return None
         if role == OBJECT_ROLE:
             return flag
-        if role == Qt.ItemDataRole.ToolTipRole:   # the whole flag, whichever column is hidden
+        if role == R_TOOLTIP:   # the whole flag, whichever column is hidden
             when = flag.created[:16].replace("T", " ")
             stale = " · changed since flagged" if flag.stale else ""
             return (f"{flag.describe_target()} · {flag.category_label} · {flag.annotator or '?'}"
                     f" · {flag.status}{stale} · {when}\n{flag.note}")
-        if role == Qt.ItemDataRole.ForegroundRole and flag.status == "resolved":
+        if role == R_FOREGROUND and flag.status == "resolved":
             return QColor("#888888")
-        if role == Qt.ItemDataRole.DisplayRole:
+        if role == R_DISPLAY:
             if col == 0:
                 return flag.describe_target()
             if col == 1:

@@ -184,11 +184,11 @@ def test_a_warm_run_sends_nothing_and_the_key_is_nowhere(tiny, tmp_path, monkeyp
         assert f"{first['cost'][name]['tied']:g} in " in text
     blobs = [out1, err1, out2, err2] + [p.read_text() for p in outs] + \
         [(tmp_path / "r.md").read_text(), (tmp_path / "r.html").read_text()]
-    from execretrieval.ranking._dense import cache_dir
+    from execretrieval.dirs import user_cache_dir
 
-    for db in cache_dir().glob("*.sqlite*"):
+    for db in user_cache_dir().glob("*.sqlite*"):
         blobs.append(db.read_bytes().decode("latin-1"))
-    with sqlite3.connect(cache_dir() / "rerank.sqlite") as conn:
+    with sqlite3.connect(user_cache_dir() / "rerank.sqlite") as conn:
         assert conn.execute("SELECT COUNT(*) FROM answers").fetchone()[0] == \
             10 * len(tiny.queries)
     assert not any(KEY in b for b in blobs)

@@ -27,18 +27,13 @@ from .sqlite_cache import SQLiteCache
 if TYPE_CHECKING:
     from ..hooks import Progress, ShouldStop
 
-__all__ = ["EmbeddingCache", "SentenceTransformerEncoder", "cache_dir", "minilm_model_path"]
+__all__ = ["EmbeddingCache", "SentenceTransformerEncoder", "minilm_model_path"]
 
 BATCH = 64
 # Loaded models by encoder identity: loading takes seconds, so every encoder of the same
 # folder (and normalisation) shares one.
 _LOADED: dict[str, tuple[Any, threading.Lock]] = {}
 _LOADED_LOCK = threading.Lock()
-
-
-def cache_dir() -> Path:
-    """``$EXECRETRIEVAL_CACHE_DIR`` if set, else the platform's user cache directory."""
-    return user_cache_dir()
 
 
 def minilm_model_path() -> Path:
@@ -171,7 +166,7 @@ class EmbeddingCache(SQLiteCache):
 
     @classmethod
     def default(cls) -> EmbeddingCache:
-        return cls(cache_dir() / "embeddings.sqlite")
+        return cls(user_cache_dir() / "embeddings.sqlite")
 
     @staticmethod
     def _init(conn: sqlite3.Connection) -> None:

@@ -28,8 +28,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..dirs import user_cache_dir
 from ..errors import ServiceError
-from ._dense import cache_dir
 from .http_service import PayloadTooLargeError, ServiceClient, Status, public_url, run_bounded
 from .sqlite_cache import SQLiteCache
 
@@ -150,7 +150,7 @@ class ScoreCache(SQLiteCache):
 
     @classmethod
     def default(cls) -> ScoreCache:
-        return cls(cache_dir() / "rerank.sqlite")
+        return cls(user_cache_dir() / "rerank.sqlite")
 
     @staticmethod
     def key(identity: str, query: str, text: str) -> str:
