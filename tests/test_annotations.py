@@ -428,3 +428,17 @@ def test_legacy_exports_read_0_based_test_index_and_go_stale(tmp_path: Path) -> 
         first, second = store.flags()
         assert (first.test, first.stale) == (1, True)     # made on another version
         assert (second.test, second.stale) == (2, False)
+
+
+def test_reopening_a_current_store_writes_nothing(tiny_dir: Path, tmp_path: Path) -> None:
+    """A store already at this schema version is only read when opened (the window opens
+    one at every start; a write transaction there costs a disk sync)."""
+    tiny = load_benchmark(tiny_dir)
+    db = tmp_path / "flags.sqlite"
+    with AnnotationStore(tiny, db) as store:
+        store.add(Flag("q_0001", "other", note="to keep"))
+    before = db.stat().st_mtime_ns, db.read_bytes()
+    with AnnotationStore(tiny, db) as store:
+        assert [f.note for f in store.flags()] == ["to keep"]
+    assert (db.stat().st_mtime_ns, db.read_bytes()) == before
+    assert not Path(f"{db}-wal").exists() or Path(f"{db}-wal").stat().st_size == 0
