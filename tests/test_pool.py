@@ -109,6 +109,20 @@ def test_package_name_resolves_through_importlib() -> None:
         resolve_source("no_such_package_anywhere_x")
 
 
+def test_a_frozen_stdlib_module_resolves_to_its_source() -> None:
+    """Python 3.11 runs posixpath and genericpath frozen (origin "frozen"); their source
+    ships in the standard library folder all the same."""
+    import importlib.util
+    import posixpath
+
+    assert importlib.util.find_spec("posixpath").origin == "frozen"
+    tree = resolve_source("posixpath")
+    assert tree.root == Path(posixpath.__file__) and tree.root.is_file()
+    snippets, stats = extract_pool([tree])
+    assert {s.function_name for s in snippets} >= {"normpath", "splitext", "relpath"}
+    assert stats.files == 1
+
+
 def test_cancel_and_progress(tmp_path: Path) -> None:
     tree = resolve_source(str(_tree(tmp_path)))
     seen: list[tuple[int, int]] = []

@@ -109,6 +109,11 @@ def resolve_source(name: str) -> SourceTree:
     if spec.origin and spec.origin.endswith(".py"):
         origin = Path(spec.origin)
         return SourceTree(name, origin, origin.parent)
+    if spec.origin == "frozen":   # posixpath, os, genericpath: their source ships beside
+        path = Path(sysconfig.get_paths()["stdlib"]).joinpath(*name.split(".")).with_suffix(
+            ".py")
+        if path.is_file():
+            return SourceTree(name, path, path.parent)
     raise InputFormatError(f"{name!r} has no Python source (origin {spec.origin})")
 
 
