@@ -38,6 +38,7 @@ class CandidatesPanel(QWidget):
 
     candidate_selected = Signal(str)
     depth_changed = Signal(int)
+    lists_stacked = Signal(bool)   # A's and B's lists one above the other (True) or beside
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -67,6 +68,7 @@ class CandidatesPanel(QWidget):
         # the two lists share the width by what their columns need (B's Stage column makes
         # it the wider), until the user drags the handle
         self._split_by_user = False
+        self._stacked = False   # as last told through lists_stacked
         self.split.splitterMoved.connect(self._on_split_moved)
         self._balance_timer = QTimer(self)
         self._balance_timer.setSingleShot(True)
@@ -173,6 +175,7 @@ class CandidatesPanel(QWidget):
         both lists' essential columns side by side (1024 px, tied rank ranges), stack them,
         each with the whole width. A share the user chose by dragging the handle stays."""
         if not self.split.widget(1).isVisibleTo(self):
+            self._note_stacking()
             return
         split = self.split
         horizontal = Qt.Orientation.Horizontal
@@ -190,12 +193,27 @@ class CandidatesPanel(QWidget):
             if not side_by_side:
                 half = max(1, split.height() // 2)
                 split.setSizes([half, half])
+
+        self._note_stacking()
         if self._split_by_user or not side_by_side:
             return
         sizes = split.sizes()
         wanted = share(sum(sizes), needs)
         if wanted != sizes:
             split.setSizes(wanted)
+
+    def stacked(self) -> bool:
+        """A's and B's lists are shown one above the other."""
+        return self.split.orientation() == Qt.Orientation.Vertical \
+            and self.split.widget(1).isVisibleTo(self)
+
+    def _note_stacking(self) -> None:
+        """Refit the header and tell the window when the lists stack or unstack."""
+        stacked = self.stacked()
+        if stacked != self._stacked:
+            self._stacked = stacked
+            self.fit_title()
+            self.lists_stacked.emit(stacked)
 
     def _on_split_moved(self, _pos: int, _index: int) -> None:
         self._split_by_user = True
@@ -274,14 +292,16 @@ class CandidatesPanel(QWidget):
 
     def fit_title(self) -> None:
         """The header as tall as its wrapped text at the width it has, between two lines
-        and two fifths of the panel (whole lines: never half of one), scrolling beyond."""
+        and two fifths of the panel — one fifth while A's and B's lists are stacked — in
+        whole lines (never half of one), scrolling beyond."""
         area = self.title_area
         width = area.viewport().width() or area.width()
         needed = self.title.heightForWidth(max(width, 50))
         if needed <= 0:
             needed = self.title.sizeHint().height()
         line = self._title_line
-        cap = max(2 * line, (int(0.4 * self.height()) // line) * line)
+        share = 0.2 if self.stacked() else 0.4
+        cap = max(2 * line, (int(share * self.height()) // line) * line)
         height = min(max(needed, 2 * line), cap) + 6
         if area.height() != height:
             area.setFixedHeight(height)

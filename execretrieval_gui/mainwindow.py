@@ -109,6 +109,9 @@ class MainWindow(QMainWindow):
                                      Qt.DockWidgetArea.RightDockWidgetArea)
         self._sized = False
         self._fitted_to_names = False
+        self._centre_by_user = False   # the handle between candidates and diff was dragged
+        self.centre_split.splitterMoved.connect(self._on_centre_moved)
+        self.candidates.lists_stacked.connect(self._on_lists_stacked)
 
         self.state = InspectorState(self)
         self.audit_state = AuditState(self.state, self)
@@ -244,10 +247,23 @@ class MainWindow(QMainWindow):
                          Qt.Orientation.Horizontal)
         self.resizeDocks([self.tests_dock, self.flags_dock], [int(0.66 * h), int(0.3 * h)],
                          Qt.Orientation.Vertical)
-        centre = self.centre_split.height() or int(0.85 * h)
-        # the title and up to a dozen candidate rows, never more than half the height
+        self._centre_by_user = False
+        self._fit_centre(self.centre_split.height() or int(0.85 * h))
+
+    def _fit_centre(self, centre: int) -> None:
+        """Candidates over diff: the title and up to a dozen candidate rows, never more than
+        half the height; A's and B's lists stacked, three fifths (half a dozen rows each at
+        1024x700; the diff keeps a mutant's few lines)."""
         table = 70 + 24 + 22 * 12
-        self.centre_split.setSizes([min(table, centre // 2), centre - min(table, centre // 2)])
+        lists = int(0.6 * centre) if self.candidates.stacked() else min(table, centre // 2)
+        self.centre_split.setSizes([lists, centre - lists])
+
+    def _on_lists_stacked(self, _stacked: bool) -> None:
+        if not self._centre_by_user and self._sized:
+            self._fit_centre(sum(self.centre_split.sizes()))
+
+    def _on_centre_moved(self, _pos: int, _index: int) -> None:
+        self._centre_by_user = True
 
     def showEvent(self, event: QShowEvent) -> None:  # Qt override
         super().showEvent(event)

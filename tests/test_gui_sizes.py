@@ -106,12 +106,17 @@ def test_a_b_lists_stack_when_too_narrow_side_by_side(qtbot, make_window) -> Non
         for c in shown:
             assert table.columnWidth(c) >= fitter.wanted(c), (table.objectName(), c)
         assert not table.horizontalScrollBar().isVisible(), table.objectName()
-        assert table.viewport().height() >= 2 * table.verticalHeader().defaultSectionSize()
-    # wide again: side by side
+        # rows enough to compare (two at the last landing), and room for the diff's code
+        assert table.viewport().height() >= 4 * table.verticalHeader().defaultSectionSize()
+    assert window.diff.browser.height() >= 6 * 16
+    lists, diff = window.centre_split.sizes()
+    assert lists >= 1.4 * diff                   # three fifths of the centre to the lists
+    # wide again: side by side, and the centre back to the title and a dozen rows
     window.resize(1920, 1080)
     _settle(qtbot)
     qtbot.waitUntil(lambda: panel.split.orientation() == Qt.Orientation.Horizontal,
                     timeout=5000)
+    qtbot.waitUntil(lambda: window.centre_split.sizes()[0] <= 70 + 24 + 22 * 12, timeout=5000)
 
 
 @pytest.fixture
