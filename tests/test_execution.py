@@ -188,6 +188,25 @@ def test_suites_queued_on_one_server_each_get_their_own_result():
     assert [r.outcomes[0].output for r in results] == [f"suite {i}\n" for i in range(40)]
 
 
+def test_suites_with_the_same_tests_run_on_one_server():
+    """A query's candidates share its tests: run_many hands them to one server (which
+    compiles those tests once), however the batch interleaves them. Each server has its
+    own suite folder, which the tests print; every result still belongs to its suite."""
+    suites = {name: ["import os\nprint(os.getcwd())\n" + f"assert f() == {n}"]
+              for n, name in enumerate("ABCD")}
+    order = "ABBACDDC"  # two servers taking turns would split A and B at least
+    jobs = [(f"def f():\n    return {'ABCD'.index(name) + k * 10}\n", suites[name])
+            for k, name in enumerate(order)]
+    with Oracle(timeout=5.0, cache=None, workers=2) as o:
+        results = o.run_many(jobs)
+    assert [r.statuses for r in results] == [("pass",) if k == 0 else ("fail",)
+                                             for k in range(8)]
+    folder = {name: {r.outcomes[0].output for r, n in zip(results, order, strict=True)
+                     if n == name} for name in "ABCD"}
+    assert all(len(seen) == 1 for seen in folder.values()), folder
+    assert all(next(iter(seen)).startswith("/") for seen in folder.values())
+
+
 def test_a_queued_suite_gets_its_whole_time_limit():
     """A suite waiting behind another on the same server starts its clock when it starts:
     two suites of 1 s each under a 1.6 s limit both pass on one server."""

@@ -144,13 +144,39 @@ class ForkServerPool:
         found its server dead twice (each try on a fresh server), ``done(-1, error)`` if a
         thread could not go on (no server would start). Once ``cancel`` is set the threads
         stop taking suites; ``abort(cancel)`` ends the ones running. Returns the threads."""
-        pending = collections.deque(range(len(jobs)))
+        # Suites with the same tests (a query's canonical and distractors) go to one server,
+        # one after another: the server compiles their tests once (its compile cache) where
+        # two servers taking turns would each compile them. A thread takes a whole group;
+        # once none is left, an idle thread takes the back half of another's group.
+        groups: dict[tuple[str, ...], collections.deque[int]] = {}
+        for index, (_, tests) in enumerate(jobs):
+            groups.setdefault(tuple(tests), collections.deque()).append(index)
+        pending = collections.deque(groups.values())
+        held: list[collections.deque[int]] = []  # the groups threads are working through
         tries = [0] * len(jobs)
         lock = threading.Lock()
 
-        def take() -> int | None:
+        def take(mine: list[collections.deque[int]]) -> int | None:
             with lock:
-                return pending.popleft() if pending and not cancel.is_set() else None
+                if cancel.is_set():
+                    return None
+                group = mine[0] if mine else None
+                if not group:
+                    if group is not None:
+                        held.remove(group)
+                        mine.clear()
+                    if pending:
+                        group = pending.popleft()
+                    else:  # steal the back half of the largest group another thread holds
+                        other = max(held, key=len, default=None)
+                        if other is None or len(other) < 2:
+                            return None
+                        group = collections.deque(
+                            other.pop() for _ in range(len(other) // 2))
+                        group.reverse()
+                    held.append(group)
+                    mine[:] = [group]
+                return group.popleft()
 
         def lost(index: int, exc: OracleError) -> None:
             if cancel.is_set():
@@ -160,21 +186,22 @@ class ForkServerPool:
                 done(index, exc)
             else:
                 with lock:
-                    pending.appendleft(index)
+                    pending.appendleft(collections.deque([index]))
 
         def drive() -> None:
             server: ForkServer | None = None
             queued: collections.deque[tuple[int, int]] = collections.deque()  # index, ticket
+            mine: list[collections.deque[int]] = []  # the group this thread works through
             try:
                 while True:
                     if server is None:
                         with lock:
-                            if not pending or cancel.is_set():
+                            if cancel.is_set() or not (pending or any(held)):
                                 return
                         server = self._acquire(limits.hash_seed, cancel)
                     gone = None
                     while len(queued) < self.depth:
-                        index = take()
+                        index = take(mine)
                         if index is None:
                             break
                         try:
