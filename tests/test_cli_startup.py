@@ -73,6 +73,8 @@ def test_run_tests_on_a_suite_imports_no_heavy_package(tmp_path: Path) -> None:
         assert [t["status"] for t in outcome["tests"]] == ["pass", "fail"]
         assert "execretrieval.oracle.execution" in modules
         assert _heavy(modules) == []
+        # nor the thread pool of runners without batches, and the logging it pulls in
+        assert not {"concurrent.futures", "logging"} & modules
         # only run-tests' own module was loaded to parse it
         assert [m for m in entry.COMMAND_MODULES if m in modules] == [
             "execretrieval.cli.oracle_commands"]

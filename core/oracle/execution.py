@@ -23,14 +23,16 @@ import sys
 import threading
 import weakref
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import CancelledError, OracleError
 from .cache import Cache, ResultCache, cache_key
 from .limits import Limits
 from .results import SuiteResult, TestOutcome
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 __all__ = ["Oracle", "SuiteRunner", "check_suite"]
 
@@ -152,6 +154,10 @@ class Oracle:
         checked = [(code, check_suite(code, tests)) for code, tests in jobs]
         if getattr(self._runner, "run_batch", None) is not None:
             return self._run_batch(checked, progress, should_stop)
+        # a runner without batches (a distributed one): a thread each, on first use (the
+        # module pulls in logging: ~10 ms of a one-suite command that never needs it)
+        from concurrent.futures import ThreadPoolExecutor
+
         total = len(checked)
         results: list[SuiteResult | None] = [None] * total
         cancel = threading.Event()
