@@ -99,6 +99,7 @@ def load(path: str | Path, progress: Progress | None = None,
         progress(0, 1)
     bench = load_benchmark(path)
     _ = bench.fingerprint  # computed here, off the UI thread
+    _warm_tokenizer()
     if bench.path is not None:
         try:
             remember_benchmark(bench.path)
@@ -107,6 +108,16 @@ def load(path: str | Path, progress: Progress | None = None,
     if progress:
         progress(1, 1)
     return bench
+
+
+def _warm_tokenizer() -> None:
+    """Compile the standard tokenizer's patterns (once a process, a few milliseconds) off
+    the UI thread: the first diff and its colouring would compile them there."""
+    import io
+    import tokenize
+
+    for _token in tokenize.generate_tokens(io.StringIO("x = 'y'  # z\n").readline):
+        pass
 
 
 def join_pool(benchmark: Benchmark, path: str | Path, progress: Progress | None = None,
@@ -193,6 +204,8 @@ def rank(benchmark: Benchmark, model: str, progress: Progress | None = None,
 def check_pipeline(name: str) -> str:
     """"" if ``name`` parses as a model or pipeline name, else the engine's error text
     (:func:`execretrieval.pipeline.parse_pipeline`); fast, for a dialog."""
+    if "+" not in name:   # stages follow a "+": a model or a fusion alone has none
+        return False
     from execretrieval.pipeline import PipelineNameError, parse_pipeline
 
     try:
@@ -211,6 +224,8 @@ def pipeline_parts() -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, .
 
 def needs_split(name: str) -> bool:
     """Does the name have a stage (every stage runs on visible tests only)?"""
+    if "+" not in name:   # stages follow a "+": a model or a fusion alone has none
+        return False
     from execretrieval.pipeline import PipelineNameError, parse_pipeline
 
     try:
