@@ -217,9 +217,11 @@ class DiffView(QWidget):
         self._update_change_label()
 
     def _wrap_mode(self, mode: QTextBrowser.LineWrapMode) -> None:
-        """Set the browser's wrap mode only if it changes: Qt lays out the old document
-        again on every call, just before setHtml replaces it."""
+        """Set the browser's wrap mode only if it changes, and on an empty document: Qt
+        lays out the document again on every change (2 ms for a diff), just before setHtml
+        replaces it."""
         if self.browser.lineWrapMode() != mode:
+            self.browser.clear()
             self.browser.setLineWrapMode(mode)
 
     # changes --------------------------------------------------------------------------
