@@ -163,8 +163,8 @@ HONEST_CASES = [
      ["class Box:\n    def __init__(self, v):\n        self.v = v\n"
       "total = 0\ndef bump(b):\n    global total\n    total = add(total, b.v)\n"
       "bump(Box(2))\nbump(Box(3))\nassert total == 5"]),
-    ("optional_import_fallback", ADD, ["try:\n    import numpy\nexcept ImportError:\n"
-                                       "    numpy = None\nassert numpy is None\n"
+    ("optional_import_fallback", ADD, ["try:\n    import numpy_not_there\nexcept ImportError:\n"
+                                       "    numpy_not_there = None\nassert numpy_not_there is None\n"
                                        "assert add(1, 1) == 2"]),
 ]
 

@@ -280,6 +280,14 @@ _REAL_MODULES = frozenset({
     "decimal", "fractions", "json", "re", "struct", "keyword", "heapq", "bisect",
     "statistics", "string", "copy", "random", "textwrap", "unicodedata", "base64",
     "binascii", "hashlib", "zlib", "array", "calendar", "difflib", "numbers", "enum"})
+# Never handed to a test as a module object: what the sandbox refuses or never preloads
+# (``_NOT_PRELOADED`` in ``_sandbox_runner.py``, which imports this one); a test importing
+# one of those imports it the ordinary way (and a refused one raises SandboxImportError).
+_UNPINNED = frozenset({
+    "ctypes", "_ctypes", "_signal", "_testcapi", "_testinternalcapi", "_xxsubinterpreters",
+    "_xxinterpchannels", "multiprocessing", "concurrent", "asyncio", "uuid", "tkinter",
+    "turtle", "turtledemo", "idlelib", "this", "antigravity", "webbrowser", "pydoc", "test",
+    "venv", "ensurepip", "lib2to3", "curses"})
 _HELD_TYPES = (types.BuiltinFunctionType, types.FunctionType, types.MethodType, type, int,
                float, complex, str, bytes, bool, type(None), frozenset)
 
@@ -350,10 +358,109 @@ class _RealAttributes(ast.NodeTransformer):
         names = [self._placeholder(node.module, a.name) for a in node.names]
         if None in names:
             return node
-        return [_located(ast.Assign(
+        check = _check_call(self.prefix, self.swaps, node.module)  # the module still intact
+        first = [] if check is None else [_located(ast.Expr(check), node)]
+        return first + [_located(ast.Assign(
             targets=[_located(ast.Name(a.asname or a.name, ast.Store()), node)],
             value=_located(ast.Constant(name), node)), node)
             for a, name in zip(node.names, names, strict=True)]
+
+
+def _pinned(name: str) -> Any:
+    """The module ``name`` as the server holds it, when a test may be handed it directly:
+    a standard-library module the server has loaded (``pin_modules`` loads those a test
+    names), never one the sandbox refuses or does not preload."""
+    parts = name.split(".")
+    if parts[0] not in sys.stdlib_module_names or not _UNPINNED.isdisjoint(parts):
+        return None
+    module = sys.modules.get(name)
+    return module if type(module) is types.ModuleType else None
+
+
+def _snapshot(module: Any) -> tuple:
+    """What the importer checks of a pinned module before handing it to a test (see
+    ``make_scope``): per namespace (the module's, each class it defines that Python code
+    can change, each instance of those it holds), (the namespace, its size or -1, keys,
+    values). Taken here, in the server, before any candidate code ran; class attributes
+    change without an audit event in 3.11 (``random.Random._randbelow = ...``)."""
+    space = vars(module)
+    # (not its dunder names: the import system rewrites __package__ & co. at times)
+    names = tuple(k for k in space if not (k.startswith("__") and k.endswith("__")))
+    spaces = [(space, -1, names, tuple(space[k] for k in names))]
+    name = module.__name__
+    for value in tuple(space.values()):
+        kind = type(value)
+        if isinstance(value, type) and value.__module__ == name \
+                and not value.__flags__ & (1 << 8):  # (not Py_TPFLAGS_IMMUTABLETYPE)
+            attrs = vars(value)
+            spaces.append((attrs, len(attrs), tuple(attrs), tuple(attrs.values())))
+        elif getattr(kind, "__module__", None) == name and isinstance(
+                getattr(value, "__dict__", None), dict):
+            spaces.append((value.__dict__, len(value.__dict__), (), ()))
+    return tuple(spaces)
+
+
+def _check_call(prefix: str, swaps: dict, name: str) -> Any:
+    """``IMPORT(name, False, <module>, None, <snapshot>)``, or None when not pinned."""
+    module = _pinned(name)
+    if module is None:
+        return None
+    swaps[f"{prefix}i-{name}"] = module
+    swaps[f"{prefix}s-{name}"] = _snapshot(module)
+    return ast.Call(func=ast.Constant(prefix + "import"), args=[
+        ast.Constant(name), ast.Constant(False), ast.Constant(f"{prefix}i-{name}"),
+        ast.Constant(None), ast.Constant(f"{prefix}s-{name}")], keywords=[])
+
+
+class _Imports(ast.NodeTransformer):
+    """A test's ``import`` statements -> calls of the runner's importer, given the module
+    objects the server loaded (``make_scope`` in ``_sandbox_channel.py``): ``import a.b`` ->
+    ``a = IMPORT('a.b', True, <a.b>, <a>)``, ``import a.b as c`` -> ``c = IMPORT('a.b', False,
+    <a.b>, None)``, ``from m import x as y`` -> ``(y,) = IMPORT_FROM('m', ('x',), <m>)``.
+    ``from __future__``, relative and star imports stay as they are."""
+
+    def __init__(self, prefix: str, swaps: dict) -> None:
+        self.prefix, self.swaps = prefix, swaps
+
+    def _module(self, name: str) -> ast.Constant:
+        module = _pinned(name)
+        if module is None:
+            return ast.Constant(None)
+        placeholder = f"{self.prefix}i-{name}"
+        self.swaps[placeholder] = module
+        return ast.Constant(placeholder)
+
+    def _snapshot(self, name: str) -> ast.Constant:
+        module = _pinned(name)
+        if module is None:
+            return ast.Constant(None)
+        placeholder = f"{self.prefix}s-{name}"
+        self.swaps[placeholder] = _snapshot(module)
+        return ast.Constant(placeholder)
+
+    def visit_Import(self, node: ast.Import) -> Any:
+        out = []
+        for alias in node.names:
+            top = alias.asname is None
+            bound = alias.asname or alias.name.split(".")[0]
+            call = ast.Call(func=ast.Constant(self.prefix + "import"), args=[
+                ast.Constant(alias.name), ast.Constant(top), self._module(alias.name),
+                self._module(alias.name.split(".")[0]) if top else ast.Constant(None),
+                self._snapshot(alias.name)], keywords=[])
+            out.append(_located(ast.Assign(targets=[ast.Name(bound, ast.Store())],
+                                           value=call), node))
+        return out
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> Any:
+        if (node.level or not node.module or node.module == "__future__"
+                or any(a.name == "*" for a in node.names)):
+            return node
+        target = ast.Tuple([ast.Name(a.asname or a.name, ast.Store()) for a in node.names],
+                           ast.Store())
+        call = ast.Call(func=ast.Constant(self.prefix + "import_from"), args=[
+            ast.Constant(node.module), ast.Constant(tuple(a.name for a in node.names)),
+            self._module(node.module), self._snapshot(node.module)], keywords=[])
+        return _located(ast.Assign(targets=[target], value=call), node)
 
 
 def _swap_constants(code, swaps: dict):  # type: ignore[no-untyped-def]
@@ -387,7 +494,8 @@ def _prepared(judge: dict, salt: str) -> tuple:
     prefix = f"\0erxr-{salt}-"
     swaps = {prefix + "compare": judge["compare"], prefix + "chain": judge["chain"],
              prefix + "arith": judge["arith"],
-             prefix + "explain": judge["explain"], prefix + "pytest": judge["pytest"]}
+             prefix + "explain": judge["explain"], prefix + "pytest": judge["pytest"],
+             prefix + "import": judge["import"], prefix + "import_from": judge["import_from"]}
     placeholders = {"pytest": prefix + "pytest"}
     for name, obj in judge["names"].items():
         placeholders[name] = prefix + "b-" + name
@@ -427,9 +535,9 @@ def compile_test(tree: ast.Module, judge: dict, salt: str,  # type: ignore[no-un
         held: dict = {}
         aliases = _module_aliases(tree)
         tree = _RealAttributes(aliases, prefix, held).visit(tree)
-        if held:
-            ast.fix_missing_locations(tree)
-            swaps = {**swaps, **held}
+        tree = _Imports(prefix, held).visit(tree)
+        ast.fix_missing_locations(tree)
+        swaps = {**swaps, **held}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # "'str' object is not callable" on a placeholder
         code = compile(tree, "<test>", "exec")
