@@ -161,12 +161,18 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
                     frame_taken(args[0], b"sys._getframe")
             elif event == "object.__getattr__":
                 if (armed and len_(args) == 2 and type_(args[1]) is str_
-                        and args[1] in frame_attributes):
+                        and args[1] in frame_attributes and asking[0] != get_ident()):
                     if args[1] != "tb_frame":  # a generator's or coroutine's own frame
                         violation(b"the test's frames are out of the candidate's reach: "
                                   b"candidate code read a generator's or coroutine's frame")
+                    elif state[7]:
+                        frame_taken(None, b"a traceback's tb_frame")
                     elif type_(args[0]) is traceback_type:
-                        frame = args[0].tb_frame  # (its own event comes back here: ignored)
+                        asking[0] = get_ident()  # (its own event comes back here: ignored)
+                        try:
+                            frame = args[0].tb_frame
+                        finally:
+                            asking[0] = 0
                         if type_(frame) is frame_type:
                             frame_taken(frame, b"a traceback's tb_frame")
             elif event == "erxr.plain":  # the plain-data rule refused a comparison

@@ -383,6 +383,8 @@ def _snapshot(module: Any) -> tuple:
     can change, each instance of those it holds), (the namespace, its size or -1, keys,
     values). Taken here, in the server, before any candidate code ran; class attributes
     change without an audit event in 3.11 (``random.Random._randbelow = ...``)."""
+    if module.__name__ in ("sys", "builtins"):  # changed by W itself (and fingerprinted)
+        return ()
     space = vars(module)
     # (not its dunder names: the import system rewrites __package__ & co. at times)
     names = tuple(k for k in space if not (k.startswith("__") and k.endswith("__")))
