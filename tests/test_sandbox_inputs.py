@@ -66,6 +66,12 @@ CASES = [
          "def _imp(name, *a, **k):\n"
          "    return _fake if name == 'random' else _real(name, *a, **k)\n"
          "_b.__import__ = _imp\n", SUITE),
+    # ... and a star import, which still goes through builtins.__import__
+    Case("fake_import_for_a_star_import", WRONG + FAKE_RANDOM +
+         "import builtins as _b\n_real = _b.__import__\n"
+         "def _imp(name, *a, **k):\n"
+         "    return _fake if name == 'random' else _real(name, *a, **k)\n"
+         "_b.__import__ = _imp\n", ["from random import *\n" + SUITE[0].split("\n", 1)[1]]),
     # 2. a fake module put into sys.modules before the test imports it
     Case("fake_module_in_sys_modules", WRONG + FAKE_RANDOM +
          "import sys as _sys\n_sys.modules['random'] = _fake\n", SUITE),
@@ -210,3 +216,25 @@ def test_the_wrong_decode_shift_fails_the_real_humaneval_check(oracle):
     """The headline case without any attack: the wrong function really is wrong."""
     result = oracle.run(WRONG, SUITE)
     assert result.statuses == ("fail",), result.outcomes
+
+
+def test_the_modules_never_pinned_are_the_ones_never_preloaded():
+    """The rewrite (which the runner does not import) keeps its own copy of the list."""
+    from execretrieval.oracle._sandbox_rewrite import _UNPINNED
+    from execretrieval.oracle._sandbox_runner import _NOT_PRELOADED
+
+    assert _UNPINNED == _NOT_PRELOADED
+
+
+def test_a_test_may_import_every_preloadable_module(oracle):
+    """The check of a pinned module before the test gets it finds nothing changed in an
+    honest run, whatever the module (forked workers renew some state; see _snapshot)."""
+    from execretrieval.oracle._sandbox_runner import PRELOADABLE
+
+    names = sorted(PRELOADABLE) + ["os", "os.path", "sys", "threading", "signal", "io",
+                                   "logging", "itertools", "tempfile", "socket"]
+    tests = [f"import {n}\nassert {n.split('.')[0]} is not None" for n in names]
+    tests += [f"from {n} import *" for n in ("math", "string", "itertools")]
+    result = oracle.run(ADD, tests)
+    assert result.passed, [(t, o.detail) for t, o in zip(names, result.outcomes)
+                           if o.status != "pass"]

@@ -50,7 +50,7 @@ CHANNEL = r'''
 def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, getframe,
                  getpid, getpgrp, getsignal, new_mac, magic, taint_events, candidate,
                  fatal_names, type_dict, items, tampered_exit, threads, frame_type,
-                 traceback_type, stdlib, get_ident):
+                 traceback_type, stdlib, get_ident, name_readers):
     """The verdict channel: an audit hook, referenced only by the interpreter's hook list."""
     tuple_, int_, bytes_, bool_, str_, type_, len_ = tuple, int, bytes, bool, str, type, len
     issubclass_ = issubclass
@@ -158,7 +158,15 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
             elif event == "sys._getframe":
                 if (armed and len_(args) == 1 and type_(args[0]) is frame_type
                         and asking[0] != get_ident()):
-                    frame_taken(args[0], b"sys._getframe")
+                    # the standard library's own readers of a caller's __name__
+                    # (namedtuple, enum's functional API): the frame never leaves them
+                    taker = caller()
+                    code = taker.f_code if type_(taker) is frame_type else None
+                    for reader in name_readers:
+                        if code is reader:
+                            break
+                    else:
+                        frame_taken(args[0], b"sys._getframe")
             elif event == "object.__getattr__":
                 if (armed and len_(args) == 2 and type_(args[1]) is str_
                         and args[1] in frame_attributes and asking[0] != get_ident()):
@@ -385,9 +393,15 @@ def make_scope(exec_, builtins_module, modules, real_import, import_error, audit
     an error naming it (a candidate that put a fake ``random`` there, or handed the test a
     fake through ``__builtins__.__import__``, steers nothing)."""
     def run(test, namespace, _exec=exec_, _copy=dict.copy, _put=dict.__setitem__,
-            _builtins=builtins_module):
+            _builtins=builtins_module, _names=builtins_module.__dict__, _get=dict.get,
+            _import=real_import, _build_class=builtins_module.__build_class__, _audit=audit):
         scope = _copy(namespace)
         _put(scope, "__builtins__", _builtins)
+        # what a test's class statement, star or relative import takes from builtins
+        if (_get(_names, "__import__") is not _import
+                or _get(_names, "__build_class__") is not _build_class):
+            _audit("erxr.plain", b"the candidate's code replaced builtins.__import__ or "
+                                 b"builtins.__build_class__, which the test uses")
         _exec(test, scope)
 
     def intact(snapshot, _all=all, _map=map, _is=is_, _len=len):

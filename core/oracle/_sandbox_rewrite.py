@@ -386,20 +386,27 @@ def _snapshot(module: Any) -> tuple:
     if module.__name__ in ("sys", "builtins"):  # changed by W itself (and fingerprinted)
         return ()
     space = vars(module)
-    # (not its dunder names: the import system rewrites __package__ & co. at times)
-    names = tuple(k for k in space if not (k.startswith("__") and k.endswith("__")))
+    # Not its dunder names (the import system rewrites __package__ & co. at times), nor
+    # the state a fork renews (threading's locks and sets after os.fork)
+    names = tuple(k for k in space if not (k.startswith("__") and k.endswith("__"))
+                  and type(space[k]) not in _RENEWED)
     spaces = [(space, -1, names, tuple(space[k] for k in names))]
     name = module.__name__
     for value in tuple(space.values()):
         kind = type(value)
         if isinstance(value, type) and value.__module__ == name \
                 and not value.__flags__ & (1 << 8):  # (not Py_TPFLAGS_IMMUTABLETYPE)
-            attrs = vars(value)
-            spaces.append((attrs, len(attrs), tuple(attrs), tuple(attrs.values())))
+            attrs = vars(value)  # (its metadata strs may be other, equal objects in W)
+            keys = tuple(k for k in attrs if k not in ("__module__", "__doc__",
+                                                       "__qualname__"))
+            spaces.append((attrs, len(attrs), keys, tuple(attrs[k] for k in keys)))
         elif getattr(kind, "__module__", None) == name and isinstance(
                 getattr(value, "__dict__", None), dict):
             spaces.append((value.__dict__, len(value.__dict__), (), ()))
     return tuple(spaces)
+
+
+_RENEWED = (type(__import__("_thread").allocate_lock()), __import__("_thread").RLock, set)
 
 
 def _check_call(prefix: str, swaps: dict, name: str) -> Any:

@@ -301,6 +301,23 @@ def _exception_table() -> dict:
     return table
 
 
+def _name_readers() -> tuple:
+    """The code of the standard-library functions that take a caller's frame only to read
+    its module's ``__name__`` and let the frame go (so a candidate calling them while a
+    test runs takes no frame itself): namedtuple, enum's functional API, typing's
+    ``_caller`` (when the server has typing loaded). By identity; the server's own."""
+    found = []
+    for module, path in (("collections", "namedtuple"), ("enum", "EnumType._create_"),
+                         ("typing", "_caller"), ("typing", "_allow_reckless_class_checks")):
+        value = sys.modules.get(module)
+        for attr in path.split("."):
+            value = getattr(value, attr, None)
+        code = getattr(value, "__code__", None)
+        if type(code) is types.CodeType:
+            found.append(code)
+    return tuple(found)
+
+
 def make_hooks() -> dict:
     """Once per server, before any suite: the functions made in bare globals that every W
     shares (equality, fingerprint, describe, flush, the restricted ``signal.signal`` and
@@ -390,7 +407,7 @@ def make_hooks() -> dict:
         _CANDIDATE, fatal_names, type.__dict__["__dict__"].__get__,
         types.MappingProxyType.items, TAMPERED_EXIT, __import__("_thread")._count,
         types.FrameType, types.TracebackType, frozenset(sys.stdlib_module_names),
-        __import__("_thread").get_ident)
+        __import__("_thread").get_ident, _name_readers())
     guard = namespace["make_guard"](_BLOCKED_EVENTS, _BLOCKED_IMPORTS, hidden_all,
                                     protected + rules["factories"], PermissionError,
                                     import_error)
