@@ -135,6 +135,14 @@ CASES = [
          "import copy\ncopy.deepcopy = lambda x, memo=None: [4]\n"
          "def add(a, b):\n    return a - b\n",
          ["import copy\nassert copy.deepcopy([add(2, 2)]) == [4]"]),
+    # ... or patched by the function under test, after the test's import
+    Case("random_class_patched_during_the_test",
+         "import random\ndef add(a, b):\n    random.Random._randbelow = lambda self, n: 0\n"
+         "    random.Random.randrange = lambda self, a, b=None, step=1: a\n"
+         "    return 3\n",
+         ["import random\nrandom.seed(1)\nok = add(1, 2) == 3\n"
+          "for _ in range(20):\n    a = random.randint(1, 99)\n"
+          "    assert add(a, 2) == a + 2"]),
     Case("random_module_function_patched", WRONG +
          "import random\nrandom.randint = lambda a, b: a\nrandom.choice = lambda seq: 'f'\n",
          SUITE),

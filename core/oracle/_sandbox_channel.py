@@ -443,7 +443,15 @@ def make_scope(exec_, builtins_module, modules, real_import, import_error, audit
             except _AttributeError:  # a submodule not yet imported, as ``from`` finds it
                 out.append(_import(name + "." + attr, False, None, None, None))
         return _tuple(out)
-    return run, import_module, import_from, intact
+    def recheck(pinned, _intact=intact, _audit=audit, _error=import_error):
+        """At the end of a test's code: the modules it imported, still as they were."""
+        for name, snapshot in pinned:
+            if not _intact(snapshot):
+                text = ("the test imports " + name + ", and the candidate's code changed the "
+                        "module or one of its classes while the test ran")
+                _audit("erxr.plain", text.encode())
+                raise _error(text, name=name)
+    return run, import_module, import_from, intact, recheck
 
 
 def make_fingerprint(builtins_dict, modules, getcwd, getrecursionlimit, int_max_str_digits,

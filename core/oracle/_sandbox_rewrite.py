@@ -504,7 +504,8 @@ def _prepared(judge: dict, salt: str) -> tuple:
     swaps = {prefix + "compare": judge["compare"], prefix + "chain": judge["chain"],
              prefix + "arith": judge["arith"],
              prefix + "explain": judge["explain"], prefix + "pytest": judge["pytest"],
-             prefix + "import": judge["import"], prefix + "import_from": judge["import_from"]}
+             prefix + "import": judge["import"], prefix + "import_from": judge["import_from"],
+             prefix + "recheck": judge["recheck"]}
     placeholders = {"pytest": prefix + "pytest"}
     for name, obj in judge["names"].items():
         placeholders[name] = prefix + "b-" + name
@@ -545,6 +546,12 @@ def compile_test(tree: ast.Module, judge: dict, salt: str,  # type: ignore[no-un
         aliases = _module_aliases(tree)
         tree = _RealAttributes(aliases, prefix, held).visit(tree)
         tree = _Imports(prefix, held).visit(tree)
+        snapshots = sorted(k for k in held if k.startswith(prefix + "s-"))
+        if snapshots:  # checked again when the test's code ends (what a pass needs)
+            tree.body.append(ast.Expr(ast.Call(
+                func=ast.Constant(prefix + "recheck"),
+                args=[_constant(tuple((k[len(prefix) + 2:], k) for k in snapshots))],
+                keywords=[])))
         ast.fix_missing_locations(tree)
         swaps = {**swaps, **held}
     with warnings.catch_warnings():

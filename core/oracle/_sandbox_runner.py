@@ -345,11 +345,12 @@ def make_hooks() -> dict:
     # a refused import is an ImportError, so ``try: import x / except ImportError`` works
     import_error = type("SandboxImportError", (ImportError,), {
         "__module__": "builtins", "__doc__": "An import the sandbox refuses."})
-    run_test, import_module, import_from, intact = namespace["make_scope"](
+    run_test, import_module, import_from, intact, recheck = namespace["make_scope"](
         exec, builtins, sys.modules, builtins.__import__, import_error, sys.audit,
         __import__("operator").is_)
     judge = {"compare": guarded["compare"], "chain": guarded["chain"],
              "import": import_module, "import_from": import_from, "run": run_test,
+             "recheck": recheck,
              "explain": guarded["explain"], "arith": guarded["arith"],
              "names": {n: v for n, v in vars(builtins).items()
                        if not n.startswith("_") and n not in ("True", "False", "None")},
@@ -398,7 +399,7 @@ def make_hooks() -> dict:
     hidden_all = (hidden, raiser, on_sigxcpu, *loaders)  # their defaults hold originals
     protected = (fingerprint, unchanged, *fingerprint_parts, describe, *describe_parts, flush,
                  import_error, *rules["functions"], *guarded.values(), *shim, *hidden_all,
-                 run_test, import_module, import_from, intact)
+                 run_test, import_module, import_from, intact, recheck)
     # Made here, once; each W arms its own copy (see _install_hooks)
     fatal_names = tuple(_FATAL.get(n, b"") for n in range(65))  # private, immutable
     channel = namespace["make_channel"](
