@@ -177,8 +177,9 @@ HONEST_CASES = [
      ["class Box:\n    def __init__(self, v):\n        self.v = v\n"
       "total = 0\ndef bump(b):\n    global total\n    total = add(total, b.v)\n"
       "bump(Box(2))\nbump(Box(3))\nassert total == 5"]),
-    ("optional_import_fallback", ADD, ["try:\n    import numpy_not_there\nexcept ImportError:\n"
-                                       "    numpy_not_there = None\nassert numpy_not_there is None\n"
+    ("optional_import_fallback", ADD, ["try:\n    import numpy_not_there\n"
+                                       "except ImportError:\n    numpy_not_there = None\n"
+                                       "assert numpy_not_there is None\n"
                                        "assert add(1, 1) == 2"]),
 ]
 
@@ -244,5 +245,5 @@ def test_a_test_may_import_every_preloadable_module(oracle):
     tests = [f"import {n}\nassert {n.split('.')[0]} is not None" for n in names]
     tests += [f"from {n} import *" for n in ("math", "string", "itertools")]
     result = oracle.run(ADD, tests)
-    assert result.passed, [(t, o.detail) for t, o in zip(names, result.outcomes)
+    assert result.passed, [(t, o.detail) for t, o in zip(names, result.outcomes, strict=False)
                            if o.status != "pass"]

@@ -467,7 +467,7 @@ class _Imports(ast.NodeTransformer):
         target = ast.Tuple([ast.Name(a.asname or a.name, ast.Store()) for a in node.names],
                            ast.Store())
         call = ast.Call(func=ast.Constant(self.prefix + "import_from"), args=[
-            ast.Constant(node.module), ast.Constant(tuple(a.name for a in node.names)),
+            ast.Constant(node.module), _constant(tuple(a.name for a in node.names)),
             self._module(node.module), self._snapshot(node.module)], keywords=[])
         return _located(ast.Assign(targets=[target], value=call), node)
 

@@ -34,13 +34,25 @@ TYPE_CHECKING = False  # (not typing.TYPE_CHECKING: the server does not import t
 if TYPE_CHECKING or __package__:  # in the engine (tools, tests); the server: bare
     from ._sandbox_channel import TAMPERED_EXIT
     from ._sandbox_rewrite import compile_test
-    from ._sandbox_runner import (PRELOADABLE, kill_descendants, kill_uid, preload,
-                                  static_imports, worker)
+    from ._sandbox_runner import (
+        PRELOADABLE,
+        kill_descendants,
+        kill_uid,
+        preload,
+        static_imports,
+        worker,
+    )
 else:
     from _sandbox_channel import TAMPERED_EXIT
     from _sandbox_rewrite import compile_test
-    from _sandbox_runner import (PRELOADABLE, kill_descendants, kill_uid, preload,
-                                 static_imports, worker)
+    from _sandbox_runner import (
+        PRELOADABLE,
+        kill_descendants,
+        kill_uid,
+        preload,
+        static_imports,
+        worker,
+    )
 
 _MAGIC = b"ERXR1"
 _MAX_MESSAGE = 8192
