@@ -27,6 +27,13 @@ it keeps:
   W at once with ``TAMPERED_EXIT``, before any candidate code could run. Hooks that do
   refuse (the guard) raise from a frame holding only public things (event names,
   the runner's public functions), so a refusal's traceback leads nowhere.
+* **No frame of a running test is in the candidate's reach** (issue 20). From ``erxr.run``
+  (the judge, once the code has loaded) to the verdict, any frame taken — ``sys._getframe``,
+  ``tb_frame``, ``gi_frame`` / ``cr_frame`` / ``ag_frame``, the audited ways to a frame in
+  3.11 (``f_back`` is not) — makes the test an error; while the code loads, only a frame of
+  or under a generator or coroutine does. The channel's own ``sys._getframe`` is told apart
+  by ``asking`` (the thread that is asking), the standard library's readers of a caller's
+  ``__name__`` (namedtuple...) by their code objects.
 * **No candidate code runs inside runner code.** The channel disables the cyclic garbage
   collector for its whole run (so no gc callback or finaliser of a cycle can fire in it),
   never drops the last reference to a candidate object (so no ``__del__`` or weakref

@@ -24,7 +24,12 @@ could shadow leads to them):
   compiled here, before the candidate can touch ``re``. Dunder names (``__name__``) are left
   alone: they are the module's. A helper the candidate defines under another name
   (``sum_digits``) is unaffected; a candidate that defines a function called ``sum`` and a
-  test that calls ``sum`` get the builtin.
+  test that calls ``sum`` get the builtin;
+* every ``import`` statement becomes a call of the runner's importer (``make_scope`` in
+  ``_sandbox_channel.py``) given the module object the server loaded before any candidate
+  code ran and a snapshot of its namespaces (``_Imports``, ``_snapshot``); the importer
+  checks that ``sys.modules`` still holds it and that nothing in it was rebound, and so does
+  ``recheck`` when the test's code ends.
 """
 
 from __future__ import annotations

@@ -1,19 +1,21 @@
 """Inside the sandbox: the worker W that runs candidate code (stdlib only).
 
-Imported by the fork server (:mod:`_sandbox_child`), never by the engine; the server's side
-of a suite is ``_sandbox_suite.py``. W is forked by the server as PID 1 of the suite's own
-PID namespace. Before any candidate code runs it drops what it must not hold (root's uid,
-or every capability inside the user namespace), sets its limits, imports the
+Imported by the fork server (:mod:`_sandbox_child`), never by the engine; the server's
+side of a suite is ``_sandbox_suite.py``. W is forked by the server as PID 1 of the
+suite's own PID namespace. Before any candidate code runs it drops what it must not hold
+(root's uid, or every capability inside the user namespace), sets its limits, imports the
 standard-library modules the code and tests name, and installs the audit hooks. It then
 runs the tests from a given one on, each in a fresh module namespace registered in
-``sys.modules`` as ``__candidate__``. After each test it compares a fingerprint of what a
-test could patch for later tests (builtins, ``sys``, the pytest shim and the modules the
-code and tests import by name, ``sys.path`` and friends, cwd, recursion limit) and the
-channel notes audit events that change the process beyond that (new imports, processes,
-threads, rlimits, environment, signal dispositions, attributes of classes from other
-modules). If anything changed, W reports the test and exits, and the server forks a fresh
-W for the next test, so no test sees another test's patches while honest suites cost one
-fork.
+``sys.modules`` as ``__candidate__``; the test's own code then runs in globals of its own
+(a copy of that namespace, made by ``run`` of ``make_scope`` in ``_sandbox_channel.py``),
+after ``erxr.run``, from which on the channel makes any frame candidate code takes an
+error. After each test it compares a fingerprint of what a test could patch for later
+tests (builtins, ``sys``, the pytest shim and the modules the code and tests import by
+name, ``sys.path`` and friends, cwd, recursion limit) and the channel notes audit events
+that change the process beyond that (new imports, processes, threads, rlimits,
+environment, signal dispositions, attributes of classes from other modules). If anything
+changed, W reports the test and exits, and the server forks a fresh W for the next test,
+so no test sees another test's patches while honest suites cost one fork.
 
 How output is told apart per test: fds 1 and 2 (and a spare, fd 4) are the write end of a
 pipe only the server reads. At each boundary (the module loaded, the test done) the judge
