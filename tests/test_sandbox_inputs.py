@@ -177,6 +177,8 @@ HONEST_CASES = [
      ["class Box:\n    def __init__(self, v):\n        self.v = v\n"
       "total = 0\ndef bump(b):\n    global total\n    total = add(total, b.v)\n"
       "bump(Box(2))\nbump(Box(3))\nassert total == 5"]),
+    ("test_patches_a_module_itself", ADD, ["import math\nmath.sqrt = lambda x: 3\n"
+                                           "assert math.sqrt(4) == 3 == add(1, 2)"]),
     ("optional_import_fallback", ADD, ["try:\n    import numpy_not_there\n"
                                        "except ImportError:\n    numpy_not_there = None\n"
                                        "assert numpy_not_there is None\n"

@@ -431,7 +431,7 @@ def make_scope(exec_, builtins_module, modules, real_import, import_error, audit
         if _get(_modules, name) is not module or (
                 top and _get(_modules, name.partition(".")[0]) is not top_module):
             why = "sys.modules no longer holds the module loaded before the candidate's code ran"
-        elif not _intact(snapshot):
+        elif snapshot is not None and not _intact(snapshot):
             why = ("the candidate's code changed the module or one of its classes (a name "
                    "rebound, a method replaced)")
         if why:

@@ -337,8 +337,10 @@ class _RealAttributes(ast.NodeTransformer):
     """``mod.attr`` and ``from mod import attr`` -> placeholders of the objects the server
     holds (see ``_REAL_MODULES``)."""
 
-    def __init__(self, aliases: dict[str, str], prefix: str, swaps: dict) -> None:
+    def __init__(self, aliases: dict[str, str], prefix: str, swaps: dict,
+                 touched: set) -> None:
         self.aliases, self.prefix, self.swaps = aliases, prefix, swaps
+        self.touched = touched
 
     def _placeholder(self, module: str, attr: str) -> str | None:
         ok, value = _held(module, attr)
@@ -363,7 +365,7 @@ class _RealAttributes(ast.NodeTransformer):
         names = [self._placeholder(node.module, a.name) for a in node.names]
         if None in names:
             return node
-        check = _check_call(self.prefix, self.swaps, node.module)  # the module still intact
+        check = _check_call(self.prefix, self.swaps, node.module, self.touched)  # intact?
         first = [] if check is None else [_located(ast.Expr(check), node)]
         return first + [_located(ast.Assign(
             targets=[_located(ast.Name(a.asname or a.name, ast.Store()), node)],
@@ -380,6 +382,39 @@ def _pinned(name: str) -> Any:
         return None
     module = sys.modules.get(name)
     return module if type(module) is types.ModuleType else None
+
+
+def _touched_modules(tree: ast.AST) -> set[str]:
+    """Modules the test's own code may change: those it imports under a name whose
+    attributes it sets or deletes, or that it hands on (any use but ``name.attr``). Their
+    namespaces are the test's business: only their identity is checked, not a snapshot."""
+    imported: dict[str, set[str]] = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Import):
+            for alias in n.names:
+                imported.setdefault(alias.asname or alias.name.split(".")[0], set()).add(
+                    alias.name)
+    if not imported:
+        return set()
+    attribute_reads: set[int] = set()
+    touched: set[str] = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) \
+                and n.value.id in imported:
+            if isinstance(n.ctx, ast.Load):
+                attribute_reads.add(id(n.value))
+            else:
+                touched.add(n.value.id)
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and n.id in imported and id(n) not in attribute_reads \
+                and isinstance(n.ctx, ast.Load):
+            touched.add(n.id)
+    names = set()
+    for bound in touched:
+        for module in imported[bound]:
+            parts = module.split(".")
+            names.update(".".join(parts[:k]) for k in range(1, len(parts) + 1))
+    return names
 
 
 def _snapshot(module: Any) -> tuple:
@@ -414,16 +449,19 @@ def _snapshot(module: Any) -> tuple:
 _RENEWED = (type(__import__("_thread").allocate_lock()), __import__("_thread").RLock, set)
 
 
-def _check_call(prefix: str, swaps: dict, name: str) -> Any:
+def _check_call(prefix: str, swaps: dict, name: str, touched: set) -> Any:
     """``IMPORT(name, False, <module>, None, <snapshot>)``, or None when not pinned."""
     module = _pinned(name)
     if module is None:
         return None
     swaps[f"{prefix}i-{name}"] = module
-    swaps[f"{prefix}s-{name}"] = _snapshot(module)
+    snapshot = ast.Constant(None)
+    if name not in touched:
+        swaps[f"{prefix}s-{name}"] = _snapshot(module)
+        snapshot = ast.Constant(f"{prefix}s-{name}")
     return ast.Call(func=ast.Constant(prefix + "import"), args=[
         ast.Constant(name), ast.Constant(False), ast.Constant(f"{prefix}i-{name}"),
-        ast.Constant(None), ast.Constant(f"{prefix}s-{name}")], keywords=[])
+        ast.Constant(None), snapshot], keywords=[])
 
 
 class _Imports(ast.NodeTransformer):
@@ -433,8 +471,8 @@ class _Imports(ast.NodeTransformer):
     <a.b>, None)``, ``from m import x as y`` -> ``(y,) = IMPORT_FROM('m', ('x',), <m>)``.
     ``from __future__``, relative and star imports stay as they are."""
 
-    def __init__(self, prefix: str, swaps: dict) -> None:
-        self.prefix, self.swaps = prefix, swaps
+    def __init__(self, prefix: str, swaps: dict, touched: set) -> None:
+        self.prefix, self.swaps, self.touched = prefix, swaps, touched
 
     def _module(self, name: str) -> ast.Constant:
         module = _pinned(name)
@@ -446,7 +484,7 @@ class _Imports(ast.NodeTransformer):
 
     def _snapshot(self, name: str) -> ast.Constant:
         module = _pinned(name)
-        if module is None:
+        if module is None or name in self.touched:
             return ast.Constant(None)
         placeholder = f"{self.prefix}s-{name}"
         self.swaps[placeholder] = _snapshot(module)
@@ -548,9 +586,9 @@ def compile_test(tree: ast.Module, judge: dict, salt: str,  # type: ignore[no-un
             swaps = {**swaps, **patterns}
     if source is None or "import" in source:
         held: dict = {}
-        aliases = _module_aliases(tree)
-        tree = _RealAttributes(aliases, prefix, held).visit(tree)
-        tree = _Imports(prefix, held).visit(tree)
+        aliases, touched = _module_aliases(tree), _touched_modules(tree)
+        tree = _RealAttributes(aliases, prefix, held, touched).visit(tree)
+        tree = _Imports(prefix, held, touched).visit(tree)
         snapshots = sorted(k for k in held if k.startswith(prefix + "s-"))
         if snapshots:  # checked again when the test's code ends (what a pass needs)
             tree.body.append(ast.Expr(ast.Call(
