@@ -409,7 +409,7 @@ def _touched_modules(tree: ast.AST) -> set[str]:
         if isinstance(n, ast.Name) and n.id in imported and id(n) not in attribute_reads \
                 and isinstance(n.ctx, ast.Load):
             touched.add(n.id)
-    names = set()
+    names: set[str] = set()
     for bound in touched:
         for module in imported[bound]:
             parts = module.split(".")
