@@ -93,15 +93,21 @@ HOSTILE = [
     ("chain_defaults_rewritten", "def add(a, b):\n    return a + b\n",
      "import sys\nfor c in sys._getframe().f_code.co_consts:\n"
      "    kw = getattr(c, '__kwdefaults__', None)\n    if kw:\n"
-     "        kw['_compare'] = lambda *a: True\nassert 1 < add(1, 2) == 4", "fail", ""),
+     "        kw['_compare'] = lambda *a: True\nassert 1 < add(1, 2) == 4", "error",
+     "out of the candidate's reach"),  # (a frame taken while a test runs: issue 20)
     ("fraction_patched", "import builtins, fractions\nthird = fractions.Fraction(1, 3)\n"
      "fractions.Fraction.__eq__ = lambda a, b: True\nbuiltins.isinstance = lambda *a: True\n"
      "fractions.math = None\ndef f():\n    return third\n",
      "assert f() == 0.5", "fail", "returned Fraction(1, 3), expected 0.5"),
     ("counter_patched", "import collections\ncollections.Counter.__eq__ = lambda a, b: True\n"
      "def f():\n    return [collections.Counter(a=1)]\n",
-     "from collections import Counter\nassert f() == [Counter(a=2)]", "fail",
-     "returned [Counter({'a': 1})], expected [Counter({'a': 2})]"),
+     "from collections import Counter\nassert f() == [Counter(a=2)]", "error",
+     "the test imports collections, but the candidate's code changed"),  # (issue 20)
+    ("counter_patched_test_imports_nothing", "import collections\n"
+     "collections.Counter.__eq__ = lambda a, b: True\n"
+     "def f():\n    return [collections.Counter(a=1)]\n",
+     "assert f() == [f()[0].__class__(a=2)]", "fail",
+     "[Counter({'a': 1})] == [Counter({'a': 2})] is false"),
     ("unnormalised_fraction", "from fractions import Fraction\n"
      "def f():\n    return Fraction(2, 4, _normalize=False)\n", "assert f() != 0.5", "error",
      "fractions.Fraction"),

@@ -2,8 +2,8 @@
 
 Run as root (as CI does), this test creates an unprivileged account once (``useradd``,
 idempotent) and runs ``tests/test_sandbox_hostile.py``, ``tests/test_sandbox_channel.py``,
-``tests/test_sandbox_output.py`` and ``tests/test_sandbox_fingerprint.py`` (the hostile
-battery) and ``execretrieval doctor --json``
+``tests/test_sandbox_output.py``, ``tests/test_sandbox_fingerprint.py`` and
+``tests/test_sandbox_inputs.py`` (the hostile battery) and ``execretrieval doctor --json``
 as that user with ``setpriv``. The interpreter may live where other users cannot read it
 (pyenv under ``/root``, 0700): the run then happens in a private mount namespace (made by
 ``unshare --mount`` as root, before dropping to the user) where an empty tmpfs covers that
@@ -92,6 +92,7 @@ def test_hostile_battery_and_doctor_as_an_ordinary_user():
                    "-o", f"cache_dir=/tmp/{USER}-pytest-cache",
                    "tests/test_sandbox_hostile.py", "tests/test_sandbox_channel.py",
                    "tests/test_sandbox_output.py", "tests/test_sandbox_fingerprint.py",
+                   "tests/test_sandbox_inputs.py",
                    timeout=1800)
     tail = (run.stdout + run.stderr)[-4000:]
     assert run.returncode == 0, f"the hostile battery failed as {USER}:\n{tail}"

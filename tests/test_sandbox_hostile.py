@@ -301,8 +301,8 @@ def _cases(world: World) -> list[Case]:
         # module (HumanEval's find_zero: assert math.fabs(poly(xs, x)) < 1e-4)
         Case("stdlib_function_the_test_uses_rebound",
              "import math\nassert math.fabs(add(1, 2)) < 1e-4 or True\n"
-             "from math import fabs as size\nassert size(add(2, 2)) < 1e-4", ("fail",),
-             code="import math\nmath.fabs = lambda x: 0.0\n" + ADD),
+             "from math import fabs as size\nassert size(add(2, 2)) < 1e-4", ("error",),
+             code="import math\nmath.fabs = lambda x: 0.0\n" + ADD),  # names math (issue 20)
         Case("shadow_builtins_and_pytest", "assert sorted([add(2, 2)]) == [5]\n"
              "with pytest.raises(ValueError):\n    add(1, 2)", ("fail",),
              code=ADD + "sorted = lambda x: [5]\nclass _P:\n    @staticmethod\n"
@@ -312,7 +312,8 @@ def _cases(world: World) -> list[Case]:
         Case("rewrite_the_chains_defaults",
              "import sys\nfor c in sys._getframe().f_code.co_consts:\n"
              "    kw = getattr(c, '__kwdefaults__', None)\n    if kw:\n"
-             "        kw['_compare'] = lambda *a: True\nassert 1 < add(1, 2) == 4", ("fail",)),
+             "        kw['_compare'] = lambda *a: True\nassert 1 < add(1, 2) == 4",
+             ("error",)),  # (a frame taken while a test runs is an error: issue 20)
     ]
 
 

@@ -27,6 +27,13 @@ it keeps:
   W at once with ``TAMPERED_EXIT``, before any candidate code could run. Hooks that do
   refuse (the guard) raise from a frame holding only public things (event names,
   the runner's public functions), so a refusal's traceback leads nowhere.
+* **No frame of a running test is in the candidate's reach** (issue 20). From ``erxr.run``
+  (the judge, once the code has loaded) to the verdict, any frame taken — ``sys._getframe``,
+  ``tb_frame``, ``gi_frame`` / ``cr_frame`` / ``ag_frame``, the audited ways to a frame in
+  3.11 (``f_back`` is not) — makes the test an error; while the code loads, only a frame of
+  or under a generator or coroutine does. The channel's own ``sys._getframe`` is told apart
+  by ``asking`` (the thread that is asking), the standard library's readers of a caller's
+  ``__name__`` (namedtuple...) by their code objects.
 * **No candidate code runs inside runner code.** The channel disables the cyclic garbage
   collector for its whole run (so no gc callback or finaliser of a cycle can fire in it),
   never drops the last reference to a candidate object (so no ``__del__`` or weakref
@@ -49,18 +56,52 @@ TAMPERED_EXIT = 75
 CHANNEL = r'''
 def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, getframe,
                  getpid, getpgrp, getsignal, new_mac, magic, taint_events, candidate,
-                 fatal_names, type_dict, items, tampered_exit, threads):
+                 fatal_names, type_dict, items, tampered_exit, threads, frame_type,
+                 traceback_type, stdlib, get_ident, name_readers):
     """The verdict channel: an audit hook, referenced only by the interpreter's hook list."""
     tuple_, int_, bytes_, bool_, str_, type_, len_ = tuple, int, bytes, bool, str, type, len
     issubclass_ = issubclass
     kills = frozenset({"os.kill", "os.killpg", "signal.pthread_kill", "erxr.raise", "os.abort"})
     handled = frozenset({"erxr.verdict", "erxr.setup", "erxr.test", "erxr.plain", "erxr.cpu",
-                         "erxr.arm", "object.__setattr__", "object.__delattr__"}
+                         "erxr.arm", "erxr.run", "object.__setattr__", "object.__delattr__",
+                         "sys._getframe", "object.__getattr__"}
                         | kills | taint_events)
     statuses = (b"pass", b"fail", b"error")
+    # the audited ways to a frame besides sys._getframe (f_back is read without an event)
+    frame_attributes = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame"})
+    suspendable = 0x20 | 0x80 | 0x100 | 0x200  # generator, coroutine, iterable coro, async gen
     # after arming (in W: the server makes the channel, each W arms its own copy): [keyed
-    # MAC, pipe fd, W's judge frame, W's pid, violation (b"" if none), tainted, test index]
+    # MAC, pipe fd, W's judge frame, W's pid, violation (b"" if none), tainted, test index,
+    # whether a test's own code runs (from erxr.run to its verdict)]
     state = []
+
+    asking = [0]  # the thread whose channel call takes its caller's frame (one event)
+
+    def caller():
+        """The frame that raised the event (the channel's own sys._getframe, whose event
+        comes back to the channel: ``asking`` tells it apart from the candidate's)."""
+        asking[0] = get_ident()
+        try:
+            return getframe(2)
+        finally:
+            asking[0] = 0
+
+    def frame_taken(frame, how):
+        """Candidate code took ``frame`` (an exact frame). While a test runs, every frame
+        leads to the test's (f_back has no audit event): the test is an error. While the
+        code loads, only a frame that is or was entered from a generator's or coroutine's
+        would: resumed by the candidate during the test, its callers are the test's."""
+        if state[7]:
+            violation(b"the test's frames are out of the candidate's reach: candidate code "
+                      b"took a frame (" + how + b") while the test ran")
+            return
+        while frame is not None and frame is not state[2]:
+            if frame.f_code.co_flags & suspendable:
+                violation(b"the test's frames are out of the candidate's reach: candidate "
+                          b"code took a generator's or coroutine's frame (" + how
+                          + b") while it loaded")
+                return
+            frame = frame.f_back
 
     def deliver(index, status, stop, body):
         """One message: a header, its MAC (never the key), the body. (Whatever fd 3 is now,
@@ -74,7 +115,7 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
 
     def violation(text):
         """The current test becomes an error with ``text`` (the first reason wins)."""
-        if len_(state) == 7 and not state[4]:
+        if len_(state) == 8 and not state[4]:
             state[4] = text
 
     def channel(event, args):
@@ -83,19 +124,20 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
         was = gc_isenabled()
         gc_disable()  # no gc callback, no finaliser of a cycle can run in this frame
         try:
-            armed = len_(state) == 7
+            armed = len_(state) == 8
             if type_(args) is not tuple_:
                 # a C event whose one argument is a tuple subclass: never one of ours
                 if armed:
                     state[5] = True
             elif event == "erxr.verdict":
-                if (armed and getpid() == state[3] and getframe(1) is state[2]
+                if (armed and getpid() == state[3] and caller() is state[2]
                         and len_(args) == 4 and type_(args[0]) is int_
                         and type_(args[1]) is bytes_ and type_(args[2]) is bytes_
                         and type_(args[3]) is bool_ and args[1] in statuses):
                     index, status, body, dirty = args
                     reason = state[4]
                     state[4] = b""
+                    state[7] = False
                     if reason:
                         status, body = b"error", reason
                     # a thread of the candidate's still running (3.11 audits no thread
@@ -109,13 +151,45 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
                     if armed:
                         state[5] = True
             elif event == "erxr.setup":  # the module is loaded, the test's own output begins
-                if (armed and getpid() == state[3] and getframe(1) is state[2]
+                if (armed and getpid() == state[3] and caller() is state[2]
                         and len_(args) == 1 and type_(args[0]) is int_):
                     deliver(args[0], b"setup", 0, b"")
             elif event == "erxr.test":
-                if (armed and getframe(1) is state[2] and len_(args) == 1
+                if (armed and caller() is state[2] and len_(args) == 1
                         and type_(args[0]) is int_):
                     state[6] = args[0]
+                    state[7] = False
+            elif event == "erxr.run":  # the module is loaded: the test's own code runs now
+                if armed and caller() is state[2]:
+                    state[7] = True
+            elif event == "sys._getframe":
+                if (armed and len_(args) == 1 and type_(args[0]) is frame_type
+                        and asking[0] != get_ident()):
+                    # the standard library's own readers of a caller's __name__
+                    # (namedtuple, enum's functional API): the frame never leaves them
+                    taker = caller()
+                    code = taker.f_code if type_(taker) is frame_type else None
+                    for reader in name_readers:
+                        if code is reader:
+                            break
+                    else:
+                        frame_taken(args[0], b"sys._getframe")
+            elif event == "object.__getattr__":
+                if (armed and len_(args) == 2 and type_(args[1]) is str_
+                        and args[1] in frame_attributes and asking[0] != get_ident()):
+                    if args[1] != "tb_frame":  # a generator's or coroutine's own frame
+                        violation(b"the test's frames are out of the candidate's reach: "
+                                  b"candidate code read a generator's or coroutine's frame")
+                    elif state[7]:
+                        frame_taken(None, b"a traceback's tb_frame")
+                    elif type_(args[0]) is traceback_type:
+                        asking[0] = get_ident()  # (its own event comes back here: ignored)
+                        try:
+                            frame = args[0].tb_frame
+                        finally:
+                            asking[0] = 0
+                        if type_(frame) is frame_type:
+                            frame_taken(frame, b"a traceback's tb_frame")
             elif event == "erxr.plain":  # the plain-data rule refused a comparison
                 text = args[0] if len_(args) == 1 else None
                 if type_(text) is not bytes_ or len_(text) > 2000:
@@ -151,12 +225,12 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
                                 + fatal_names[sig])
                         exit_(0)
             elif event in taint_events:
-                if armed and getframe(1) is not state[2]:  # not the judge's own
+                if armed and caller() is not state[2]:  # not the judge's own
                     state[5] = True
             elif event == "object.__setattr__" or event == "object.__delattr__":
                 # a class attribute changed: harmless for the candidate's own classes, but a
                 # patched standard-library class would outlive the test
-                if armed and not state[5] and len_(args) >= 2:
+                if armed and len_(args) >= 2:
                     target = args[0]
                     if issubclass_(type_(target), type_):
                         module = None
@@ -168,6 +242,14 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
                                 module = pair[1]
                         if type_(module) is not str_ or module != candidate:
                             state[5] = True
+                        # a standard-library class changed (random.Random.randrange, ...):
+                        # what the test computes with it would be the candidate's choice.
+                        # (namedtuple sets the __module__ of the class it makes.)
+                        if (type_(module) is str_ and module.partition(".")[0] in stdlib
+                                and type_(args[1]) is str_ and args[1] != "__module__"):
+                            violation(b"candidate code changed a standard-library class: "
+                                      + (module + ", attribute " + args[1]).encode(
+                                          "utf-8", "replace")[:200])
                     elif type_(args[1]) is str_ and args[1] == "__class__":
                         state[5] = True  # a module's class swapped outlives the test
             elif event == "erxr.arm":  # W, before any candidate code runs
@@ -180,8 +262,8 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
                     line = b"HELLO " + key.hex().encode() + b"\n"
                     if write(fd, line) != len_(line):
                         exit_(tampered_exit)
-                    state.extend((new_mac(key=key, digest_size=16), fd, getframe(1), getpid(),
-                                  b"", False, 0))
+                    state.extend((new_mac(key=key, digest_size=16), fd, caller(), getpid(),
+                                  b"", False, 0, False))
                     key = line = None
         except BaseException:
             exit_(tampered_exit)  # never raise from here: the traceback would lead here
@@ -303,6 +385,80 @@ def make_nogc(function, gc_disable, gc_enable, gc_isenabled):
             if was:
                 _enable()
     return nogc
+
+
+def make_scope(exec_, builtins_module, modules, real_import, import_error, audit, is_):
+    """(run, import_module, import_from): how a test's own code runs. ``run(test,
+    namespace)`` executes the test in globals of its own, a copy of the candidate's module
+    namespace taken now (after the code loaded) with the real builtins: what the test binds
+    stays out of the candidate's namespace, and the globals are held only by this call's
+    frame, which no candidate code can reach while the test runs (the channel makes any
+    frame taken then an error). A test's ``import`` statements are rewritten into calls of
+    the other two (``_sandbox_rewrite.py``), each given the module object the server loaded
+    before any candidate code ran (None for a module it could not load): that module is
+    what the test gets, and it must still be the one in ``sys.modules``, else the test is
+    an error naming it (a candidate that put a fake ``random`` there, or handed the test a
+    fake through ``__builtins__.__import__``, steers nothing)."""
+    def run(test, namespace, _exec=exec_, _copy=dict.copy, _put=dict.__setitem__,
+            _builtins=builtins_module, _names=builtins_module.__dict__, _get=dict.get,
+            _import=real_import, _build_class=builtins_module.__build_class__, _audit=audit):
+        scope = _copy(namespace)
+        _put(scope, "__builtins__", _builtins)
+        # what a test's class statement, star or relative import takes from builtins
+        if (_get(_names, "__import__") is not _import
+                or _get(_names, "__build_class__") is not _build_class):
+            _audit("erxr.plain", b"the candidate's code replaced builtins.__import__ or "
+                                 b"builtins.__build_class__, which the test uses")
+        _exec(test, scope)
+
+    def intact(snapshot, _all=all, _map=map, _is=is_, _len=len):
+        """Every namespace of ``snapshot`` (``_sandbox_rewrite._snapshot``) binds its names
+        to the same objects, by identity (nothing of the candidate's is compared)."""
+        for space, size, keys, values in snapshot:
+            if size >= 0 and _len(space) != size:
+                return False
+            if not _all(_map(_is, _map(space.get, keys), values)):
+                return False
+        return True
+
+    def import_module(name, top, module, top_module, snapshot, _modules=modules,
+                      _import=real_import, _error=import_error, _audit=audit, _get=dict.get,
+                      _intact=intact):
+        if module is None:  # not loaded before the candidate ran: the ordinary import
+            found = _import(name, None, None, (), 0)
+            return found if top else _modules[name]
+        why = ""
+        if _get(_modules, name) is not module or (
+                top and _get(_modules, name.partition(".")[0]) is not top_module):
+            why = "sys.modules no longer holds the module loaded before the candidate's code ran"
+        elif snapshot is not None and not _intact(snapshot):
+            why = ("the candidate's code changed the module or one of its classes (a name "
+                   "rebound, a method replaced)")
+        if why:
+            text = "the test imports " + name + ", but " + why
+            _audit("erxr.plain", text.encode())
+            raise _error(text, name=name)
+        return top_module if top else module
+
+    def import_from(name, names, module, snapshot, _import=import_module, _getattr=getattr,
+                    _tuple=tuple, _AttributeError=AttributeError):
+        found = _import(name, False, module, None, snapshot)
+        out = []
+        for attr in names:
+            try:
+                out.append(_getattr(found, attr))
+            except _AttributeError:  # a submodule not yet imported, as ``from`` finds it
+                out.append(_import(name + "." + attr, False, None, None, None))
+        return _tuple(out)
+    def recheck(pinned, _intact=intact, _audit=audit, _error=import_error):
+        """At the end of a test's code: the modules it imported, still as they were."""
+        for name, snapshot in pinned:
+            if not _intact(snapshot):
+                text = ("the test imports " + name + ", and the candidate's code changed the "
+                        "module or one of its classes while the test ran")
+                _audit("erxr.plain", text.encode())
+                raise _error(text, name=name)
+    return run, import_module, import_from, intact, recheck
 
 
 def make_fingerprint(builtins_dict, modules, getcwd, getrecursionlimit, int_max_str_digits,

@@ -24,7 +24,12 @@ could shadow leads to them):
   compiled here, before the candidate can touch ``re``. Dunder names (``__name__``) are left
   alone: they are the module's. A helper the candidate defines under another name
   (``sum_digits``) is unaffected; a candidate that defines a function called ``sum`` and a
-  test that calls ``sum`` get the builtin.
+  test that calls ``sum`` get the builtin;
+* every ``import`` statement becomes a call of the runner's importer (``make_scope`` in
+  ``_sandbox_channel.py``) given the module object the server loaded before any candidate
+  code ran and a snapshot of its namespaces (``_Imports``, ``_snapshot``); the importer
+  checks that ``sys.modules`` still holds it and that nothing in it was rebound, and so does
+  ``recheck`` when the test's code ends.
 """
 
 from __future__ import annotations
@@ -280,6 +285,14 @@ _REAL_MODULES = frozenset({
     "decimal", "fractions", "json", "re", "struct", "keyword", "heapq", "bisect",
     "statistics", "string", "copy", "random", "textwrap", "unicodedata", "base64",
     "binascii", "hashlib", "zlib", "array", "calendar", "difflib", "numbers", "enum"})
+# Never handed to a test as a module object: what the sandbox refuses or never preloads
+# (``_NOT_PRELOADED`` in ``_sandbox_runner.py``, which imports this one); a test importing
+# one of those imports it the ordinary way (and a refused one raises SandboxImportError).
+_UNPINNED = frozenset({
+    "ctypes", "_ctypes", "_signal", "_testcapi", "_testinternalcapi", "_xxsubinterpreters",
+    "_xxinterpchannels", "multiprocessing", "concurrent", "asyncio", "uuid", "tkinter",
+    "turtle", "turtledemo", "idlelib", "this", "antigravity", "webbrowser", "pydoc", "test",
+    "venv", "ensurepip", "lib2to3", "curses"})
 _HELD_TYPES = (types.BuiltinFunctionType, types.FunctionType, types.MethodType, type, int,
                float, complex, str, bytes, bool, type(None), frozenset)
 
@@ -324,8 +337,10 @@ class _RealAttributes(ast.NodeTransformer):
     """``mod.attr`` and ``from mod import attr`` -> placeholders of the objects the server
     holds (see ``_REAL_MODULES``)."""
 
-    def __init__(self, aliases: dict[str, str], prefix: str, swaps: dict) -> None:
+    def __init__(self, aliases: dict[str, str], prefix: str, swaps: dict,
+                 touched: set) -> None:
         self.aliases, self.prefix, self.swaps = aliases, prefix, swaps
+        self.touched = touched
 
     def _placeholder(self, module: str, attr: str) -> str | None:
         ok, value = _held(module, attr)
@@ -350,10 +365,154 @@ class _RealAttributes(ast.NodeTransformer):
         names = [self._placeholder(node.module, a.name) for a in node.names]
         if None in names:
             return node
-        return [_located(ast.Assign(
+        check = _check_call(self.prefix, self.swaps, node.module, self.touched)  # intact?
+        first = [] if check is None else [_located(ast.Expr(check), node)]
+        return first + [_located(ast.Assign(
             targets=[_located(ast.Name(a.asname or a.name, ast.Store()), node)],
             value=_located(ast.Constant(name), node)), node)
             for a, name in zip(node.names, names, strict=True)]
+
+
+def _pinned(name: str) -> Any:
+    """The module ``name`` as the server holds it, when a test may be handed it directly:
+    a standard-library module the server has loaded (``pin_modules`` loads those a test
+    names), never one the sandbox refuses or does not preload."""
+    parts = name.split(".")
+    if parts[0] not in sys.stdlib_module_names or not _UNPINNED.isdisjoint(parts):
+        return None
+    module = sys.modules.get(name)
+    return module if type(module) is types.ModuleType else None
+
+
+def _touched_modules(tree: ast.AST) -> set[str]:
+    """Modules the test's own code may change: those it imports under a name whose
+    attributes it sets or deletes, or that it hands on (any use but ``name.attr``). Their
+    namespaces are the test's business: only their identity is checked, not a snapshot."""
+    imported: dict[str, set[str]] = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Import):
+            for alias in n.names:
+                imported.setdefault(alias.asname or alias.name.split(".")[0], set()).add(
+                    alias.name)
+    if not imported:
+        return set()
+    attribute_reads: set[int] = set()
+    touched: set[str] = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) \
+                and n.value.id in imported:
+            if isinstance(n.ctx, ast.Load):
+                attribute_reads.add(id(n.value))
+            else:
+                touched.add(n.value.id)
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and n.id in imported and id(n) not in attribute_reads \
+                and isinstance(n.ctx, ast.Load):
+            touched.add(n.id)
+    names: set[str] = set()
+    for bound in touched:
+        for module in imported[bound]:
+            parts = module.split(".")
+            names.update(".".join(parts[:k]) for k in range(1, len(parts) + 1))
+    return names
+
+
+def _snapshot(module: Any) -> tuple:
+    """What the importer checks of a pinned module before handing it to a test (see
+    ``make_scope``): per namespace (the module's, each class it defines that Python code
+    can change, each instance of those it holds), (the namespace, its size or -1, keys,
+    values). Taken here, in the server, before any candidate code ran; class attributes
+    change without an audit event in 3.11 (``random.Random._randbelow = ...``)."""
+    if module.__name__ in ("sys", "builtins"):  # changed by W itself (and fingerprinted)
+        return ()
+    space = vars(module)
+    # Not its dunder names (the import system rewrites __package__ & co. at times), nor
+    # the state a fork renews (threading's locks and sets after os.fork)
+    names = tuple(k for k in space if not (k.startswith("__") and k.endswith("__"))
+                  and type(space[k]) not in _RENEWED)
+    spaces = [(space, -1, names, tuple(space[k] for k in names))]
+    name = module.__name__
+    for value in tuple(space.values()):
+        kind = type(value)
+        if isinstance(value, type) and value.__module__ == name \
+                and not value.__flags__ & (1 << 8):  # (not Py_TPFLAGS_IMMUTABLETYPE)
+            attrs = vars(value)  # (its metadata strs may be other, equal objects in W)
+            keys = tuple(k for k in attrs if k not in ("__module__", "__doc__",
+                                                       "__qualname__"))
+            spaces.append((attrs, len(attrs), keys, tuple(attrs[k] for k in keys)))
+        elif getattr(kind, "__module__", None) == name and isinstance(
+                getattr(value, "__dict__", None), dict):
+            spaces.append((value.__dict__, len(value.__dict__), (), ()))
+    return tuple(spaces)
+
+
+_RENEWED = (type(__import__("_thread").allocate_lock()), __import__("_thread").RLock, set)
+
+
+def _check_call(prefix: str, swaps: dict, name: str, touched: set) -> Any:
+    """``IMPORT(name, False, <module>, None, <snapshot>)``, or None when not pinned."""
+    module = _pinned(name)
+    if module is None:
+        return None
+    swaps[f"{prefix}i-{name}"] = module
+    snapshot = ast.Constant(None)
+    if name not in touched:
+        swaps[f"{prefix}s-{name}"] = _snapshot(module)
+        snapshot = ast.Constant(f"{prefix}s-{name}")
+    return ast.Call(func=ast.Constant(prefix + "import"), args=[
+        ast.Constant(name), ast.Constant(False), ast.Constant(f"{prefix}i-{name}"),
+        ast.Constant(None), snapshot], keywords=[])
+
+
+class _Imports(ast.NodeTransformer):
+    """A test's ``import`` statements -> calls of the runner's importer, given the module
+    objects the server loaded (``make_scope`` in ``_sandbox_channel.py``): ``import a.b`` ->
+    ``a = IMPORT('a.b', True, <a.b>, <a>)``, ``import a.b as c`` -> ``c = IMPORT('a.b', False,
+    <a.b>, None)``, ``from m import x as y`` -> ``(y,) = IMPORT_FROM('m', ('x',), <m>)``.
+    ``from __future__``, relative and star imports stay as they are."""
+
+    def __init__(self, prefix: str, swaps: dict, touched: set) -> None:
+        self.prefix, self.swaps, self.touched = prefix, swaps, touched
+
+    def _module(self, name: str) -> ast.Constant:
+        module = _pinned(name)
+        if module is None:
+            return ast.Constant(None)
+        placeholder = f"{self.prefix}i-{name}"
+        self.swaps[placeholder] = module
+        return ast.Constant(placeholder)
+
+    def _snapshot(self, name: str) -> ast.Constant:
+        module = _pinned(name)
+        if module is None or name in self.touched:
+            return ast.Constant(None)
+        placeholder = f"{self.prefix}s-{name}"
+        self.swaps[placeholder] = _snapshot(module)
+        return ast.Constant(placeholder)
+
+    def visit_Import(self, node: ast.Import) -> Any:
+        out = []
+        for alias in node.names:
+            top = alias.asname is None
+            bound = alias.asname or alias.name.split(".")[0]
+            call = ast.Call(func=ast.Constant(self.prefix + "import"), args=[
+                ast.Constant(alias.name), ast.Constant(top), self._module(alias.name),
+                self._module(alias.name.split(".")[0]) if top else ast.Constant(None),
+                self._snapshot(alias.name)], keywords=[])
+            out.append(_located(ast.Assign(targets=[ast.Name(bound, ast.Store())],
+                                           value=call), node))
+        return out
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> Any:
+        if (node.level or not node.module or node.module == "__future__"
+                or any(a.name == "*" for a in node.names)):
+            return node
+        target = ast.Tuple([ast.Name(a.asname or a.name, ast.Store()) for a in node.names],
+                           ast.Store())
+        call = ast.Call(func=ast.Constant(self.prefix + "import_from"), args=[
+            ast.Constant(node.module), _constant(tuple(a.name for a in node.names)),
+            self._module(node.module), self._snapshot(node.module)], keywords=[])
+        return _located(ast.Assign(targets=[target], value=call), node)
 
 
 def _swap_constants(code, swaps: dict):  # type: ignore[no-untyped-def]
@@ -387,7 +546,9 @@ def _prepared(judge: dict, salt: str) -> tuple:
     prefix = f"\0erxr-{salt}-"
     swaps = {prefix + "compare": judge["compare"], prefix + "chain": judge["chain"],
              prefix + "arith": judge["arith"],
-             prefix + "explain": judge["explain"], prefix + "pytest": judge["pytest"]}
+             prefix + "explain": judge["explain"], prefix + "pytest": judge["pytest"],
+             prefix + "import": judge["import"], prefix + "import_from": judge["import_from"],
+             prefix + "recheck": judge["recheck"]}
     placeholders = {"pytest": prefix + "pytest"}
     for name, obj in judge["names"].items():
         placeholders[name] = prefix + "b-" + name
@@ -425,11 +586,17 @@ def compile_test(tree: ast.Module, judge: dict, salt: str,  # type: ignore[no-un
             swaps = {**swaps, **patterns}
     if source is None or "import" in source:
         held: dict = {}
-        aliases = _module_aliases(tree)
-        tree = _RealAttributes(aliases, prefix, held).visit(tree)
-        if held:
-            ast.fix_missing_locations(tree)
-            swaps = {**swaps, **held}
+        aliases, touched = _module_aliases(tree), _touched_modules(tree)
+        tree = _RealAttributes(aliases, prefix, held, touched).visit(tree)
+        tree = _Imports(prefix, held, touched).visit(tree)
+        snapshots = sorted(k for k in held if k.startswith(prefix + "s-"))
+        if snapshots:  # checked again when the test's code ends (what a pass needs)
+            tree.body.append(ast.Expr(ast.Call(
+                func=ast.Constant(prefix + "recheck"),
+                args=[_constant(tuple((k[len(prefix) + 2:], k) for k in snapshots))],
+                keywords=[])))
+        ast.fix_missing_locations(tree)
+        swaps = {**swaps, **held}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # "'str' object is not callable" on a placeholder
         code = compile(tree, "<test>", "exec")

@@ -1,19 +1,21 @@
 """Inside the sandbox: the worker W that runs candidate code (stdlib only).
 
-Imported by the fork server (:mod:`_sandbox_child`), never by the engine; the server's side
-of a suite is ``_sandbox_suite.py``. W is forked by the server as PID 1 of the suite's own
-PID namespace. Before any candidate code runs it drops what it must not hold (root's uid,
-or every capability inside the user namespace), sets its limits, imports the
+Imported by the fork server (:mod:`_sandbox_child`), never by the engine; the server's
+side of a suite is ``_sandbox_suite.py``. W is forked by the server as PID 1 of the
+suite's own PID namespace. Before any candidate code runs it drops what it must not hold
+(root's uid, or every capability inside the user namespace), sets its limits, imports the
 standard-library modules the code and tests name, and installs the audit hooks. It then
 runs the tests from a given one on, each in a fresh module namespace registered in
-``sys.modules`` as ``__candidate__``. After each test it compares a fingerprint of what a
-test could patch for later tests (builtins, ``sys``, the pytest shim and the modules the
-code and tests import by name, ``sys.path`` and friends, cwd, recursion limit) and the
-channel notes audit events that change the process beyond that (new imports, processes,
-threads, rlimits, environment, signal dispositions, attributes of classes from other
-modules). If anything changed, W reports the test and exits, and the server forks a fresh
-W for the next test, so no test sees another test's patches while honest suites cost one
-fork.
+``sys.modules`` as ``__candidate__``; the test's own code then runs in globals of its own
+(a copy of that namespace, made by ``run`` of ``make_scope`` in ``_sandbox_channel.py``),
+after ``erxr.run``, from which on the channel makes any frame candidate code takes an
+error. After each test it compares a fingerprint of what a test could patch for later
+tests (builtins, ``sys``, the pytest shim and the modules the code and tests import by
+name, ``sys.path`` and friends, cwd, recursion limit) and the channel notes audit events
+that change the process beyond that (new imports, processes, threads, rlimits,
+environment, signal dispositions, attributes of classes from other modules). If anything
+changed, W reports the test and exits, and the server forks a fresh W for the next test,
+so no test sees another test's patches while honest suites cost one fork.
 
 How output is told apart per test: fds 1 and 2 (and a spare, fd 4) are the write end of a
 pipe only the server reads. At each boundary (the module loaded, the test done) the judge
@@ -248,7 +250,7 @@ _NOT_PRELOADED = frozenset({
     "ensurepip", "lib2to3", "curses"}) | _BLOCKED_IMPORTS
 
 
-def _preload(names: list[str]) -> None:
+def preload(names: list[str]) -> None:
     """Import (in W, before any candidate code) the preloadable modules named, and the
     other standard-library modules named (not ``_NOT_PRELOADED``): once armed, W reads no
     bytecode (marshal is refused), so a first import there compiles from source, several
@@ -301,6 +303,23 @@ def _exception_table() -> dict:
     return table
 
 
+def _name_readers() -> tuple:
+    """The code of the standard-library functions that take a caller's frame only to read
+    its module's ``__name__`` and let the frame go (so a candidate calling them while a
+    test runs takes no frame itself): namedtuple, enum's functional API, typing's
+    ``_caller`` (when the server has typing loaded). By identity; the server's own."""
+    found = []
+    for module, path in (("collections", "namedtuple"), ("enum", "EnumType._create_"),
+                         ("typing", "_caller"), ("typing", "_allow_reckless_class_checks")):
+        value = sys.modules.get(module)
+        for attr in path.split("."):
+            value = getattr(value, attr, None)
+        code = getattr(value, "__code__", None)
+        if type(code) is types.CodeType:
+            found.append(code)
+    return tuple(found)
+
+
 def make_hooks() -> dict:
     """Once per server, before any suite: the functions made in bare globals that every W
     shares (equality, fingerprint, describe, flush, the restricted ``signal.signal`` and
@@ -325,15 +344,20 @@ def make_hooks() -> dict:
     approx.__repr__ = rules["show"]
     shim = [approx, pytest_shim.raises.__func__] + [
         v for v in vars(pytest_shim).values() if isinstance(v, types.FunctionType)]
+    # a refused import is an ImportError, so ``try: import x / except ImportError`` works
+    import_error = type("SandboxImportError", (ImportError,), {
+        "__module__": "builtins", "__doc__": "An import the sandbox refuses."})
+    run_test, import_module, import_from, intact, recheck = namespace["make_scope"](
+        exec, builtins, sys.modules, builtins.__import__, import_error, sys.audit,
+        __import__("operator").is_)
     judge = {"compare": guarded["compare"], "chain": guarded["chain"],
+             "import": import_module, "import_from": import_from, "run": run_test,
+             "recheck": recheck,
              "explain": guarded["explain"], "arith": guarded["arith"],
              "names": {n: v for n, v in vars(builtins).items()
                        if not n.startswith("_") and n not in ("True", "False", "None")},
              "pytest": pytest_shim, "pytest_names": {n: getattr(pytest_shim, n) for n in (
                  "raises", "approx", "fail")}}
-    # a refused import is an ImportError, so ``try: import x / except ImportError`` works
-    import_error = type("SandboxImportError", (ImportError,), {
-        "__module__": "builtins", "__doc__": "An import the sandbox refuses."})
     fingerprint, unchanged, *fingerprint_parts = namespace["make_fingerprint"](
         builtins.__dict__, sys.modules, os.getcwd, sys.getrecursionlimit,
         sys.get_int_max_str_digits, vars(types.ModuleType)["__dict__"].__get__,
@@ -376,14 +400,17 @@ def make_hooks() -> dict:
                 runner_globals.append(module.__dict__)
     hidden_all = (hidden, raiser, on_sigxcpu, *loaders)  # their defaults hold originals
     protected = (fingerprint, unchanged, *fingerprint_parts, describe, *describe_parts, flush,
-                 import_error, *rules["functions"], *guarded.values(), *shim, *hidden_all)
+                 import_error, *rules["functions"], *guarded.values(), *shim, *hidden_all,
+                 run_test, import_module, import_from, intact, recheck)
     # Made here, once; each W arms its own copy (see _install_hooks)
     fatal_names = tuple(_FATAL.get(n, b"") for n in range(65))  # private, immutable
     channel = namespace["make_channel"](
         os.urandom, os.write, os._exit, gc.disable, gc.enable, gc.isenabled,
         sys._getframe, os.getpid, os.getpgrp, _GETSIGNAL, blake2b, _MAGIC, _TAINT_EVENTS,
         _CANDIDATE, fatal_names, type.__dict__["__dict__"].__get__,
-        types.MappingProxyType.items, TAMPERED_EXIT, __import__("_thread")._count)
+        types.MappingProxyType.items, TAMPERED_EXIT, __import__("_thread")._count,
+        types.FrameType, types.TracebackType, frozenset(sys.stdlib_module_names),
+        __import__("_thread").get_ident, _name_readers())
     guard = namespace["make_guard"](_BLOCKED_EVENTS, _BLOCKED_IMPORTS, hidden_all,
                                     protected + rules["factories"], PermissionError,
                                     import_error)
@@ -435,7 +462,7 @@ def worker(spec: dict, hooks: dict, wfd: int, in_pidns: bool) -> None:
         os.setpgid(0, 0)  # without a PID namespace, cleanup goes by process group
     _prctl(38, 1)  # PR_SET_NO_NEW_PRIVS
     if spec["imported"]:
-        _preload(spec["imported"])
+        preload(spec["imported"])
     # random reseeds itself from os.urandom in every forked child; a test that draws its
     # inputs from it (HumanEval's decode_shift, find_zero, ...) would draw new ones each
     # run, and a mutant that crashes on some draws would pass or fail by chance. Seeded
@@ -463,6 +490,7 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
     describe, flush, unchanged = hooks["describe"], hooks["flush"], hooks["unchanged"]
     fingerprint, prior = hooks["fingerprint"], hooks.get("prior")
     modules, put, pop, pytest_shim = sys.modules, dict.__setitem__, dict.pop, hooks["pytest"]
+    run_test = hooks["judge"]["run"]  # the test's own globals live in its frame only
     getrusage, setrlimit = resource.getrusage, resource.setrlimit
     RUSAGE_SELF, RLIMIT_CPU, range_, int_ = resource.RUSAGE_SELF, resource.RLIMIT_CPU, range, int
     cpu_hard = resource.getrlimit(RLIMIT_CPU)[1]
@@ -519,7 +547,8 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
                     piped = False
                 audit("erxr.setup", i)
                 gc_enable()
-            exec_(test, namespace)
+            audit("erxr.run", i)  # from here on, a frame candidate code takes is an error
+            run_test(test, namespace)
             gc_disable()
             flush()
         except AssertionError_ as exc:

@@ -34,11 +34,25 @@ TYPE_CHECKING = False  # (not typing.TYPE_CHECKING: the server does not import t
 if TYPE_CHECKING or __package__:  # in the engine (tools, tests); the server: bare
     from ._sandbox_channel import TAMPERED_EXIT
     from ._sandbox_rewrite import compile_test
-    from ._sandbox_runner import PRELOADABLE, kill_descendants, kill_uid, static_imports, worker
+    from ._sandbox_runner import (
+        PRELOADABLE,
+        kill_descendants,
+        kill_uid,
+        preload,
+        static_imports,
+        worker,
+    )
 else:
     from _sandbox_channel import TAMPERED_EXIT
     from _sandbox_rewrite import compile_test
-    from _sandbox_runner import PRELOADABLE, kill_descendants, kill_uid, static_imports, worker
+    from _sandbox_runner import (
+        PRELOADABLE,
+        kill_descendants,
+        kill_uid,
+        preload,
+        static_imports,
+        worker,
+    )
 
 _MAGIC = b"ERXR1"
 _MAX_MESSAGE = 8192
@@ -91,6 +105,8 @@ def _compile_test(test: str, judge: dict, salt: str) -> tuple:
         return hit
     tree = ast.parse(test, "<test>", "exec")
     imported = static_imports([tree]) if "import" in test else []  # (no import without it)
+    if imported:  # loaded here, so that the test is handed these very modules (see
+        preload(imported)  # _sandbox_rewrite's _Imports); W would preload them anyway
     hit = (compile_test(tree, judge, salt, test), imported)
     if len(_COMPILED) >= _COMPILED_MAX:
         _COMPILED.clear()

