@@ -64,10 +64,11 @@ run: $(STAMP)
 		xvfb-run -a -s "-screen 0 1440x900x24" $(BIN)/execretrieval-gui $(BENCHMARK); \
 	fi
 
-# every core (pytest-xdist), one test file per worker at a time; PYTEST_ARGS adds options
+# every core (pytest-xdist), one test file per worker at a time, files with slow tests
+# first (tests/conftest.py orders them; xdist keeps that order); PYTEST_ARGS adds options
 test: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -p no:cacheprovider \
-		-n auto --dist loadfile $(PYTEST_ARGS)
+		-n auto --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	@for f in bench/bench_*.py; do \

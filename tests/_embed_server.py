@@ -22,6 +22,7 @@ import threading
 import time
 from collections import deque
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from selectors import EVENT_READ, DefaultSelector
 from typing import Any
 
 DIM = 8
@@ -38,6 +39,57 @@ def vector(text: str, dim: int = DIM) -> list[float]:
     return [w / 2**31 - 1.0 for w in words]
 
 
+class _CountingHTTPServer(ThreadingHTTPServer):
+    """Counts the connections it has accepted and not yet closed, from before ``accept``
+    until after the handler's last line (its counting of texts included)."""
+
+    daemon_threads = True
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.open_requests = 0
+        self.settled = threading.Condition()
+        super().__init__(*args, **kwargs)
+
+    def get_request(self) -> Any:
+        with self.settled:
+            self.open_requests += 1   # before accept: no moment where a request is nowhere
+        try:
+            return super().get_request()
+        except BaseException:
+            self._closed_one()
+            raise
+
+    def shutdown_request(self, request: Any) -> None:  # once per accepted request
+        try:
+            super().shutdown_request(request)
+        finally:
+            self._closed_one()
+
+    def _closed_one(self) -> None:
+        with self.settled:
+            self.open_requests -= 1
+            self.settled.notify_all()
+
+    def wait_settled(self, timeout: float) -> None:
+        """Return once no connection is waiting to be accepted and every accepted one is
+        finished; the clients must have stopped sending (answered, cancelled or killed)."""
+        deadline = time.monotonic() + timeout
+        with DefaultSelector() as selector:
+            selector.register(self.socket, EVENT_READ)
+            while True:
+                # the backlog first, then the count: a connection accepted before the
+                # backlog was seen empty is counted since before its accept
+                waiting = bool(selector.select(timeout=0))
+                with self.settled:
+                    if not waiting and self.open_requests == 0:
+                        return
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        raise TimeoutError(f"embedding test server: {self.open_requests} "
+                                           f"connection(s) still open after {timeout} s")
+                    self.settled.wait(min(left, 0.05))
+
+
 class EmbeddingServer:
     """Serves ``POST /v1/embeddings``; counts requests and texts; injects queued faults."""
 
@@ -49,13 +101,12 @@ class EmbeddingServer:
         self.faults: deque[tuple[Any, ...]] = deque()
         self.lock = threading.Lock()
         self.requests = 0
-        self.texts: list[str] = []          # every text answered with a vector
+        self.answered: list[str] = []       # every text answered with a vector, so far
         self.inflight = 0
         self.max_inflight = 0
         self.bodies: list[dict[str, Any]] = []
         self.auth: list[str] = []
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self._server.daemon_threads = True
+        self._server = _CountingHTTPServer(("127.0.0.1", 0), self._handler())
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
     @property
@@ -70,10 +121,27 @@ class EmbeddingServer:
         self._server.shutdown()
         self._server.server_close()
 
+    @property
+    def texts(self) -> list[str]:
+        """Every text answered with a vector, read once the server has settled: a text is
+        counted just after its answer is written, so a client can hold the answer a moment
+        before the count. For a peek while a client still runs, read ``answered``."""
+        self.settle()
+        with self.lock:
+            return list(self.answered)
+
+    def settle(self, timeout: float = 60.0) -> None:
+        """Wait until every request a client has sent is answered and counted (or its
+        client is gone): call it once the client has stopped, before reading counts."""
+        self._server.wait_settled(timeout)
+
     def reset_counts(self) -> None:
+        """Counts from zero for the next client; what the last one sent is settled first,
+        so a late answer to a cancelled or killed client cannot land in the new counts."""
+        self.settle()
         with self.lock:
             self.requests = 0
-            self.texts = []
+            self.answered = []
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         server = self
@@ -145,7 +213,7 @@ class EmbeddingServer:
                                       "model": request["model"]}).encode()
                 self._send(200, payload, "application/json")
                 with server.lock:
-                    server.texts.extend(texts)
+                    server.answered.extend(texts)
 
             def _error(self, code: int, message: str,
                        headers: dict[str, str] | None = None) -> None:

@@ -16,6 +16,17 @@ REPO = Path(__file__).resolve().parent.parent
 DATA = REPO / "data"
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Files that hold a ``slow`` test run first, each file's tests kept together and in
+    order: ``make test`` hands whole files to the xdist workers in this order
+    (``--dist loadfile --no-loadscope-reorder``), so a file of one or two minute-long
+    tests starts early instead of running alone at the end while the other worker idles
+    (xdist's default order, most tests first, put exactly those files last)."""
+    slow = {item.path for item in items if item.get_closest_marker("slow") is not None}
+    first = {path: n for n, path in enumerate(dict.fromkeys(item.path for item in items))}
+    items.sort(key=lambda item: (item.path not in slow, first[item.path]))
+
+
 @pytest.fixture(autouse=True)
 def _private_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
     """Keep tests away from the user's real cache, annotations and settings."""

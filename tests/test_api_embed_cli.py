@@ -122,7 +122,7 @@ def test_a_killed_run_resumes_sending_only_the_missing_texts(tiny_dir: Path,
                                  "--batch", "2", "--concurrency", "1"],
                                 env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 60
-        while len(server.texts) < 6 and time.monotonic() < deadline and proc.poll() is None:
+        while len(server.answered) < 6 and time.monotonic() < deadline and proc.poll() is None:
             time.sleep(0.02)
         proc.kill()                      # SIGKILL: no clean-up of any kind
         proc.communicate(timeout=30)

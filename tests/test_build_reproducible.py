@@ -20,6 +20,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from conftest import DATA, REPO
 from execretrieval.mutation import generate_mutants
 from execretrieval.oracle.execution import Oracle
@@ -76,6 +78,7 @@ def _files(folder: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
 
 
+@pytest.mark.slow
 def test_same_bytes_for_any_hash_seed_cache_state_and_worker_count(tmp_path: Path) -> None:
     seed = _seed_file(tmp_path)
     other = random.Random().randrange(1, 1 << 32)

@@ -252,7 +252,12 @@ def test_a_batch_survives_its_server_being_killed():
         killed: list[object] = []
 
         def kill_after_a_while() -> None:
-            time.sleep(0.5)
+            # once a server holds suites (not after a fixed sleep: a loaded machine may
+            # not have sent any yet, or be between two batches, at 0.5 s)
+            time.sleep(0.3)
+            deadline = time.monotonic() + 60
+            while not o._runner._busy and time.monotonic() < deadline:  # type: ignore
+                time.sleep(0.01)
             busy = list(o._runner._busy)  # type: ignore[attr-defined]
             for server in busy:
                 server.kill()

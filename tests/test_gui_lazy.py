@@ -12,6 +12,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
 from _gui_fixtures import make_window, no_leftover_work, open_and_wait, settings_file  # noqa: F401
 from PySide6.QtCore import QSettings
 
@@ -95,6 +96,7 @@ def test_audit_tab_built_without_an_audit_shows_its_hints(qtbot, make_window,
     assert view.queue.rowCount() == 0 and not view.next_button.isEnabled()
 
 
+@pytest.mark.slow
 def test_audit_run_before_the_tab_is_shown_appears_when_it_is(qtbot, make_window,
                                                              tiny_dir: Path) -> None:
     """An audit that ran with the tab never shown (``--tab audit`` starts it before the

@@ -167,6 +167,7 @@ def test_base_as_a_and_pipeline_as_b_shows_what_the_stage_moved(qtbot, make_wind
         f"PASS {len(held)}/{len(held)}", *(f"FAIL {k}/{len(held)}" for k in range(len(held))))
 
 
+@pytest.mark.slow
 def test_ranking_a_pipeline_reports_progress_and_cancels(qtbot, make_window) -> None:
     window = open_and_wait(qtbot, make_window(), DATA / "builtin", model="bm25",
                            query="lowest_set_bit")

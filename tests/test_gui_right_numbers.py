@@ -151,6 +151,7 @@ def test_comparison_separates_decided_wins_from_ties(measured) -> None:  # type:
                for c in range(6))
 
 
+@pytest.mark.slow
 def test_every_chart_bar_is_its_own_models_figure(measured) -> None:  # type: ignore[no-untyped-def]
     """The three charts beside the tables: each bar of each model against a brute-force
     count from the model's own scores and per-query exec@1 (and against the engine)."""

@@ -141,6 +141,7 @@ def test_same_seed_same_inputs_other_seed_other(oracle: Oracle) -> None:
     assert a.cases != c.cases
 
 
+@pytest.mark.slow
 def test_nondeterministic_and_failing_inputs_are_dropped(oracle: Oracle) -> None:
     code = ("import random\n"
             "def pick(xs):\n"
@@ -197,6 +198,7 @@ def test_differential_matches_brute_force_in_process(oracle: Oracle) -> None:
     assert len(picks) >= 1 and all(s.test.startswith("assert clamp(") for s in picks)
 
 
+@pytest.mark.slow
 def test_mutant_that_loops_is_told_apart_by_timeout(oracle: Oracle) -> None:
     code = "def countdown(n):\n    out = []\n    while n > 0:\n        out.append(n)\n" \
            "        n -= 1\n    return out\n"

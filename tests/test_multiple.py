@@ -29,6 +29,7 @@ METHODS = {"holm": "holm", "bonferroni": "bonferroni", "bh": "fdr_bh"}
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.floats(min_value=0.0, max_value=1.0), min_size=1, max_size=30),
        st.sampled_from(sorted(METHODS)))
+@pytest.mark.slow
 def test_corrections_equal_statsmodels(p_values: list[float], method: str) -> None:
     expected = multitest.multipletests(p_values, method=METHODS[method])[1]
     assert adjust_pvalues(p_values, method) == pytest.approx(expected, abs=1e-12)

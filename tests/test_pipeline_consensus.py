@@ -64,6 +64,7 @@ def test_consensus_needs_a_split(small: Benchmark) -> None:
         rank_system(small, "minilm+consensus")
 
 
+@pytest.mark.slow
 def test_consensus_never_reads_expected_outputs(small: Benchmark) -> None:
     """Replacing every expected value in the tests changes nothing the stage does."""
     def blind(test: str) -> str:

@@ -50,6 +50,7 @@ def test_exec_detail_is_base_rank_final_rank_and_visible_passed(small: Benchmark
             assert [r["final_rank"] for r in rows] == sorted(r["final_rank"] for r in rows)
 
 
+@pytest.mark.slow
 def test_two_stages_each_report_their_rank_and_score(small: Benchmark) -> None:
     split = make_split(small, 0.5, seed=0)
     with Oracle(workers=2) as oracle:

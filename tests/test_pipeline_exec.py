@@ -112,6 +112,7 @@ def test_with_a_split_every_system_is_judged_on_held_out_tests(small: Benchmark)
     assert data["manifest"]["systems"]["bm25+exec"]["kind"] == "pipeline"
 
 
+@pytest.mark.slow
 def test_cli_evaluate_reports_pipelines_and_refuses_exec_without_split(tmp_path) -> None:
     out = tmp_path / "r.json"
     cmd = [sys.executable, "-m", "execretrieval.cli", "evaluate", str(BUILTIN),

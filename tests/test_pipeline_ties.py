@@ -112,6 +112,7 @@ def test_a_hand_made_tie_straddling_the_cut_is_taken_whole(tmp_path) -> None:
     assert dict((d[0], d[2]) for d in detail)[canonical.corpus_id] == 1   # after exec
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1])
 def test_shuffling_corpus_lines_changes_no_figure_top_list_or_detail(tmp_path, seed,
                                                                     results_path) -> None:

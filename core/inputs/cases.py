@@ -329,14 +329,29 @@ def build_input_sets(oracle: Any, tasks: Sequence[InputTask], *, n: int = DEFAUL
             made, pairs = _generate(task, list(unique.values()), n, seed)
             candidates.append(_spelled(spelling, made))
             pair_lists.append(pairs)
-        by_seed = []
+        by_seed: list[list[list[Any]]] = []
         for probe in probes:
             check()
-            by_seed.append(run_chunked(probe, [(with_probes(t.code),
-                                                [evaluator(call, imports, shared=True)
-                                                 for call, _, imports in c])
-                                               for t, c in zip(tasks, candidates, strict=True)],
-                                       should_stop=should_stop))
+            # under the second hash seed only the calls the first answered: an answer
+            # needs every seed's, so a call the canonical timed out on (5 s, twice when
+            # it was reached late in a chunk), erred on or answered without plain data
+            # is lost whatever the second says (the same input set, minus the wait)
+            asked = [list(range(len(c))) if not by_seed else
+                     [i for i, o in enumerate(by_seed[0][j])
+                      if o is not None and read_evaluation([o]) is not None]
+                     for j, c in enumerate(candidates)]
+            runs = run_chunked(probe, [(with_probes(t.code),
+                                        [evaluator(c[i][0], c[i][2], shared=True) for i in idx])
+                                       for t, c, idx in zip(tasks, candidates, asked,
+                                                            strict=True)],
+                               should_stop=should_stop)
+            spread: list[list[Any]] = []
+            for c, idx, got in zip(candidates, asked, runs, strict=True):
+                row: list[Any] = [None] * len(c)
+                for i, outcome in zip(idx, got, strict=True):
+                    row[i] = outcome
+                spread.append(row)
+            by_seed.append(spread)
             tick()
         kept = [_select(c, a, p, n) for c, a, p in zip(
             candidates, _answers(candidates, by_seed, spellings), pair_lists, strict=True)]
