@@ -183,6 +183,12 @@ HONEST_CASES = [
                                        "except ImportError:\n    numpy_not_there = None\n"
                                        "assert numpy_not_there is None\n"
                                        "assert add(1, 1) == 2"]),
+    # a module imported while the test runs may document its classes (selectors sets its
+    # namedtuple's __doc__ when email's parser pulls it in: urllib.request.noheaders)
+    ("stdlib_module_imported_during_the_test", "import email\n_blank = None\n"
+     "def noheaders():\n    global _blank\n    if _blank is None:\n"
+     "        _blank = email.message_from_string('')\n    return _blank\n",
+     ["assert noheaders() is noheaders()", "assert len(noheaders().keys()) == 0"]),
 ]
 
 
