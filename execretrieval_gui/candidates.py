@@ -193,7 +193,6 @@ class CandidatesPanel(QWidget):
             if not side_by_side:
                 half = max(1, split.height() // 2)
                 split.setSizes([half, half])
-
         self._note_stacking()
         if self._split_by_user or not side_by_side:
             return

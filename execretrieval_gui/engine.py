@@ -204,8 +204,6 @@ def rank(benchmark: Benchmark, model: str, progress: Progress | None = None,
 def check_pipeline(name: str) -> str:
     """"" if ``name`` parses as a model or pipeline name, else the engine's error text
     (:func:`execretrieval.pipeline.parse_pipeline`); fast, for a dialog."""
-    if "+" not in name:   # stages follow a "+": a model or a fusion alone has none
-        return False
     from execretrieval.pipeline import PipelineNameError, parse_pipeline
 
     try:

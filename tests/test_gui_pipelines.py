@@ -237,3 +237,19 @@ def test_the_command_line_takes_the_split(tmp_path: Path) -> None:
     assert (args.visible, args.split_seed, args.model) == (0.5, 3, "minilm+exec")
     with pytest.raises(SystemExit):
         build_parser().parse_args(["--visible", "0"])
+
+
+@pytest.mark.parametrize("name", ["minilm", "bm25", "minilm+exec", "rrf:bm25,minilm",
+                                  "rrf:bm25", "minilm+nope", "combsum:bm25,minilm+exec:x=1"])
+def test_the_dialogs_check_says_what_the_engine_says(name: str) -> None:
+    """engine.check_pipeline is "" exactly where parse_pipeline accepts the name, else its
+    error text — a fusion without a "+" included."""
+    from execretrieval_gui import engine
+
+    try:
+        parse_pipeline(name)
+        expected = ""
+    except PipelineNameError as exc:
+        expected = str(exc)
+    assert engine.check_pipeline(name) == expected
+    assert engine.needs_split(name) == (expected == "" and bool(parse_pipeline(name).stages))
