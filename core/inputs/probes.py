@@ -70,27 +70,55 @@ _erx_second = _erx_run()
 print("{mark}" + repr([_erx_first, _erx_second]) + "{mark}")
 '''
 
+# _RUN as a function of the suite's code (``shared=True``): the test hands it the call as
+# a lambda and its own globals, so what is evaluated, and where exception names are looked
+# up, is the test's as above, and the test is one line instead of 600 characters that
+# each input's test compiled (and the runner rewrote) anew
+_REPORT = f'''
+def _erx_run(_erx_call, _erx_globals):
+    try:
+        _erx_r = _erx_call()
+    except (AssertionError, RecursionError, MemoryError):
+        return "!"
+    except Exception as _erx_e:
+        _erx_t = type(_erx_e)
+        _erx_n = _erx_t.__name__
+        if _erx_globals.get(_erx_n) is _erx_t or getattr(_erx_b, _erx_n, None) is _erx_t:
+            return "E" + _erx_n
+        return "!"
+    try:
+        return "R" + _erx_src(_erx_r)
+    except (ValueError, RecursionError, TypeError):
+        return "?"
+def _erx_report(_erx_call, _erx_globals):
+    _erx_first = _erx_run(_erx_call, _erx_globals)
+    _erx_second = _erx_run(_erx_call, _erx_globals)
+    print({MARK!r} + repr([_erx_first, _erx_second]) + {MARK!r})
+'''
+
 
 def _probe_setup() -> str:
-    """:data:`SANDBOX_SOURCE` built inside a function whose locals are the real builtins
-    it uses, so the ``_erx_src`` it returns answers the same whatever the suite's code
-    binds at module level (a canonical's own ``repr`` or ``type``)."""
-    tree = ast.parse(SANDBOX_SOURCE)
+    """:data:`SANDBOX_SOURCE` and :data:`_REPORT` built inside a function whose locals are
+    the real builtins they use, so the ``_erx_src`` and ``_erx_report`` it returns answer
+    the same whatever the suite's code binds at module level (a canonical's own ``repr``,
+    ``type`` or ``print``)."""
+    source = SANDBOX_SOURCE + _REPORT
+    tree = ast.parse(source)
     stored = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
               and not isinstance(n.ctx, ast.Load)}
     used = sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
                    and isinstance(n.ctx, ast.Load) and n.id in vars(builtins)} - stored)
     bind = "".join(f"    {name} = _erx_b.{name}\n" for name in used)
     return (f"import builtins as _erx_builtins\n\n\ndef _erx_probes(_erx_b):\n{bind}"
-            f"{textwrap.indent(SANDBOX_SOURCE, '    ')}    return _erx_src\n\n\n"
-            f"_erx_src = _erx_probes(_erx_builtins)\n")
+            f"{textwrap.indent(source, '    ')}    return _erx_src, _erx_report\n\n\n"
+            f"_erx_src, _erx_report = _erx_probes(_erx_builtins)\n")
 
 
 _SETUP = _probe_setup()
 
 
 def with_probes(code: str) -> str:
-    """``code`` followed by the helper every probe uses, for a suite of probes made with
+    """``code`` followed by the helpers every probe uses, for a suite of probes made with
     ``shared=True``: the suite's code is compiled once, while each test is compiled on its
     own, so a helper in every test cost a compile of it per input (most of an input
     set's time)."""
@@ -114,8 +142,10 @@ def evaluator(call: str, imports: str = "", *, shared: bool = False) -> str:
     result>``, ``E<exception type>``, ``?`` (not plain data) or ``!`` (an exception a test
     should not expect). ``shared``: as for :func:`collector`."""
     head = imports.strip() + "\n" if imports.strip() else ""
+    if shared:
+        return f"{head}_erx_report(lambda: {call}, globals())\n"
     run = _RUN.replace("{call}", call).replace("{mark}", MARK.encode("unicode_escape").decode())
-    return head + ("" if shared else SANDBOX_SOURCE) + run
+    return head + SANDBOX_SOURCE + run
 
 
 def _payload(outcome: TestOutcome) -> str | None:
