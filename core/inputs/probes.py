@@ -98,11 +98,11 @@ def _erx_report(_erx_call, _erx_globals):
 
 
 def _probe_setup() -> str:
-    """:data:`SANDBOX_SOURCE` and :data:`_REPORT` built inside a function whose locals are
-    the real builtins they use, so the ``_erx_src`` and ``_erx_report`` it returns answer
-    the same whatever the suite's code binds at module level (a canonical's own ``repr``,
-    ``type`` or ``print``)."""
-    source = SANDBOX_SOURCE + _REPORT
+    """:data:`SANDBOX_SOURCE`, :data:`_WRAP` and :data:`_REPORT` built inside a function
+    whose locals are the real builtins they use, so the ``_erx_src``, ``_erx_wrap`` and
+    ``_erx_report`` it returns answer the same whatever the suite's code binds at module
+    level (a canonical's own ``repr``, ``type`` or ``print``)."""
+    source = SANDBOX_SOURCE + _WRAP + _REPORT
     tree = ast.parse(source)
     stored = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
               and not isinstance(n.ctx, ast.Load)}
@@ -110,8 +110,8 @@ def _probe_setup() -> str:
                    and isinstance(n.ctx, ast.Load) and n.id in vars(builtins)} - stored)
     bind = "".join(f"    {name} = _erx_b.{name}\n" for name in used)
     return (f"import builtins as _erx_builtins\n\n\ndef _erx_probes(_erx_b):\n{bind}"
-            f"{textwrap.indent(source, '    ')}    return _erx_src, _erx_report\n\n\n"
-            f"_erx_src, _erx_report = _erx_probes(_erx_builtins)\n")
+            f"{textwrap.indent(source, '    ')}    return _erx_src, _erx_wrap, _erx_report\n\n\n"
+            f"_erx_src, _erx_wrap, _erx_report = _erx_probes(_erx_builtins)\n")
 
 
 _SETUP = _probe_setup()
@@ -128,9 +128,9 @@ def with_probes(code: str) -> str:
 def collector(test: str, function: str, *, shared: bool = False) -> str:
     """A test that runs ``test`` with ``function`` wrapped and prints the argument tuples
     of its outermost calls (``None`` for a call whose arguments are not plain data).
-    ``shared``: the suite's code is :func:`with_probes`'s, so the helper is left out."""
+    ``shared``: the suite's code is :func:`with_probes`'s, so the helpers are left out."""
     body = textwrap.indent(test, "    ")
-    return (f"{'' if shared else SANDBOX_SOURCE}{_WRAP}\n_erx_seen = []\n"
+    return (f"{'' if shared else SANDBOX_SOURCE + _WRAP}\n_erx_seen = []\n"
             f"{function} = _erx_wrap({function}, _erx_seen)\n"
             f"try:\n{body}\nexcept BaseException:\n    pass\n"
             f"print({MARK!r} + repr(_erx_seen) + {MARK!r})\n")
