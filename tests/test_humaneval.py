@@ -13,8 +13,10 @@ from execretrieval.build.humaneval import (
     guess_domain,
     humaneval_tasks,
     load_problems,
+    problem_task,
     query_from_docstring,
     split_check,
+    with_helpers,
 )
 from execretrieval.cli import main
 
@@ -82,6 +84,40 @@ def test_check_body_becomes_one_test_per_assert_loops_whole() -> None:
         "import math\nassert inc(\n    3) == 4, 'msg'",
         "import math\nfor x in range(3):\n    assert inc(x) == x + 1",
     )
+
+
+def test_a_test_defines_the_prompt_helpers_it_calls_transitively() -> None:
+    prompt = ("import math\nfrom functools import cache\nimport os\n\nSCALE = 2\n\n\n"
+              "@cache\ndef norm(x):\n    # a comment stays\n    return math.fabs(x) * SCALE\n\n\n"
+              "def enc(s):\n    return [norm(c) for c in s] + [dec(s)]\n\n\n"
+              "def unused():\n    return os.sep\n\n\n"
+              "def dec(s):\n    \"\"\"Undo enc.\"\"\"\n")
+    tests = ("assert dec(enc([1])) == [2.0]", "x = [1]\nassert dec(x) == x")
+    helped = with_helpers(tests, prompt, "dec")
+    # enc needs norm (which needs math, cache and SCALE); the entry point dec is the
+    # candidate's, never redefined; unused and os are left out
+    assert helped[0] == (
+        "import math\n\nfrom functools import cache\n\nSCALE = 2\n\n"
+        "@cache\ndef norm(x):\n    # a comment stays\n    return math.fabs(x) * SCALE\n\n"
+        "def enc(s):\n    return [norm(c) for c in s] + [dec(s)]\n\n"
+        "assert dec(enc([1])) == [2.0]")
+    assert helped[1] == tests[1]  # calls no helper: unchanged
+    namespace: dict = {"dec": lambda s: s[:1]}
+    exec(helped[0], namespace)  # standalone: it runs on the entry point alone
+
+
+def test_the_bundled_problems_with_helpers_carry_them_renamed_entry_points_too() -> None:
+    problems = {p["task_id"]: p for p in load_problems()}
+    shift = problem_task(problems["HumanEval/50"])
+    assert shift.test_suite[0].startswith("def encode_shift(s: str):\n")
+    assert shift.test_suite[0].count("def ") == 1  # decode_shift stays the candidate's
+    zero = problem_task(problems["HumanEval/32"], "find_zero_9")
+    assert zero.test_suite[0].startswith("import math\n\ndef poly(xs: list, x: float):")
+    assert "solution = find_zero_9(copy.deepcopy(coeffs))" in zero.test_suite[0]
+    assert "find_zero(" not in zero.test_suite[0]
+    # a prompt helper the check never calls stays out (make_palindrome's is_palindrome)
+    palindrome = problem_task(problems["HumanEval/10"])
+    assert not any("def is_palindrome" in t for t in palindrome.test_suite)
 
 
 def test_domain_guess_uses_keywords_with_a_default() -> None:

