@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QProgressBar,
     QSplitter,
-    QTabWidget,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -42,6 +41,7 @@ from .picker import Picker
 from .reporting import Reporter
 from .slices import query_list_csv
 from .state import InspectorState
+from .tabs import SteadyTabWidget
 from .testspanel import TestsPanel
 from .workers import TaskSlot, wait_for_all
 
@@ -84,7 +84,7 @@ class MainWindow(QMainWindow):
         self.centre_split.addWidget(self.candidates)
         self.centre_split.addWidget(self.diff)
         self.centre_split.setSizes([400, 340])
-        self.tabs = QTabWidget()
+        self.tabs = SteadyTabWidget()
         self.tabs.setObjectName("centreTabs")
         self.tabs.addTab(self.centre_split, "Inspect")
         self.tabs.addTab(self.metrics_page, "Metrics")

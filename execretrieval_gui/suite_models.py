@@ -52,6 +52,21 @@ def breakable(text: str) -> str:
     return text.translate(_BREAKS)
 
 
+_MONO: list[Any] = []
+
+
+def _mono_font() -> Any:
+    """The tests' monospace font, made once: every paint and size hint of a Test cell asks
+    for it (a new QFont per call, several per outcome row on each query switch)."""
+    if not _MONO:
+        from PySide6.QtGui import QFont
+
+        font = QFont("DejaVu Sans Mono")
+        font.setStyleHint(QFont.StyleHint.Monospace)
+        _MONO.append(font)
+    return _MONO[0]
+
+
 def _message(out: Any) -> str:
     """The line of a failure's detail that says what went wrong (its last non-empty one)."""
     lines = [ln.strip() for ln in (getattr(out, "detail", "") or "").splitlines() if ln.strip()]
@@ -170,11 +185,7 @@ class OutcomeModel(QAbstractTableModel):
                 if lines else ""
             return f"{self.tests[row]}\n{detail}".strip() + printed
         if role == R_FONT and col == 1:
-            from PySide6.QtGui import QFont
-
-            font = QFont("DejaVu Sans Mono")
-            font.setStyleHint(QFont.StyleHint.Monospace)
-            return font
+            return _mono_font()
         return None
 
 

@@ -19,12 +19,12 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QTableView,
-    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from .suite_models import MatrixModel, OutcomeModel
+from .tabs import SteadyTabWidget
 from .viewports import own_viewport
 
 if TYPE_CHECKING:
@@ -198,7 +198,7 @@ class TestsPanel(QWidget):
         sl.addWidget(split, 1)
         sl.addLayout(buttons)
 
-        self.tabs = QTabWidget()
+        self.tabs = SteadyTabWidget()
         self.tabs.addTab(outcome_page, "Outcomes")
         self.tabs.addTab(self.matrix_table, "Top-k × tests")
         self.tabs.addTab(scratch, "Scratch")
