@@ -7,9 +7,9 @@ embedding matrices, then measures, offscreen:
 1. launch -> usable window: a fresh process from interpreter start to the first query's
    candidates, diff and (cached) test outcomes shown; median of 3 runs;
 2. query switch: click in the browser -> candidates, diff and test outcomes shown and
-   painted, with the outcomes in the oracle cache (target <= 20 ms median: one frame); and the same for
-   queries never executed, where candidates and diff show at once and the badges fill in
-   from the background (time to the full fill reported too).
+   painted, with the outcomes in the oracle cache (target <= 20 ms median: one frame); and
+   the same for queries never executed, where candidates and diff show at once and the
+   badges fill in from the background (time to the full fill reported too).
 
 Run: ``QT_QPA_PLATFORM=offscreen .venv/bin/python bench/bench_gui.py`` (``make bench``).
 """
