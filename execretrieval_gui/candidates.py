@@ -331,8 +331,7 @@ class CandidatesPanel(QWidget):
         state.b_ranks_changed.connect(self.show_b_ranks)
         state.b_rows_changed.connect(self.show_b_rows)
         state.candidate_changed.connect(self._on_state_candidate_changed)
-        state.pending_changed.connect(self.model.set_pending)
-        state.pending_changed.connect(self.model_b.set_pending)
+        state.pending_changed.connect(self._on_state_pending_changed)
         state.result_changed.connect(self._on_state_result_changed)
         self.candidate_selected.connect(state.select_candidate)
         self.depth_changed.connect(state.set_depth)
@@ -350,9 +349,24 @@ class CandidatesPanel(QWidget):
     def _on_state_candidate_changed(self, view: CandidateView) -> None:
         self.select_corpus_id(view.snippet.corpus_id)
 
+    def _on_state_pending_changed(self, corpus_ids: set[str]) -> None:
+        self.model.set_pending(corpus_ids)
+        self.model_b.set_pending(corpus_ids)
+        self._refit()
+
     def _on_state_result_changed(self, corpus_id: str, _row: int, result: Any) -> None:
         self.model.set_outcome(corpus_id, result)
         self.model_b.set_outcome(corpus_id, result)
+        self._refit()
+
+    def _refit(self) -> None:
+        """A badge's text changed ("running…" -> "PASS 8/8"): fit the columns to it (once
+        per event-loop pass, however many outcomes came), else the Tests column kept the
+        width of "running…" and the bug type stayed elided for the room it had taken."""
+        self.fitter.schedule()
+        if self.table_b.isVisibleTo(self):
+            self.fitter_b.schedule()
+            self._balance_timer.start()
 
 
 def source_text(query: Query) -> str:

@@ -148,6 +148,26 @@ def test_a_b_lists_stack_when_too_narrow_side_by_side(qtbot, make_window) -> Non
     qtbot.waitUntil(lambda: window.centre_split.sizes()[0] <= 70 + 24 + 22 * 12, timeout=5000)
 
 
+def test_columns_fit_the_badges_that_came_after_the_rows(qtbot, make_window) -> None:  # type: ignore[no-untyped-def]
+    """A query opened with its outcomes still running: the list is fitted while its badges
+    say "running…", and again when they say "FAIL 7/8", so the columns end as a second fit
+    leaves them (the Tests column kept the width of "running…" and, at 1024, the bug type
+    "wrong_operator" stayed elided for it; a second launch, outcomes cached, was right)."""
+    window = make_window()
+    window.resize(1024, 700)
+    open_and_wait(qtbot, window, DATA / "builtin", model="minilm", query="lowest_set_bit")
+    panel = window.candidates
+    assert panel.model.rows   # (the test's own cache is cold: the outcomes came after)
+    qtbot.waitUntil(lambda: not any(r.pending for r in panel.model.rows), timeout=120000)
+    _settle(qtbot)
+    header = panel.table.horizontalHeader()
+    shown = [c for c in range(panel.model.columnCount()) if not panel.table.isColumnHidden(c)]
+    before = [header.sectionSize(c) for c in shown]
+    panel.fitter.fit()
+    assert [header.sectionSize(c) for c in shown] == before
+    assert "running" not in panel.model.data(panel.model.index(0, CandidatesModel.BADGE))
+
+
 @pytest.fixture
 def audited(qtbot, make_window, tmp_path: Path):  # type: ignore[no-untyped-def]
     """The Audit tab of the clamp benchmark (a weak suite with survivors and a suggested
