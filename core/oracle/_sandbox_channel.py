@@ -57,7 +57,7 @@ CHANNEL = r'''
 def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, getframe,
                  getpid, getpgrp, getsignal, new_mac, magic, taint_events, candidate,
                  fatal_names, type_dict, items, tampered_exit, threads, frame_type,
-                 traceback_type, stdlib, get_ident, name_readers):
+                 stdlib, get_ident, name_readers):
     """The verdict channel: an audit hook, referenced only by the interpreter's hook list."""
     tuple_, int_, bytes_, bool_, str_, type_, len_ = tuple, int, bytes, bool, str, type, len
     issubclass_ = issubclass
@@ -69,7 +69,6 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
     statuses = (b"pass", b"fail", b"error")
     # the audited ways to a frame besides sys._getframe (f_back is read without an event)
     frame_attributes = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame"})
-    suspendable = 0x20 | 0x80 | 0x100 | 0x200  # generator, coroutine, iterable coro, async gen
     # after arming (in W: the server makes the channel, each W arms its own copy): [keyed
     # MAC, pipe fd, W's judge frame, W's pid, violation (b"" if none), tainted, test index,
     # whether a test's own code runs (from erxr.run to its verdict)]
@@ -87,21 +86,18 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
             asking[0] = 0
 
     def frame_taken(frame, how):
-        """Candidate code took ``frame`` (an exact frame). While a test runs, every frame
-        leads to the test's (f_back has no audit event): the test is an error. While the
-        code loads, only a frame that is or was entered from a generator's or coroutine's
-        would: resumed by the candidate during the test, its callers are the test's."""
+        """Candidate code took ``frame`` (an exact frame, or None). While a test runs, every
+        frame leads to the test's (f_back has no audit event); while the code loads, every
+        frame leads to the judge's, which holds the tests' code objects (their constants:
+        literal inputs, expected values, the functions a test draws its random inputs
+        with), and a frame that is or was entered from a generator's or coroutine's would
+        lead to the test's when resumed during it. Either way the test is an error."""
         if state[7]:
             violation(b"the test's frames are out of the candidate's reach: candidate code "
                       b"took a frame (" + how + b") while the test ran")
-            return
-        while frame is not None and frame is not state[2]:
-            if frame.f_code.co_flags & suspendable:
-                violation(b"the test's frames are out of the candidate's reach: candidate "
-                          b"code took a generator's or coroutine's frame (" + how
-                          + b") while it loaded")
-                return
-            frame = frame.f_back
+        else:
+            violation(b"the test's frames are out of the candidate's reach: candidate code "
+                      b"took a frame (" + how + b") while it loaded")
 
     def deliver(index, status, stop, body):
         """One message: a header, its MAC (never the key), the body. (Whatever fd 3 is now,
@@ -180,16 +176,8 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
                     if args[1] != "tb_frame":  # a generator's or coroutine's own frame
                         violation(b"the test's frames are out of the candidate's reach: "
                                   b"candidate code read a generator's or coroutine's frame")
-                    elif state[7]:
+                    else:
                         frame_taken(None, b"a traceback's tb_frame")
-                    elif type_(args[0]) is traceback_type:
-                        asking[0] = get_ident()  # (its own event comes back here: ignored)
-                        try:
-                            frame = args[0].tb_frame
-                        finally:
-                            asking[0] = 0
-                        if type_(frame) is frame_type:
-                            frame_taken(frame, b"a traceback's tb_frame")
             elif event == "erxr.plain":  # the plain-data rule refused a comparison
                 text = args[0] if len_(args) == 1 else None
                 if type_(text) is not bytes_ or len_(text) > 2000:
@@ -390,8 +378,10 @@ def make_nogc(function, gc_disable, gc_enable, gc_isenabled):
     return nogc
 
 
-def make_scope(exec_, builtins_module, modules, real_import, import_error, audit, is_):
-    """(run, import_module, import_from): how a test's own code runs. ``run(test,
+def make_scope(exec_, builtins_module, modules, real_import, import_error, audit, is_, views,
+               rng, reseed):
+    """(run, import_module, import_from, intact, recheck, seed_tests): how a test's own
+    code runs. ``run(test,
     namespace)`` executes the test in globals of its own, a copy of the candidate's module
     namespace taken now (after the code loaded) with the real builtins: what the test binds
     stays out of the candidate's namespace, and the globals are held only by this call's
@@ -401,10 +391,23 @@ def make_scope(exec_, builtins_module, modules, real_import, import_error, audit
     before any candidate code ran (None for a module it could not load): that module is
     what the test gets, and it must still be the one in ``sys.modules``, else the test is
     an error naming it (a candidate that put a fake ``random`` there, or handed the test a
-    fake through ``__builtins__.__import__``, steers nothing)."""
+    fake through ``__builtins__.__import__``, steers nothing). ``views``: (module name, what the
+    test gets instead of the module) pairs (``random``: ``_sandbox_draws.py``, drawing from
+    ``rng``); ``seed_tests(seed)``, called once per W before any candidate code, sets
+    what ``run`` reseeds ``rng`` with (``reseed``: ``_random.Random.seed``) as each test's
+    code starts, so nothing the candidate did to it before counts."""
+    seed = []  # the suite's seed, once set; reachable only through hidden functions
+
+    def seed_tests(value, _seed=seed, _type=type, _int=int, _len=len):
+        if _len(_seed) or _type(value) is not _int:
+            return False
+        _seed.append(value)
+        return True
+
     def run(test, namespace, _exec=exec_, _copy=dict.copy, _put=dict.__setitem__,
             _builtins=builtins_module, _names=builtins_module.__dict__, _get=dict.get,
-            _import=real_import, _build_class=builtins_module.__build_class__, _audit=audit):
+            _import=real_import, _build_class=builtins_module.__build_class__, _audit=audit,
+            _seed=seed, _rng=rng, _reseed=reseed, _setattr=object.__setattr__):
         scope = _copy(namespace)
         _put(scope, "__builtins__", _builtins)
         # what a test's class statement, star or relative import takes from builtins
@@ -412,6 +415,9 @@ def make_scope(exec_, builtins_module, modules, real_import, import_error, audit
                 or _get(_names, "__build_class__") is not _build_class):
             _audit("erxr.plain", b"the candidate's code replaced builtins.__import__ or "
                                  b"builtins.__build_class__, which the test uses")
+        for value in _seed:  # the test's stream starts where every test's does
+            _reseed(_rng, value)  # (the C seed: no Python code that sees builtins)
+            _setattr(_rng, "gauss_next", None)  # (as random.Random.seed does)
         _exec(test, scope)
 
     def intact(snapshot, _all=all, _map=map, _is=is_, _len=len):
@@ -426,7 +432,7 @@ def make_scope(exec_, builtins_module, modules, real_import, import_error, audit
 
     def import_module(name, top, module, top_module, snapshot, _modules=modules,
                       _import=real_import, _error=import_error, _audit=audit, _get=dict.get,
-                      _intact=intact):
+                      _intact=intact, _views=views):
         if module is None:  # not loaded before the candidate ran: the ordinary import
             found = _import(name, None, None, (), 0)
             return found if top else _modules[name]
@@ -441,6 +447,9 @@ def make_scope(exec_, builtins_module, modules, real_import, import_error, audit
             text = "the test imports " + name + ", but " + why
             _audit("erxr.plain", text.encode())
             raise _error(text, name=name)
+        for key, view in _views:  # (a module with submodules has none: top is module)
+            if key == name:
+                return view
         return top_module if top else module
 
     def import_from(name, names, module, snapshot, _import=import_module, _getattr=getattr,
@@ -461,7 +470,7 @@ def make_scope(exec_, builtins_module, modules, real_import, import_error, audit
                         "module or one of its classes while the test ran")
                 _audit("erxr.plain", text.encode())
                 raise _error(text, name=name)
-    return run, import_module, import_from, intact, recheck
+    return run, import_module, import_from, intact, recheck, seed_tests
 
 
 def make_fingerprint(builtins_dict, modules, getcwd, getrecursionlimit, int_max_str_digits,
