@@ -154,6 +154,38 @@ CASES = [
     Case("random_module_function_patched", WRONG +
          "import random\nrandom.randint = lambda a, b: a\nrandom.choice = lambda seq: 'f'\n",
          SUITE),
+    # 8. what the standard library the test calls runs with: the builtins it looks up
+    # (random.choice calls len), its functions' code and defaults, its dispatch tables
+    Case("builtin_used_by_random_rebound", WRONG + "import builtins\n_len = len\n"
+         "builtins.len = lambda s: 1 if type(s) is str and _len(s) == 26 else _len(s)\n",
+         SUITE),
+    Case("random_method_code_replaced", WRONG + "import random\n"
+         "random.Random.choice.__code__ = (lambda self, seq: seq[5]).__code__\n", SUITE),
+    Case("copy_deepcopy_code_replaced",
+         "import copy\ncopy.deepcopy.__code__ = (lambda x, memo=None, _nil=[]: [4]).__code__\n"
+         "def add(a, b):\n    return a - b\n",
+         ["import copy\nassert copy.deepcopy([add(2, 2)]) == [4]"]),
+    Case("copy_deepcopy_defaults_replaced",
+         "import copy\n_x = [0]\ncopy.deepcopy.__defaults__ = ({id(_x): [4], id({}): 0}, [])\n"
+         "def add(a, b):\n    return _x\n",
+         ["import copy\nassert copy.deepcopy(add(2, 2)) == [4]"]),
+    Case("copy_dispatch_table_changed",
+         "import copy\ncopy._deepcopy_dispatch[list] = lambda x, memo, deepcopy=None: [4]\n"
+         "def add(a, b):\n    return [a - b]\n",
+         ["import copy\nassert copy.deepcopy(add(2, 2)) == [4]"]),
+    # ... or changed by the function under test, after the test's import (seen when the
+    # test's code ends)
+    Case("copy_dispatch_table_changed_during_the_test",
+         "import copy\ndef add(a, b):\n"
+         "    copy._deepcopy_dispatch[list] = lambda x, memo, deepcopy=None: [4]\n"
+         "    return [a - b]\n",
+         ["import copy\nassert copy.deepcopy(add(2, 2)) == [4]"]),
+    Case("builtin_rebound_during_the_test",
+         "import builtins\n_len = len\ndef add(a, b):\n"
+         "    builtins.len = lambda s: 1 if type(s) is list and _len(s) == 59 else _len(s)\n"
+         "    return 3\n",
+         ["import random\nok = add(1, 2)\nxs = list(range(1, 60))\nfor _ in range(20):\n"
+          "    a = random.choice(xs)\n    assert add(a, 2) == a + 2"]),
     # 7. the tests' code objects read while the code loads, from the judge's frame: their
     # constants hold the literal inputs and the expected values
     Case("expected_read_from_the_tests_code_while_loading",
@@ -229,6 +261,12 @@ HONEST_CASES = [
       "    add(1, 2)\nassert again == first\nstate = random.getstate()\n"
       "add(1, 1)\nassert random.getstate() == state",
       "from random import *\nx = randint(1, 9)\nassert add(x, 0) == x and 0 <= random() < 1"]),
+    # a candidate that adds a builtin of its own and copies deeply, beside a test that
+    # imports copy and random
+    ("own_builtin_beside_pinned_modules", "import builtins, copy\nbuiltins.twice = "
+     "lambda x: 2 * x\ndef dup(xs):\n    return copy.deepcopy(xs) + [twice(1)]\n",
+     ["import copy, random\nxs = [random.randint(0, 9)]\n"
+      "assert dup(xs) == copy.deepcopy(xs) + [2]"]),
     ("stdlib_module_imported_during_the_test", "import email\n_blank = None\n"
      "def noheaders():\n    global _blank\n    if _blank is None:\n"
      "        _blank = email.message_from_string('')\n    return _blank\n",

@@ -380,8 +380,8 @@ def make_nogc(function, gc_disable, gc_enable, gc_isenabled):
 
 def make_scope(exec_, builtins_module, modules, real_import, import_error, audit, is_, views,
                rng, reseed):
-    """(run, import_module, import_from, intact, recheck, seed_tests): how a test's own
-    code runs. ``run(test,
+    """(run, import_module, import_from, intact, recheck, seed_tests, rebound): how a
+    test's own code runs. ``run(test,
     namespace)`` executes the test in globals of its own, a copy of the candidate's module
     namespace taken now (after the code loaded) with the real builtins: what the test binds
     stays out of the candidate's namespace, and the globals are held only by this call's
@@ -397,6 +397,8 @@ def make_scope(exec_, builtins_module, modules, real_import, import_error, audit
     what ``run`` reseeds ``rng`` with (``reseed``: ``_random.Random.seed``) as each test's
     code starts, so nothing the candidate did to it before counts."""
     seed = []  # the suite's seed, once set; reachable only through hidden functions
+    # builtins as the server has them (names added later, a test's `_`, are not compared)
+    bound = tuple(builtins_module.__dict__.items())
 
     def seed_tests(value, _seed=seed, _type=type, _int=int, _len=len):
         if _len(_seed) or _type(value) is not _int:
@@ -420,10 +422,31 @@ def make_scope(exec_, builtins_module, modules, real_import, import_error, audit
             _setattr(_rng, "gauss_next", None)  # (as random.Random.seed does)
         _exec(test, scope)
 
-    def intact(snapshot, _all=all, _map=map, _is=is_, _len=len):
+    function_type = type(make_scope)
+    code_of = function_type.__dict__["__code__"].__get__
+    defaults_of = function_type.__dict__["__defaults__"].__get__
+    kwdefaults_of = function_type.__dict__["__kwdefaults__"].__get__
+
+    def rebound(_bound=bound, _names=builtins_module.__dict__, _get=dict.get):
+        """The first builtin the candidate rebound or deleted (the standard library's code
+        a test calls looks them up: ``random.choice`` calls ``len``), or None."""
+        for name, value in _bound:
+            if _get(_names, name) is not value:
+                return name
+        return None
+
+    def intact(snapshot, _all=all, _map=map, _is=is_, _len=len, _zip=zip, _code=code_of,
+               _defaults=defaults_of, _kwdefaults=kwdefaults_of):
         """Every namespace of ``snapshot`` (``_sandbox_rewrite._snapshot``) binds its names
-        to the same objects, by identity (nothing of the candidate's is compared)."""
+        to the same objects, and every function there has the same code and defaults, by
+        identity (nothing of the candidate's is compared)."""
         for space, size, keys, values in snapshot:
+            if size == -2:  # (the server's functions: exact types, their getters audited)
+                for function, (code, defaults, kwdefaults) in _zip(keys, values):
+                    if (_code(function) is not code or _defaults(function) is not defaults
+                            or _kwdefaults(function) is not kwdefaults):
+                        return False
+                continue
             if size >= 0 and _len(space) != size:
                 return False
             if not _all(_map(_is, _map(space.get, keys), values)):
@@ -432,17 +455,21 @@ def make_scope(exec_, builtins_module, modules, real_import, import_error, audit
 
     def import_module(name, top, module, top_module, snapshot, _modules=modules,
                       _import=real_import, _error=import_error, _audit=audit, _get=dict.get,
-                      _intact=intact, _views=views):
+                      _intact=intact, _views=views, _rebound=rebound):
         if module is None:  # not loaded before the candidate ran: the ordinary import
             found = _import(name, None, None, (), 0)
             return found if top else _modules[name]
         why = ""
+        changed = _rebound()
         if _get(_modules, name) is not module or (
                 top and _get(_modules, name.partition(".")[0]) is not top_module):
             why = "sys.modules no longer holds the module loaded before the candidate's code ran"
         elif snapshot is not None and not _intact(snapshot):
             why = ("the candidate's code changed the module or one of its classes (a name "
-                   "rebound, a method replaced)")
+                   "rebound, a method replaced, a function's code or defaults, a dispatch "
+                   "table)")
+        elif changed is not None:
+            why = "the candidate's code rebound builtins." + changed + ", which its code uses"
         if why:
             text = "the test imports " + name + ", but " + why
             _audit("erxr.plain", text.encode())
@@ -462,15 +489,15 @@ def make_scope(exec_, builtins_module, modules, real_import, import_error, audit
             except _AttributeError:  # a submodule not yet imported, as ``from`` finds it
                 out.append(_import(name + "." + attr, False, None, None, None))
         return _tuple(out)
-    def recheck(pinned, _intact=intact, _audit=audit, _error=import_error):
+    def recheck(pinned, _intact=intact, _audit=audit, _error=import_error, _rebound=rebound):
         """At the end of a test's code: the modules it imported, still as they were."""
         for name, snapshot in pinned:
-            if not _intact(snapshot):
+            if not _intact(snapshot) or _rebound() is not None:
                 text = ("the test imports " + name + ", and the candidate's code changed the "
-                        "module or one of its classes while the test ran")
+                        "module, one of its classes or a builtin while the test ran")
                 _audit("erxr.plain", text.encode())
                 raise _error(text, name=name)
-    return run, import_module, import_from, intact, recheck, seed_tests
+    return run, import_module, import_from, intact, recheck, seed_tests, rebound
 
 
 def make_fingerprint(builtins_dict, modules, getcwd, getrecursionlimit, int_max_str_digits,

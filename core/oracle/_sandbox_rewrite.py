@@ -424,9 +424,12 @@ def _touched_modules(tree: ast.AST) -> set[str]:
 def _snapshot(module: Any) -> tuple:
     """What the importer checks of a pinned module before handing it to a test (see
     ``make_scope``): per namespace (the module's, each class it defines that Python code
-    can change, each instance of those it holds), (the namespace, its size or -1, keys,
-    values). Taken here, in the server, before any candidate code ran; class attributes
-    change without an audit event in 3.11 (``random.Random._randbelow = ...``)."""
+    can change, each instance of those it holds, each of its dispatch tables: a dict of
+    functions or classes), (the namespace, its size or -1, keys, values); and (None, -2,
+    its functions and its classes' methods, their code, defaults and keyword defaults).
+    Taken here, in the server, before any candidate code ran; class attributes change
+    without an audit event in 3.11 (``random.Random._randbelow = ...``), and so do
+    functions' code and defaults (as far as the channel looks)."""
     if module.__name__ in ("sys", "builtins"):  # changed by W itself (and fingerprinted)
         return ()
     space = vars(module)
@@ -447,6 +450,23 @@ def _snapshot(module: Any) -> tuple:
         elif getattr(kind, "__module__", None) == name and isinstance(
                 getattr(value, "__dict__", None), dict):
             spaces.append((value.__dict__, len(value.__dict__), (), ()))
+    for key, value in space.items():  # dispatch tables (copy._deepcopy_dispatch): contents
+        if (type(value) is dict and key in names and 0 < len(value) <= 256
+                and all(type(v) in _CALLABLE for v in value.values())):
+            spaces.append((value, len(value), tuple(value), tuple(value.values())))
+    # the code, defaults and keyword defaults of its functions and of its classes' methods
+    # (copy.deepcopy.__code__ replaced: the same function, something else computed)
+    functions = [v for v in space.values() if type(v) is types.FunctionType
+                 and v.__module__ == name]
+    for value in space.values():
+        if isinstance(value, type) and value.__module__ == name:
+            for attr in vars(value).values():
+                attr = getattr(attr, "__func__", attr)  # classmethod, staticmethod
+                if type(attr) is types.FunctionType:
+                    functions.append(attr)
+    if functions:
+        spaces.append((None, -2, tuple(functions), tuple(
+            (f.__code__, f.__defaults__, f.__kwdefaults__) for f in functions)))
     view = _VIEWS.get(name)
     if view is not None:  # what the test gets instead, made by the runner: all of it
         spaces.append((vars(view), len(vars(view)), tuple(vars(view)),
@@ -455,6 +475,7 @@ def _snapshot(module: Any) -> tuple:
 
 
 _RENEWED = (type(__import__("_thread").allocate_lock()), __import__("_thread").RLock, set)
+_CALLABLE = (types.FunctionType, types.BuiltinFunctionType, types.MethodType, type)
 
 
 def _check_call(prefix: str, swaps: dict, name: str, touched: set) -> Any:

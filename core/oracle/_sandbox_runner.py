@@ -352,7 +352,7 @@ def make_hooks() -> dict:
     # the test's random (_sandbox_draws.py): its functions and the runner's Random they
     # hold, hidden like the wrappers that hold an original
     random_view, test_random, draws = make_view()
-    run_test, import_module, import_from, intact, recheck, seed_tests = namespace[
+    run_test, import_module, import_from, intact, recheck, seed_tests, rebound = namespace[
         "make_scope"](exec, builtins, sys.modules, builtins.__import__, import_error,
                       sys.audit, __import__("operator").is_, (("random", random_view),),
                       test_random, __import__("_random").Random.seed)
@@ -409,7 +409,8 @@ def make_hooks() -> dict:
     hidden_all = (hidden, raiser, on_sigxcpu, *loaders, run_test, seed_tests, *draws)
     protected = (fingerprint, unchanged, *fingerprint_parts, describe, *describe_parts, flush,
                  import_error, *rules["functions"], *guarded.values(), *shim, *hidden_all,
-                 run_test, import_module, import_from, intact, recheck, seed_tests, *draws)
+                 run_test, import_module, import_from, intact, recheck, seed_tests, rebound,
+                 *draws)
     # Made here, once; each W arms its own copy (see _install_hooks)
     fatal_names = tuple(_FATAL.get(n, b"") for n in range(65))  # private, immutable
     channel = namespace["make_channel"](
