@@ -270,9 +270,14 @@ def make_guard(blocked, blocked_imports, hidden, protected, error, import_error)
     looked_at = frozenset({"import", "object.__getattr__", "object.__setattr__",
                            "object.__delattr__"})
 
-    def guard(event, args, _blocked=blocked, _imports=blocked_imports, _hidden=hidden,
+    # by address: each of these is in ``protected`` too, which the guard holds, so it lives
+    # as long as the guard and no other object has its id (a set lookup: the importer's
+    # check of a module reads its functions' __code__, every read an event)
+    hidden_ids = frozenset(map(id, hidden))
+
+    def guard(event, args, _blocked=blocked, _imports=blocked_imports, _hidden=hidden_ids,
               _protected=protected, _error=error, _import_error=import_error,
-              _looked_at=looked_at, _type=type, _tuple=tuple, _str=str, _len=len):
+              _looked_at=looked_at, _type=type, _tuple=tuple, _str=str, _len=len, _id=id):
         if event in _blocked or event[:7] == "ctypes.":
             raise _error(event + " is not allowed in the sandbox")
         if event not in _looked_at or _type(args) is not _tuple or not _len(args):
@@ -287,9 +292,8 @@ def make_guard(blocked, blocked_imports, hidden, protected, error, import_error)
                 raise _import_error("importing " + first + " is not allowed in the sandbox",
                                     name=first)
         elif event == "object.__getattr__":
-            for obj in _hidden:
-                if first is obj:
-                    raise _error("the sandbox's own functions cannot be inspected")
+            if _id(first) in _hidden:
+                raise _error("the sandbox's own functions cannot be inspected")
         else:
             for obj in _protected:
                 if first is obj:
@@ -435,13 +439,17 @@ def make_scope(exec_, builtins_module, modules, real_import, import_error, audit
                 return name
         return None
 
-    def intact(snapshot, _all=all, _map=map, _is=is_, _len=len, _zip=zip, _code=code_of,
-               _defaults=defaults_of, _kwdefaults=kwdefaults_of):
+    def intact(snapshot, deep, _all=all, _map=map, _is=is_, _len=len, _zip=zip,
+               _code=code_of, _defaults=defaults_of, _kwdefaults=kwdefaults_of):
         """Every namespace of ``snapshot`` (``_sandbox_rewrite._snapshot``) binds its names
-        to the same objects, and every function there has the same code and defaults, by
-        identity (nothing of the candidate's is compared)."""
+        to the same objects, and (``deep``) every function there has the same code and
+        defaults, by identity (nothing of the candidate's is compared). The importer's
+        check is not deep (each read of ``__code__`` is an audit event: ~0.1 ms for
+        random's methods); ``recheck``'s, which a pass needs, is."""
         for space, size, keys, values in snapshot:
             if size == -2:  # (the server's functions: exact types, their getters audited)
+                if not deep:
+                    continue
                 for function, (code, defaults, kwdefaults) in _zip(keys, values):
                     if (_code(function) is not code or _defaults(function) is not defaults
                             or _kwdefaults(function) is not kwdefaults):
@@ -464,10 +472,9 @@ def make_scope(exec_, builtins_module, modules, real_import, import_error, audit
         if _get(_modules, name) is not module or (
                 top and _get(_modules, name.partition(".")[0]) is not top_module):
             why = "sys.modules no longer holds the module loaded before the candidate's code ran"
-        elif snapshot is not None and not _intact(snapshot):
+        elif snapshot is not None and not _intact(snapshot, False):
             why = ("the candidate's code changed the module or one of its classes (a name "
-                   "rebound, a method replaced, a function's code or defaults, a dispatch "
-                   "table)")
+                   "rebound, a method replaced, a dispatch table changed)")
         elif changed is not None:
             why = "the candidate's code rebound builtins." + changed + ", which its code uses"
         if why:
@@ -492,9 +499,10 @@ def make_scope(exec_, builtins_module, modules, real_import, import_error, audit
     def recheck(pinned, _intact=intact, _audit=audit, _error=import_error, _rebound=rebound):
         """At the end of a test's code: the modules it imported, still as they were."""
         for name, snapshot in pinned:
-            if not _intact(snapshot) or _rebound() is not None:
+            if not _intact(snapshot, True) or _rebound() is not None:
                 text = ("the test imports " + name + ", and the candidate's code changed the "
-                        "module, one of its classes or a builtin while the test ran")
+                        "module, one of its classes, a function's code or defaults, or a "
+                        "builtin")
                 _audit("erxr.plain", text.encode())
                 raise _error(text, name=name)
     return run, import_module, import_from, intact, recheck, seed_tests, rebound
