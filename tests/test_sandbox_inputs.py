@@ -267,6 +267,13 @@ HONEST_CASES = [
      "lambda x: 2 * x\ndef dup(xs):\n    return copy.deepcopy(xs) + [twice(1)]\n",
      ["import copy, random\nxs = [random.randint(0, 9)]\n"
       "assert dup(xs) == copy.deepcopy(xs) + [2]"]),
+    # frames taken while the code loads are errors, but not the standard library's readers
+    # of a caller's __name__ (typing's too, loaded for the suite, not by the server)
+    ("typing_names_at_load", "from typing import NamedTuple, NewType, TypeVar\n"
+     "T = TypeVar('T')\nUid = NewType('Uid', int)\nP = NamedTuple('P', [('x', int)])\n"
+     "def add(a: T, b: T) -> T:\n    return a + b\n",
+     ["assert add(Uid(1), P(2).x) == 3", "from typing import TypeVar\nS = TypeVar('S')\n"
+      "assert add(2, 2) == 4"]),
     ("stdlib_module_imported_during_the_test", "import email\n_blank = None\n"
      "def noheaders():\n    global _blank\n    if _blank is None:\n"
      "        _blank = email.message_from_string('')\n    return _blank\n",

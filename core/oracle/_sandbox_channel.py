@@ -30,8 +30,10 @@ it keeps:
 * **No frame of a running test is in the candidate's reach** (issue 20). From ``erxr.run``
   (the judge, once the code has loaded) to the verdict, any frame taken — ``sys._getframe``,
   ``tb_frame``, ``gi_frame`` / ``cr_frame`` / ``ag_frame``, the audited ways to a frame in
-  3.11 (``f_back`` is not) — makes the test an error; while the code loads, only a frame of
-  or under a generator or coroutine does. The channel's own ``sys._getframe`` is told apart
+  3.11 (``f_back`` is not) — makes the test an error; so does one taken while the code
+  loads (from there the walk leads to the judge's frame and the tests' code objects, whose
+  constants are the tests' inputs, expected values and random draw functions). The
+  channel's own ``sys._getframe`` is told apart
   by ``asking`` (the thread that is asking), the standard library's readers of a caller's
   ``__name__`` (namedtuple...) by their code objects.
 * **No candidate code runs inside runner code.** The channel disables the cyclic garbage
@@ -75,6 +77,8 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
     state = []
 
     asking = [0]  # the thread whose channel call takes its caller's frame (one event)
+    readers = [name_readers]  # (and those W names when it arms the channel)
+    code_type = type(make_channel.__code__)
 
     def caller():
         """The frame that raised the event (the channel's own sys._getframe, whose event
@@ -165,7 +169,7 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
                     # (namedtuple, enum's functional API): the frame never leaves them
                     taker = caller()
                     code = taker.f_code if type_(taker) is frame_type else None
-                    for reader in name_readers:
+                    for reader in readers[0]:
                         if code is reader:
                             break
                     else:
@@ -247,7 +251,16 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
                 if state:
                     violation(b"Tampered: the verdict channel was armed twice")
                     state[5] = True
-                elif len_(args) == 1 and type_(args[0]) is int_:
+                elif (len_(args) == 1 or len_(args) == 2) and type_(args[0]) is int_:
+                    # the name readers of modules W loaded after the server made the channel
+                    # (typing, when the code or the tests import it): exact code objects
+                    if len_(args) == 2 and type_(args[1]) is tuple_:
+                        extra = args[1]
+                        for code in extra:
+                            if type_(code) is not code_type:
+                                extra = ()
+                                break
+                        readers[0] = readers[0] + extra
                     key = urandom(32)
                     fd = args[0]
                     line = b"HELLO " + key.hex().encode() + b"\n"

@@ -8,8 +8,8 @@ standard-library modules the code and tests name, and installs the audit hooks. 
 runs the tests from a given one on, each in a fresh module namespace registered in
 ``sys.modules`` as ``__candidate__``; the test's own code then runs in globals of its own
 (a copy of that namespace, made by ``run`` of ``make_scope`` in ``_sandbox_channel.py``),
-after ``erxr.run``, from which on the channel makes any frame candidate code takes an
-error. After each test it compares a fingerprint of what a test could patch for later
+and any frame candidate code takes, while the code loads or the test runs, is an
+error (the channel). After each test it compares a fingerprint of what a test could patch for later
 tests (builtins, ``sys``, the pytest shim and the modules the code and tests import by
 name, ``sys.path`` and friends, cwd, recursion limit) and the channel notes audit events
 that change the process beyond that (new imports, processes, threads, rlimits,
@@ -525,7 +525,9 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
     # W is compared with its baseline only after a test that another test follows; a W
     # with one test left (a one-test suite, the last test after a dirty one) needs none
     checked = any([work[j] is not None for j in range_(start, last)])
-    audit("erxr.arm", 3)  # from this very frame: the only one that may vote later
+    # from this very frame: the only one that may vote later; with the name readers of
+    # modules preloaded here (typing's, when the code or tests import typing)
+    audit("erxr.arm", 3, _name_readers())
     baseline = fingerprint(watched_modules, lists, prior) if checked else None
     del prior
     for i in range_(start, len(work)):
