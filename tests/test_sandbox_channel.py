@@ -118,12 +118,19 @@ class Attack:
 FAIL = ("fail", "error")  # a failing test may be an error (tampering seen), never a pass
 
 
-def _between(test: str, allowed: tuple[str, ...] = FAIL) -> tuple[list[str], tuple]:
-    return [OK[0], test, OK[1]], (("pass",), allowed, ("pass",))
+def _between(test: str, allowed: tuple[str, ...] = FAIL,
+             around: tuple[str, ...] = ("pass",)) -> tuple[list[str], tuple]:
+    return [OK[0], test, OK[1]], (around, allowed, around)
 
 
-def _attack(name: str, code: str, test: str, allowed: tuple[str, ...] = FAIL) -> Attack:
-    tests, expected = _between(test, allowed)
+# the honest tests around an attack whose code takes a frame while it loads (which it does
+# for every test): errors of their own ("... took a frame while it loaded")
+LOAD_TAKES_FRAMES = ("error",)
+
+
+def _attack(name: str, code: str, test: str, allowed: tuple[str, ...] = FAIL,
+            around: tuple[str, ...] = ("pass",)) -> Attack:
+    tests, expected = _between(test, allowed, around)
     return Attack(name, BASE + code, tests, expected)
 
 
@@ -162,7 +169,7 @@ ATTACKS = [
             "class M(str):\n    def __eq__(self, other):\n        _steal()\n"
             "        return str.__eq__(self, other)\n    __hash__ = str.__hash__\n"
             "K = type('K', (), {M('__module__'): '__candidate__'})\n",
-            "K.__qualname__ = 'Q'\nassert False"),
+            "K.__qualname__ = 'Q'\nassert False", around=LOAD_TAKES_FRAMES),
     _attack("qualname_in_the_plain_data_message",
             LADDER + "class Odd:\n    pass\nOdd.__qualname__ = Q('Odd')\n",
             "try:\n    assert Odd() == 5\nexcept TypeError:\n    pass\nassert False"),
@@ -199,7 +206,7 @@ ATTACKS = [
             "def _yes(self, other):\n    return True\n"
             "K = type('K', (list,), {M('__eq__'): _yes, M('__hash__'): None})\n",
             "assert K([1]) == [5]\nassert [5] == K([1])\nassert K([1]) in [[5]]\nassert False",
-            ("error",)),
+            ("error",), around=LOAD_TAKES_FRAMES),
     _attack("key_of_a_tuple_subclass_namespace_read_by_the_explainer",
             "class M(str):\n    def __eq__(self, other):\n"
             "        if _sys._getframe(1).f_code.co_name in ('base_of', 'render'):\n"

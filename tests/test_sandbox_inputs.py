@@ -42,6 +42,14 @@ def _decode_shift() -> tuple[str, str, list[str]]:
 
 RIGHT, WRONG, SUITE = _decode_shift()
 # inputs the wrong decode_shift handles: letters whose encoding needs no wrap-around
+# walks up from ``_f`` to the judge's frame, takes the test it is about to run from its
+# locals and answers that test's largest int constant (its expected value)
+READ_EXPECTED = ("while _f is not None and 'work' not in _f.f_locals:\n    _f = _f.f_back\n"
+                 "_code = _f.f_locals['work'][_f.f_locals['i']]\n"
+                 "_want = max(c for c in _code.co_consts if type(c) is int)\n"
+                 "def add(a, b):\n    return _want\n")
+EXPECTED_TESTS = ["assert add(2, 3) == 5", "assert add(10, 7) == 17"]
+ZERO_STATE = "random.setstate((3, (0,) * 624 + (624,), None))\n"
 FAKE_RANDOM = ("import types as _types\n_fake = _types.ModuleType('random')\n"
                "_fake.randint = lambda a, b: a\n_fake.choice = lambda seq: 'f'\n")
 
@@ -146,6 +154,60 @@ CASES = [
     Case("random_module_function_patched", WRONG +
          "import random\nrandom.randint = lambda a, b: a\nrandom.choice = lambda seq: 'f'\n",
          SUITE),
+    # 8. what the standard library the test calls runs with: the builtins it looks up
+    # (random.choice calls len), its functions' code and defaults, its dispatch tables
+    Case("builtin_used_by_random_rebound", WRONG + "import builtins\n_len = len\n"
+         "builtins.len = lambda s: 1 if type(s) is str and _len(s) == 26 else _len(s)\n",
+         SUITE),
+    Case("random_method_code_replaced", WRONG + "import random\n"
+         "random.Random.choice.__code__ = (lambda self, seq: seq[5]).__code__\n", SUITE),
+    Case("copy_deepcopy_code_replaced",
+         "import copy\ncopy.deepcopy.__code__ = (lambda x, memo=None, _nil=[]: [4]).__code__\n"
+         "def add(a, b):\n    return a - b\n",
+         ["import copy\nassert copy.deepcopy([add(2, 2)]) == [4]"]),
+    Case("copy_deepcopy_defaults_replaced",
+         "import copy\n_x = [0]\ncopy.deepcopy.__defaults__ = ({id(_x): [4], id({}): 0}, [])\n"
+         "def add(a, b):\n    return _x\n",
+         ["import copy\nassert copy.deepcopy(add(2, 2)) == [4]"]),
+    Case("copy_dispatch_table_changed",
+         "import copy\ncopy._deepcopy_dispatch[list] = lambda x, memo, deepcopy=None: [4]\n"
+         "def add(a, b):\n    return [a - b]\n",
+         ["import copy\nassert copy.deepcopy(add(2, 2)) == [4]"]),
+    # ... or changed by the function under test, after the test's import (seen when the
+    # test's code ends)
+    Case("copy_dispatch_table_changed_during_the_test",
+         "import copy\ndef add(a, b):\n"
+         "    copy._deepcopy_dispatch[list] = lambda x, memo, deepcopy=None: [4]\n"
+         "    return [a - b]\n",
+         ["import copy\nassert copy.deepcopy(add(2, 2)) == [4]"]),
+    Case("builtin_rebound_during_the_test",
+         "import builtins\n_len = len\ndef add(a, b):\n"
+         "    builtins.len = lambda s: 1 if type(s) is list and _len(s) == 59 else _len(s)\n"
+         "    return 3\n",
+         ["import random\nok = add(1, 2)\nxs = list(range(1, 60))\nfor _ in range(20):\n"
+          "    a = random.choice(xs)\n    assert add(a, 2) == a + 2"]),
+    # 7. the tests' code objects read while the code loads, from the judge's frame: their
+    # constants hold the literal inputs and the expected values
+    Case("expected_read_from_the_tests_code_while_loading",
+         "import sys\n_f = sys._getframe()\n" + READ_EXPECTED, EXPECTED_TESTS),
+    Case("expected_read_from_the_tests_code_through_a_traceback",
+         "try:\n    raise ValueError\nexcept ValueError as _e:\n"
+         "    _f = _e.__traceback__.tb_frame\n" + READ_EXPECTED, EXPECTED_TESTS),
+    # 6. the shared random stream moved: an all-zero Mersenne Twister state draws 0 for
+    # ever, so every letter the test draws is 'a' (encoded 'f': no wrap-around)
+    Case("shared_stream_set_while_loading", WRONG + "import random\n" + ZERO_STATE, SUITE),
+    Case("shared_stream_set_for_a_star_import", WRONG + "import random\n" + ZERO_STATE,
+         ["from random import *\n" + SUITE[0].split("\n", 1)[1]]),
+    Case("shared_stream_reseeded_while_loading",
+         "import random\nrandom.seed(1)\n_first = random.randint(1, 99)\nrandom.seed(1)\n"
+         "def add(a, b):\n    return _first + 2\n",
+         ["import random\nfor _ in range(5):\n    a = random.randint(1, 99)\n"
+          "    random.seed(1)\n    assert add(a, 2) == a + 2"]),
+    # ... or by the function under test, between the test's draws
+    Case("shared_stream_set_during_the_test",
+         "import random\ndef add(a, b):\n    " + ZERO_STATE + "    return 3\n",
+         ["import random\nok = add(1, 2) == 3\nfor _ in range(20):\n"
+          "    a = random.randint(1, 99)\n    assert add(a, 2) == a + 2"]),
 ]
 NAMES = [c.name for c in CASES]
 
@@ -185,6 +247,33 @@ HONEST_CASES = [
                                        "assert add(1, 1) == 2"]),
     # a module imported while the test runs may document its classes (selectors sets its
     # namedtuple's __doc__ when email's parser pulls it in: urllib.request.noheaders)
+    # the test seeds random and checks what the candidate's shuffle gives (as before: the
+    # test's seed sets the candidate's stream too); the test's own draws do not move when
+    # the candidate draws, and each test's stream starts afresh
+    ("seeded_shuffle", "import random\ndef shuffled(xs):\n    xs = list(xs)\n"
+     "    random.shuffle(xs)\n    return xs\n",
+     ["import random\nrandom.seed(0)\nassert shuffled(range(8)) == [4, 1, 5, 2, 0, 3, 7, 6]",
+      "from random import seed\nseed(0)\nassert shuffled(range(8)) == [4, 1, 5, 2, 0, 3, 7, 6]"]),
+    ("draws_beside_a_drawing_candidate", "import random\n_noise = random.random()\n"
+     "def add(a, b):\n    random.random()\n    return a + b\n",
+     ["import random\nrandom.seed(5)\nfirst = [random.randint(0, 9) for _ in range(9)]\n"
+      "random.seed(5)\nagain = []\nfor _ in range(9):\n    again.append(random.randint(0, 9))\n"
+      "    add(1, 2)\nassert again == first\nstate = random.getstate()\n"
+      "add(1, 1)\nassert random.getstate() == state",
+      "from random import *\nx = randint(1, 9)\nassert add(x, 0) == x and 0 <= random() < 1"]),
+    # a candidate that adds a builtin of its own and copies deeply, beside a test that
+    # imports copy and random
+    ("own_builtin_beside_pinned_modules", "import builtins, copy\nbuiltins.twice = "
+     "lambda x: 2 * x\ndef dup(xs):\n    return copy.deepcopy(xs) + [twice(1)]\n",
+     ["import copy, random\nxs = [random.randint(0, 9)]\n"
+      "assert dup(xs) == copy.deepcopy(xs) + [2]"]),
+    # frames taken while the code loads are errors, but not the standard library's readers
+    # of a caller's __name__ (typing's too, loaded for the suite, not by the server)
+    ("typing_names_at_load", "from typing import NamedTuple, NewType, TypeVar\n"
+     "T = TypeVar('T')\nUid = NewType('Uid', int)\nP = NamedTuple('P', [('x', int)])\n"
+     "def add(a: T, b: T) -> T:\n    return a + b\n",
+     ["assert add(Uid(1), P(2).x) == 3", "from typing import TypeVar\nS = TypeVar('S')\n"
+      "assert add(2, 2) == 4"]),
     ("stdlib_module_imported_during_the_test", "import email\n_blank = None\n"
      "def noheaders():\n    global _blank\n    if _blank is None:\n"
      "        _blank = email.message_from_string('')\n    return _blank\n",

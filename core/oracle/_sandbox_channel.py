@@ -30,8 +30,10 @@ it keeps:
 * **No frame of a running test is in the candidate's reach** (issue 20). From ``erxr.run``
   (the judge, once the code has loaded) to the verdict, any frame taken — ``sys._getframe``,
   ``tb_frame``, ``gi_frame`` / ``cr_frame`` / ``ag_frame``, the audited ways to a frame in
-  3.11 (``f_back`` is not) — makes the test an error; while the code loads, only a frame of
-  or under a generator or coroutine does. The channel's own ``sys._getframe`` is told apart
+  3.11 (``f_back`` is not) — makes the test an error; so does one taken while the code
+  loads (from there the walk leads to the judge's frame and the tests' code objects, whose
+  constants are the tests' inputs, expected values and random draw functions). The
+  channel's own ``sys._getframe`` is told apart
   by ``asking`` (the thread that is asking), the standard library's readers of a caller's
   ``__name__`` (namedtuple...) by their code objects.
 * **No candidate code runs inside runner code.** The channel disables the cyclic garbage
@@ -57,7 +59,7 @@ CHANNEL = r'''
 def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, getframe,
                  getpid, getpgrp, getsignal, new_mac, magic, taint_events, candidate,
                  fatal_names, type_dict, items, tampered_exit, threads, frame_type,
-                 traceback_type, stdlib, get_ident, name_readers):
+                 stdlib, get_ident, name_readers):
     """The verdict channel: an audit hook, referenced only by the interpreter's hook list."""
     tuple_, int_, bytes_, bool_, str_, type_, len_ = tuple, int, bytes, bool, str, type, len
     issubclass_ = issubclass
@@ -69,13 +71,14 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
     statuses = (b"pass", b"fail", b"error")
     # the audited ways to a frame besides sys._getframe (f_back is read without an event)
     frame_attributes = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame"})
-    suspendable = 0x20 | 0x80 | 0x100 | 0x200  # generator, coroutine, iterable coro, async gen
     # after arming (in W: the server makes the channel, each W arms its own copy): [keyed
     # MAC, pipe fd, W's judge frame, W's pid, violation (b"" if none), tainted, test index,
     # whether a test's own code runs (from erxr.run to its verdict)]
     state = []
 
     asking = [0]  # the thread whose channel call takes its caller's frame (one event)
+    readers = [name_readers]  # (and those W names when it arms the channel)
+    code_type = type(make_channel.__code__)
 
     def caller():
         """The frame that raised the event (the channel's own sys._getframe, whose event
@@ -87,21 +90,18 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
             asking[0] = 0
 
     def frame_taken(frame, how):
-        """Candidate code took ``frame`` (an exact frame). While a test runs, every frame
-        leads to the test's (f_back has no audit event): the test is an error. While the
-        code loads, only a frame that is or was entered from a generator's or coroutine's
-        would: resumed by the candidate during the test, its callers are the test's."""
+        """Candidate code took ``frame`` (an exact frame, or None). While a test runs, every
+        frame leads to the test's (f_back has no audit event); while the code loads, every
+        frame leads to the judge's, which holds the tests' code objects (their constants:
+        literal inputs, expected values, the functions a test draws its random inputs
+        with), and a frame that is or was entered from a generator's or coroutine's would
+        lead to the test's when resumed during it. Either way the test is an error."""
         if state[7]:
             violation(b"the test's frames are out of the candidate's reach: candidate code "
                       b"took a frame (" + how + b") while the test ran")
-            return
-        while frame is not None and frame is not state[2]:
-            if frame.f_code.co_flags & suspendable:
-                violation(b"the test's frames are out of the candidate's reach: candidate "
-                          b"code took a generator's or coroutine's frame (" + how
-                          + b") while it loaded")
-                return
-            frame = frame.f_back
+        else:
+            violation(b"the test's frames are out of the candidate's reach: candidate code "
+                      b"took a frame (" + how + b") while it loaded")
 
     def deliver(index, status, stop, body):
         """One message: a header, its MAC (never the key), the body. (Whatever fd 3 is now,
@@ -169,7 +169,7 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
                     # (namedtuple, enum's functional API): the frame never leaves them
                     taker = caller()
                     code = taker.f_code if type_(taker) is frame_type else None
-                    for reader in name_readers:
+                    for reader in readers[0]:
                         if code is reader:
                             break
                     else:
@@ -180,16 +180,8 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
                     if args[1] != "tb_frame":  # a generator's or coroutine's own frame
                         violation(b"the test's frames are out of the candidate's reach: "
                                   b"candidate code read a generator's or coroutine's frame")
-                    elif state[7]:
+                    else:
                         frame_taken(None, b"a traceback's tb_frame")
-                    elif type_(args[0]) is traceback_type:
-                        asking[0] = get_ident()  # (its own event comes back here: ignored)
-                        try:
-                            frame = args[0].tb_frame
-                        finally:
-                            asking[0] = 0
-                        if type_(frame) is frame_type:
-                            frame_taken(frame, b"a traceback's tb_frame")
             elif event == "erxr.plain":  # the plain-data rule refused a comparison
                 text = args[0] if len_(args) == 1 else None
                 if type_(text) is not bytes_ or len_(text) > 2000:
@@ -259,7 +251,16 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
                 if state:
                     violation(b"Tampered: the verdict channel was armed twice")
                     state[5] = True
-                elif len_(args) == 1 and type_(args[0]) is int_:
+                elif (len_(args) == 1 or len_(args) == 2) and type_(args[0]) is int_:
+                    # the name readers of modules W loaded after the server made the channel
+                    # (typing, when the code or the tests import it): exact code objects
+                    if len_(args) == 2 and type_(args[1]) is tuple_:
+                        extra = args[1]
+                        for code in extra:
+                            if type_(code) is not code_type:
+                                extra = ()
+                                break
+                        readers[0] = readers[0] + extra
                     key = urandom(32)
                     fd = args[0]
                     line = b"HELLO " + key.hex().encode() + b"\n"
@@ -282,9 +283,14 @@ def make_guard(blocked, blocked_imports, hidden, protected, error, import_error)
     looked_at = frozenset({"import", "object.__getattr__", "object.__setattr__",
                            "object.__delattr__"})
 
-    def guard(event, args, _blocked=blocked, _imports=blocked_imports, _hidden=hidden,
+    # by address: each of these is in ``protected`` too, which the guard holds, so it lives
+    # as long as the guard and no other object has its id (a set lookup: the importer's
+    # check of a module reads its functions' __code__, every read an event)
+    hidden_ids = frozenset(map(id, hidden))
+
+    def guard(event, args, _blocked=blocked, _imports=blocked_imports, _hidden=hidden_ids,
               _protected=protected, _error=error, _import_error=import_error,
-              _looked_at=looked_at, _type=type, _tuple=tuple, _str=str, _len=len):
+              _looked_at=looked_at, _type=type, _tuple=tuple, _str=str, _len=len, _id=id):
         if event in _blocked or event[:7] == "ctypes.":
             raise _error(event + " is not allowed in the sandbox")
         if event not in _looked_at or _type(args) is not _tuple or not _len(args):
@@ -299,9 +305,8 @@ def make_guard(blocked, blocked_imports, hidden, protected, error, import_error)
                 raise _import_error("importing " + first + " is not allowed in the sandbox",
                                     name=first)
         elif event == "object.__getattr__":
-            for obj in _hidden:
-                if first is obj:
-                    raise _error("the sandbox's own functions cannot be inspected")
+            if _id(first) in _hidden:
+                raise _error("the sandbox's own functions cannot be inspected")
         else:
             for obj in _protected:
                 if first is obj:
@@ -390,8 +395,10 @@ def make_nogc(function, gc_disable, gc_enable, gc_isenabled):
     return nogc
 
 
-def make_scope(exec_, builtins_module, modules, real_import, import_error, audit, is_):
-    """(run, import_module, import_from): how a test's own code runs. ``run(test,
+def make_scope(exec_, builtins_module, modules, real_import, import_error, audit, is_, views,
+               rng, reseed):
+    """(run, import_module, import_from, intact, recheck, seed_tests, rebound): how a
+    test's own code runs. ``run(test,
     namespace)`` executes the test in globals of its own, a copy of the candidate's module
     namespace taken now (after the code loaded) with the real builtins: what the test binds
     stays out of the candidate's namespace, and the globals are held only by this call's
@@ -401,10 +408,25 @@ def make_scope(exec_, builtins_module, modules, real_import, import_error, audit
     before any candidate code ran (None for a module it could not load): that module is
     what the test gets, and it must still be the one in ``sys.modules``, else the test is
     an error naming it (a candidate that put a fake ``random`` there, or handed the test a
-    fake through ``__builtins__.__import__``, steers nothing)."""
+    fake through ``__builtins__.__import__``, steers nothing). ``views``: (module name, what the
+    test gets instead of the module) pairs (``random``: ``_sandbox_draws.py``, drawing from
+    ``rng``); ``seed_tests(seed)``, called once per W before any candidate code, sets
+    what ``run`` reseeds ``rng`` with (``reseed``: ``_random.Random.seed``) as each test's
+    code starts, so nothing the candidate did to it before counts."""
+    seed = []  # the suite's seed, once set; reachable only through hidden functions
+    # builtins as the server has them (names added later, a test's `_`, are not compared)
+    bound = tuple(builtins_module.__dict__.items())
+
+    def seed_tests(value, _seed=seed, _type=type, _int=int, _len=len):
+        if _len(_seed) or _type(value) is not _int:
+            return False
+        _seed.append(value)
+        return True
+
     def run(test, namespace, _exec=exec_, _copy=dict.copy, _put=dict.__setitem__,
             _builtins=builtins_module, _names=builtins_module.__dict__, _get=dict.get,
-            _import=real_import, _build_class=builtins_module.__build_class__, _audit=audit):
+            _import=real_import, _build_class=builtins_module.__build_class__, _audit=audit,
+            _seed=seed, _rng=rng, _reseed=reseed, _setattr=object.__setattr__):
         scope = _copy(namespace)
         _put(scope, "__builtins__", _builtins)
         # what a test's class statement, star or relative import takes from builtins
@@ -412,12 +434,40 @@ def make_scope(exec_, builtins_module, modules, real_import, import_error, audit
                 or _get(_names, "__build_class__") is not _build_class):
             _audit("erxr.plain", b"the candidate's code replaced builtins.__import__ or "
                                  b"builtins.__build_class__, which the test uses")
+        for value in _seed:  # the test's stream starts where every test's does
+            _reseed(_rng, value)  # (the C seed: no Python code that sees builtins)
+            _setattr(_rng, "gauss_next", None)  # (as random.Random.seed does)
         _exec(test, scope)
 
-    def intact(snapshot, _all=all, _map=map, _is=is_, _len=len):
+    function_type = type(make_scope)
+    code_of = function_type.__dict__["__code__"].__get__
+    defaults_of = function_type.__dict__["__defaults__"].__get__
+    kwdefaults_of = function_type.__dict__["__kwdefaults__"].__get__
+
+    def rebound(_bound=bound, _names=builtins_module.__dict__, _get=dict.get):
+        """The first builtin the candidate rebound or deleted (the standard library's code
+        a test calls looks them up: ``random.choice`` calls ``len``), or None."""
+        for name, value in _bound:
+            if _get(_names, name) is not value:
+                return name
+        return None
+
+    def intact(snapshot, deep, _all=all, _map=map, _is=is_, _len=len, _zip=zip,
+               _code=code_of, _defaults=defaults_of, _kwdefaults=kwdefaults_of):
         """Every namespace of ``snapshot`` (``_sandbox_rewrite._snapshot``) binds its names
-        to the same objects, by identity (nothing of the candidate's is compared)."""
+        to the same objects, and (``deep``) every function there has the same code and
+        defaults, by identity (nothing of the candidate's is compared). The importer's
+        check is not deep (each read of ``__code__`` is an audit event: ~0.1 ms for
+        random's methods); ``recheck``'s, which a pass needs, is."""
         for space, size, keys, values in snapshot:
+            if size == -2:  # (the server's functions: exact types, their getters audited)
+                if not deep:
+                    continue
+                for function, (code, defaults, kwdefaults) in _zip(keys, values):
+                    if (_code(function) is not code or _defaults(function) is not defaults
+                            or _kwdefaults(function) is not kwdefaults):
+                        return False
+                continue
             if size >= 0 and _len(space) != size:
                 return False
             if not _all(_map(_is, _map(space.get, keys), values)):
@@ -426,21 +476,27 @@ def make_scope(exec_, builtins_module, modules, real_import, import_error, audit
 
     def import_module(name, top, module, top_module, snapshot, _modules=modules,
                       _import=real_import, _error=import_error, _audit=audit, _get=dict.get,
-                      _intact=intact):
+                      _intact=intact, _views=views, _rebound=rebound):
         if module is None:  # not loaded before the candidate ran: the ordinary import
             found = _import(name, None, None, (), 0)
             return found if top else _modules[name]
         why = ""
+        changed = _rebound()
         if _get(_modules, name) is not module or (
                 top and _get(_modules, name.partition(".")[0]) is not top_module):
             why = "sys.modules no longer holds the module loaded before the candidate's code ran"
-        elif snapshot is not None and not _intact(snapshot):
+        elif snapshot is not None and not _intact(snapshot, False):
             why = ("the candidate's code changed the module or one of its classes (a name "
-                   "rebound, a method replaced)")
+                   "rebound, a method replaced, a dispatch table changed)")
+        elif changed is not None:
+            why = "the candidate's code rebound builtins." + changed + ", which its code uses"
         if why:
             text = "the test imports " + name + ", but " + why
             _audit("erxr.plain", text.encode())
             raise _error(text, name=name)
+        for key, view in _views:  # (a module with submodules has none: top is module)
+            if key == name:
+                return view
         return top_module if top else module
 
     def import_from(name, names, module, snapshot, _import=import_module, _getattr=getattr,
@@ -453,15 +509,16 @@ def make_scope(exec_, builtins_module, modules, real_import, import_error, audit
             except _AttributeError:  # a submodule not yet imported, as ``from`` finds it
                 out.append(_import(name + "." + attr, False, None, None, None))
         return _tuple(out)
-    def recheck(pinned, _intact=intact, _audit=audit, _error=import_error):
+    def recheck(pinned, _intact=intact, _audit=audit, _error=import_error, _rebound=rebound):
         """At the end of a test's code: the modules it imported, still as they were."""
         for name, snapshot in pinned:
-            if not _intact(snapshot):
+            if not _intact(snapshot, True) or _rebound() is not None:
                 text = ("the test imports " + name + ", and the candidate's code changed the "
-                        "module or one of its classes while the test ran")
+                        "module, one of its classes, a function's code or defaults, or a "
+                        "builtin")
                 _audit("erxr.plain", text.encode())
                 raise _error(text, name=name)
-    return run, import_module, import_from, intact, recheck
+    return run, import_module, import_from, intact, recheck, seed_tests, rebound
 
 
 def make_fingerprint(builtins_dict, modules, getcwd, getrecursionlimit, int_max_str_digits,

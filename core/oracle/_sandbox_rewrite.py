@@ -293,6 +293,10 @@ _UNPINNED = frozenset({
     "_xxinterpchannels", "multiprocessing", "concurrent", "asyncio", "uuid", "tkinter",
     "turtle", "turtledemo", "idlelib", "this", "antigravity", "webbrowser", "pydoc", "test",
     "venv", "ensurepip", "lib2to3", "curses"})
+# What a test gets for a module instead of the module itself (random: the server's view of
+# it, whose functions draw from a stream of the runner's; ``_sandbox_draws.py``), set from
+# the judge's ``views`` once per server.
+_VIEWS: dict = {}
 _HELD_TYPES = (types.BuiltinFunctionType, types.FunctionType, types.MethodType, type, int,
                float, complex, str, bytes, bool, type(None), frozenset)
 
@@ -300,7 +304,7 @@ _HELD_TYPES = (types.BuiltinFunctionType, types.FunctionType, types.MethodType, 
 def _held(module_name: str, attr: str) -> tuple[bool, Any]:
     """(True, the attribute) when the server holds ``module_name.attr`` as a function,
     class or immutable constant the runner may hand the test itself."""
-    module = sys.modules.get(module_name)
+    module = _VIEWS.get(module_name) or sys.modules.get(module_name)
     if module_name not in _REAL_MODULES or module is None:
         return False, None
     value = module.__dict__.get(attr, _held)
@@ -420,9 +424,12 @@ def _touched_modules(tree: ast.AST) -> set[str]:
 def _snapshot(module: Any) -> tuple:
     """What the importer checks of a pinned module before handing it to a test (see
     ``make_scope``): per namespace (the module's, each class it defines that Python code
-    can change, each instance of those it holds), (the namespace, its size or -1, keys,
-    values). Taken here, in the server, before any candidate code ran; class attributes
-    change without an audit event in 3.11 (``random.Random._randbelow = ...``)."""
+    can change, each instance of those it holds, each of its dispatch tables: a dict of
+    functions or classes), (the namespace, its size or -1, keys, values); and (None, -2,
+    its functions and its classes' methods, their code, defaults and keyword defaults).
+    Taken here, in the server, before any candidate code ran; class attributes change
+    without an audit event in 3.11 (``random.Random._randbelow = ...``), and so do
+    functions' code and defaults (as far as the channel looks)."""
     if module.__name__ in ("sys", "builtins"):  # changed by W itself (and fingerprinted)
         return ()
     space = vars(module)
@@ -443,10 +450,32 @@ def _snapshot(module: Any) -> tuple:
         elif getattr(kind, "__module__", None) == name and isinstance(
                 getattr(value, "__dict__", None), dict):
             spaces.append((value.__dict__, len(value.__dict__), (), ()))
+    for key, value in space.items():  # dispatch tables (copy._deepcopy_dispatch): contents
+        if (type(value) is dict and key in names and 0 < len(value) <= 256
+                and all(type(v) in _CALLABLE for v in value.values())):
+            spaces.append((value, len(value), tuple(value), tuple(value.values())))
+    # the code, defaults and keyword defaults of its functions and of its classes' methods
+    # (copy.deepcopy.__code__ replaced: the same function, something else computed)
+    functions = [v for v in space.values() if type(v) is types.FunctionType
+                 and v.__module__ == name]
+    for value in space.values():
+        if isinstance(value, type) and value.__module__ == name:
+            for attr in vars(value).values():
+                attr = getattr(attr, "__func__", attr)  # classmethod, staticmethod
+                if type(attr) is types.FunctionType:
+                    functions.append(attr)
+    if functions:
+        spaces.append((None, -2, tuple(functions), tuple(
+            (f.__code__, f.__defaults__, f.__kwdefaults__) for f in functions)))
+    view = _VIEWS.get(name)
+    if view is not None:  # what the test gets instead, made by the runner: all of it
+        spaces.append((vars(view), len(vars(view)), tuple(vars(view)),
+                       tuple(vars(view).values())))
     return tuple(spaces)
 
 
 _RENEWED = (type(__import__("_thread").allocate_lock()), __import__("_thread").RLock, set)
+_CALLABLE = (types.FunctionType, types.BuiltinFunctionType, types.MethodType, type)
 
 
 def _check_call(prefix: str, swaps: dict, name: str, touched: set) -> Any:
@@ -469,7 +498,8 @@ class _Imports(ast.NodeTransformer):
     objects the server loaded (``make_scope`` in ``_sandbox_channel.py``): ``import a.b`` ->
     ``a = IMPORT('a.b', True, <a.b>, <a>)``, ``import a.b as c`` -> ``c = IMPORT('a.b', False,
     <a.b>, None)``, ``from m import x as y`` -> ``(y,) = IMPORT_FROM('m', ('x',), <m>)``.
-    ``from __future__``, relative and star imports stay as they are."""
+    ``from __future__``, relative and star imports stay as they are (``from random import
+    *`` binds the names of the view of random that ``_VIEWS`` holds)."""
 
     def __init__(self, prefix: str, swaps: dict, touched: set) -> None:
         self.prefix, self.swaps, self.touched = prefix, swaps, touched
@@ -504,6 +534,11 @@ class _Imports(ast.NodeTransformer):
         return out
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> Any:
+        view = _VIEWS.get(node.module or "")
+        if view is not None and not node.level and [a.name for a in node.names] == ["*"]:
+            # ``from random import *``: the view's public names, as the star would bind
+            node = _located(ast.ImportFrom(node.module, [ast.alias(name) for name in getattr(
+                view, "__all__", ())], 0), node)
         if (node.level or not node.module or node.module == "__future__"
                 or any(a.name == "*" for a in node.names)):
             return node
@@ -544,6 +579,7 @@ def _prepared(judge: dict, salt: str) -> tuple:
     if made is not None and made[0] == salt:
         return made[1]
     prefix = f"\0erxr-{salt}-"
+    _VIEWS.update(judge.get("views", {}))
     swaps = {prefix + "compare": judge["compare"], prefix + "chain": judge["chain"],
              prefix + "arith": judge["arith"],
              prefix + "explain": judge["explain"], prefix + "pytest": judge["pytest"],

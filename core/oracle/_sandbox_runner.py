@@ -8,8 +8,8 @@ standard-library modules the code and tests name, and installs the audit hooks. 
 runs the tests from a given one on, each in a fresh module namespace registered in
 ``sys.modules`` as ``__candidate__``; the test's own code then runs in globals of its own
 (a copy of that namespace, made by ``run`` of ``make_scope`` in ``_sandbox_channel.py``),
-after ``erxr.run``, from which on the channel makes any frame candidate code takes an
-error. After each test it compares a fingerprint of what a test could patch for later
+and any frame candidate code takes, while the code loads or the test runs, is an
+error (the channel). After each test it compares a fingerprint of what a test could patch for later
 tests (builtins, ``sys``, the pytest shim and the modules the code and tests import by
 name, ``sys.path`` and friends, cwd, recursion limit) and the channel notes audit events
 that change the process beyond that (new imports, processes, threads, rlimits,
@@ -77,10 +77,12 @@ if TYPE_CHECKING or __package__:  # in the engine (tools, tests); the server: ba
     from ._sandbox_channel import CHANNEL, TAMPERED_EXIT
     from ._sandbox_code import load as load_code
     from ._sandbox_compare import build as build_rules
+    from ._sandbox_draws import make_view
 else:
     from _sandbox_channel import CHANNEL, TAMPERED_EXIT
     from _sandbox_code import load as load_code
     from _sandbox_compare import build as build_rules
+    from _sandbox_draws import make_view
 
 _LIBC = ctypes.CDLL(None, use_errno=True)
 # Looked up here, once per server: CDLL caches each function it finds, so a W (which calls
@@ -132,7 +134,7 @@ PRELOADABLE = frozenset({
 _RUNNER_MODULES = ("__main__", "_sandbox_child", "_sandbox_runner", "_sandbox_channel",
                    "_sandbox_setup", "_sandbox_suite", "_sandbox_compare", "_sandbox_plain",
                    "_sandbox_rich", "_sandbox_explain", "_sandbox_rewrite", "_sandbox_code",
-                   "_sandbox_seal")
+                   "_sandbox_seal", "_sandbox_draws")
 _CANDIDATE = "__candidate__"
 _GETSIGNAL = _signal.getsignal  # C: returns the handler, 0 for SIG_DFL
 # Signals whose default action ends the process (number -> name for the crash message).
@@ -347,12 +349,17 @@ def make_hooks() -> dict:
     # a refused import is an ImportError, so ``try: import x / except ImportError`` works
     import_error = type("SandboxImportError", (ImportError,), {
         "__module__": "builtins", "__doc__": "An import the sandbox refuses."})
-    run_test, import_module, import_from, intact, recheck = namespace["make_scope"](
-        exec, builtins, sys.modules, builtins.__import__, import_error, sys.audit,
-        __import__("operator").is_)
+    # the test's random (_sandbox_draws.py): its functions and the runner's Random they
+    # hold, hidden like the wrappers that hold an original
+    random_view, test_random, draws = make_view()
+    run_test, import_module, import_from, intact, recheck, seed_tests, rebound = namespace[
+        "make_scope"](exec, builtins, sys.modules, builtins.__import__, import_error,
+                      sys.audit, __import__("operator").is_, (("random", random_view),),
+                      test_random, __import__("_random").Random.seed)
+    del test_random
     judge = {"compare": guarded["compare"], "chain": guarded["chain"],
              "import": import_module, "import_from": import_from, "run": run_test,
-             "recheck": recheck,
+             "recheck": recheck, "views": {"random": random_view},
              "explain": guarded["explain"], "arith": guarded["arith"],
              "names": {n: v for n, v in vars(builtins).items()
                        if not n.startswith("_") and n not in ("True", "False", "None")},
@@ -398,10 +405,12 @@ def make_hooks() -> dict:
             module = sys.modules.pop(name)
             if name in _RUNNER_MODULES:
                 runner_globals.append(module.__dict__)
-    hidden_all = (hidden, raiser, on_sigxcpu, *loaders)  # their defaults hold originals
+    # their defaults hold originals, or the tests' random
+    hidden_all = (hidden, raiser, on_sigxcpu, *loaders, run_test, seed_tests, *draws)
     protected = (fingerprint, unchanged, *fingerprint_parts, describe, *describe_parts, flush,
                  import_error, *rules["functions"], *guarded.values(), *shim, *hidden_all,
-                 run_test, import_module, import_from, intact, recheck)
+                 run_test, import_module, import_from, intact, recheck, seed_tests, rebound,
+                 *draws)
     # Made here, once; each W arms its own copy (see _install_hooks)
     fatal_names = tuple(_FATAL.get(n, b"") for n in range(65))  # private, immutable
     channel = namespace["make_channel"](
@@ -409,7 +418,7 @@ def make_hooks() -> dict:
         sys._getframe, os.getpid, os.getpgrp, _GETSIGNAL, blake2b, _MAGIC, _TAINT_EVENTS,
         _CANDIDATE, fatal_names, type.__dict__["__dict__"].__get__,
         types.MappingProxyType.items, TAMPERED_EXIT, __import__("_thread")._count,
-        types.FrameType, types.TracebackType, frozenset(sys.stdlib_module_names),
+        types.FrameType, frozenset(sys.stdlib_module_names),
         __import__("_thread").get_ident, _name_readers())
     guard = namespace["make_guard"](_BLOCKED_EVENTS, _BLOCKED_IMPORTS, hidden_all,
                                     protected + rules["factories"], PermissionError,
@@ -419,6 +428,7 @@ def make_hooks() -> dict:
             "values_equal": rules["values_equal"],  # two plain values, as a test's == judges
             "unchanged": unchanged,
             "describe": describe, "flush": flush, "fingerprint": fingerprint,
+            "seed_tests": seed_tests,
             "hidden": hidden_all, "protected": protected,
             "runner_globals": runner_globals, "pytest": pytest_shim,
             "salt": os.urandom(8).hex()}
@@ -467,8 +477,12 @@ def worker(spec: dict, hooks: dict, wfd: int, in_pidns: bool) -> None:
     # inputs from it (HumanEval's decode_shift, find_zero, ...) would draw new ones each
     # run, and a mutant that crashes on some draws would pass or fail by chance. Seeded
     # here, before any candidate code, from the suite's hash seed: outcomes reproduce.
+    # A test's own random (_sandbox_draws.py) restarts from the same seed as each test's
+    # code starts.
+    seed = int(spec["limits"].get("hash_seed") or 0)
     if "random" in sys.modules:
-        sys.modules["random"].seed(int(spec["limits"].get("hash_seed") or 0))
+        sys.modules["random"].seed(seed)
+    hooks["seed_tests"](seed)
     work, start = spec["work"], spec["start"]
     _set_limits(spec["limits"], spec["cpu_seconds"], uid, len(work) - start)
     _install_hooks(hooks)
@@ -486,6 +500,11 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
     exit_, audit, exec_, AssertionError_ = os._exit, sys.audit, exec, AssertionError
     BaseException_, ModuleType, builtins_ = BaseException, types.ModuleType, builtins
     gc_enable, gc_disable = gc.enable, gc.disable
+    # the interpreter's own list (``gc.callbacks`` rebound changes nothing it calls) and the
+    # thresholds: a callback or threshold of the candidate's would run its code during a
+    # later test's runner code, taking frames (an error); no later test of this W sees it
+    callbacks, get_threshold, len_ = gc.callbacks, gc.get_threshold, len
+    threshold = get_threshold()
     sizeof = dict.__sizeof__
     describe, flush, unchanged = hooks["describe"], hooks["flush"], hooks["unchanged"]
     fingerprint, prior = hooks["fingerprint"], hooks.get("prior")
@@ -506,7 +525,9 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
     # W is compared with its baseline only after a test that another test follows; a W
     # with one test left (a one-test suite, the last test after a dirty one) needs none
     checked = any([work[j] is not None for j in range_(start, last)])
-    audit("erxr.arm", 3)  # from this very frame: the only one that may vote later
+    # from this very frame: the only one that may vote later; with the name readers of
+    # modules preloaded here (typing's, when the code or tests import typing)
+    audit("erxr.arm", 3, _name_readers())
     baseline = fingerprint(watched_modules, lists, prior) if checked else None
     del prior
     for i in range_(start, len(work)):
@@ -568,7 +589,8 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
         dirty = False
         if i < last:  # after the last test W exits anyway
             try:
-                dirty = not unchanged(baseline)
+                dirty = (not unchanged(baseline) or len_(callbacks) != 0
+                         or get_threshold() != threshold)
             except BaseException_:
                 dirty = True
             try:  # the test's output is read before its verdict; fds 1, 2 as they were
