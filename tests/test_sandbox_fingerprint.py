@@ -42,6 +42,12 @@ CASES = {
         "import sys\ndef f():\n    return sys.maxsize\n",
         "import sys\nsys.maxsize = 7",
         "assert f() > 7"),
+    # the server sets the worker's bytecode prefix before it forks, so the worker reuses the
+    # server's fingerprint of sys: putting back the value sys had before is still a change
+    "sys.pycache_prefix put back to None": (
+        "import sys\ndef f():\n    return sys.pycache_prefix\n",
+        "import sys\nsys.pycache_prefix = None",
+        "assert f() is not None"),
     "a builtin rebound while builtins' table was rebuilt": (
         "def f(x):\n    return len(x)\n",
         "import builtins\nd = vars(builtins)\nfor i in range(400):\n    d[f'zz{i}'] = i\n"

@@ -171,6 +171,7 @@ def serve(config: dict) -> None:
     workdir = os.path.join(config["base"], "w")  # one suite at a time: one folder, emptied
     os.environ.clear()
     os.environ.update(HOME=workdir, TMPDIR=workdir, PATH="/usr/bin:/bin", LANG="C.UTF-8")
+    sys.pycache_prefix = NO_BYTECODE  # as W sets it: see _sandbox_runner.NO_BYTECODE
     import gc
 
     # Forked children leave these objects' pages shared (fewer COW faults). No collection
@@ -205,7 +206,9 @@ def _empty(folder: str) -> None:
     with os.scandir(folder) as entries:
         for entry in entries:
             if entry.is_dir(follow_symlinks=False):
-                __import__("shutil").rmtree(entry.path, ignore_errors=True)
+                if "shutil" not in sys.modules:
+                    preload(["shutil"])  # (with its .pyc: see _sandbox_runner.NO_BYTECODE)
+                sys.modules["shutil"].rmtree(entry.path, ignore_errors=True)
             else:
                 try:
                     os.unlink(entry.path)
@@ -219,7 +222,7 @@ if __name__ == "__main__":
     gc.disable()  # no automatic collections while the server imports and sets itself up
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import _sandbox_setup as _setup_module
-    from _sandbox_runner import drop_capabilities, make_hooks
+    from _sandbox_runner import NO_BYTECODE, drop_capabilities, make_hooks, preload
     from _sandbox_seal import SealError
     from _sandbox_seal import seal as seal_ctypes
     from _sandbox_setup import enter_new_pid_namespace, leave_pid_namespace, setup

@@ -91,10 +91,12 @@ def quiet(code) -> bool:  # type: ignore[no-untyped-def]
 
 _COMPILED: dict[str, tuple] = {}  # test text -> (code object, imported names)
 # Tests repeat within a query's suites (its canonical and distractors run one after another),
-# so a small cache holds them. Every page it grows stays in the server and costs each fork
-# (~40 us per MB of server memory on the development VM): 4096 entries of tests that do not
-# repeat (bench_oracle.py's) grew the server from 7.8 to 9.9 MB.
-_COMPILED_MAX = 1024
+# so a small cache holds them (a batch sends suites with the same tests to one server one
+# after another: ForkServerPool.run_batch). Every page it grows stays in the server and
+# costs each fork (~40 us per MB of server memory on the development VM) and the worker's
+# exit: with tests that do not repeat (bench_oracle.py's) 1024 entries left the server at
+# 10.3 MB of anonymous memory, 256 at 8.3 MB.
+_COMPILED_MAX = 256
 
 
 def _compile_test(test: str, judge: dict, salt: str) -> tuple:
