@@ -24,7 +24,7 @@ import json
 import os
 import shutil
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +34,7 @@ from ..errors import BuildError
 from ..fileio import atomic_directory
 from ..hooks import Progress, ShouldStop
 from .assembly import Assembly, assemble
+from .testnames import with_imports
 
 if TYPE_CHECKING:
     from ..benchmark.gates import ValidationReport
@@ -184,6 +185,10 @@ def build(seed_path: str | Path, out: str | Path, *, oracle: Oracle,
     """
     seed_path, out = Path(seed_path), Path(out)
     tasks, data = read_seed(seed_path)
+    # a test's names are the candidate's unless it binds them: it gets the canonical's
+    # imports of those it reads (see execretrieval.build.testnames)
+    tasks = [replace(t, test_suite=with_imports(t.test_suite, t.canonical, t.function_name))
+             for t in tasks]
     if seed < 0:
         raise BuildError(f"the seed must be a non-negative integer, got {seed}")
     assembly = assemble(tasks, oracle, mutant_oracle=mutant_oracle, seed=seed,
