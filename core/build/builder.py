@@ -5,6 +5,10 @@ writes ``queries.jsonl``, ``corpus.jsonl`` and ``manifest.json`` into a staging 
 runs the five gates on what it wrote, and only then swaps the staging folder in. An
 interrupted or failed build leaves the old folder as it was.
 
+Each test gets the canonical's top-level imports of the names it reads
+(:func:`~execretrieval.build.testnames.with_imports`): a test runs in globals copied from
+the candidate's namespace, so otherwise its ``date`` would be the candidate's.
+
 Same seed file + same seed = byte-identical output: the manifest's ``created`` is the
 seed file's SHA-256 (or ``SOURCE_DATE_EPOCH``, the reproducible-builds convention, when set),
 never the wall clock, and the source is named by file name, not absolute path.
