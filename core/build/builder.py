@@ -5,6 +5,10 @@ writes ``queries.jsonl``, ``corpus.jsonl`` and ``manifest.json`` into a staging 
 runs the five gates on what it wrote, and only then swaps the staging folder in. An
 interrupted or failed build leaves the old folder as it was.
 
+Each test gets the canonical's top-level imports of the names it reads
+(:func:`~execretrieval.build.testnames.with_imports`): a test runs in globals copied from
+the candidate's namespace, so otherwise its ``date`` would be the candidate's.
+
 Same seed file + same seed = byte-identical output: the manifest's ``created`` is the
 seed file's SHA-256 (or ``SOURCE_DATE_EPOCH``, the reproducible-builds convention, when set),
 never the wall clock, and the source is named by file name, not absolute path.
@@ -24,7 +28,7 @@ import json
 import os
 import shutil
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +38,7 @@ from ..errors import BuildError
 from ..fileio import atomic_directory
 from ..hooks import Progress, ShouldStop
 from .assembly import Assembly, assemble
+from .testnames import with_imports
 
 if TYPE_CHECKING:
     from ..benchmark.gates import ValidationReport
@@ -184,6 +189,10 @@ def build(seed_path: str | Path, out: str | Path, *, oracle: Oracle,
     """
     seed_path, out = Path(seed_path), Path(out)
     tasks, data = read_seed(seed_path)
+    # a test's names are the candidate's unless it binds them: it gets the canonical's
+    # imports of those it reads (see execretrieval.build.testnames)
+    tasks = [replace(t, test_suite=with_imports(t.test_suite, t.canonical, t.function_name))
+             for t in tasks]
     if seed < 0:
         raise BuildError(f"the seed must be a non-negative integer, got {seed}")
     assembly = assemble(tasks, oracle, mutant_oracle=mutant_oracle, seed=seed,

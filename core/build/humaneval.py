@@ -50,6 +50,7 @@ from ..errors import BuildError, InputFormatError
 from ..hooks import Progress, ShouldStop
 from .assembly import DroppedTask, assemble
 from .builder import BuildResult, created_stamp, write_folder
+from .testnames import names_read, top_level_names
 
 if TYPE_CHECKING:
     from ..oracle.execution import Oracle
@@ -257,21 +258,6 @@ def split_check(test_source: str, entry_point: str) -> tuple[str, ...]:
     return tuple(tests)
 
 
-def _names_read(node: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)
-            and isinstance(n.ctx, ast.Load)}
-
-
-def _top_level_names(stmt: ast.stmt) -> set[str]:
-    """The module names a top-level statement binds (a def's own name, not its locals)."""
-    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-        return {stmt.name}
-    if isinstance(stmt, (ast.Import, ast.ImportFrom)):
-        return {(a.asname or a.name).split(".")[0] for a in stmt.names}
-    return {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name)
-            and isinstance(n.ctx, ast.Store)}
-
-
 def with_helpers(tests: Sequence[str], prompt: str, entry_point: str) -> tuple[str, ...]:
     """Each test with the prompt's definitions it reads prepended, the entry point's aside.
 
@@ -287,15 +273,15 @@ def with_helpers(tests: Sequence[str], prompt: str, entry_point: str) -> tuple[s
     lines = prompt.splitlines(keepends=True)
     binders = {name: stmt for stmt in tree.body
                if not (isinstance(stmt, ast.FunctionDef) and stmt.name == entry_point)
-               for name in _top_level_names(stmt)}
+               for name in top_level_names(stmt)}
     out = []
     for test in tests:
-        wanted = _names_read(ast.parse(test))
+        wanted = names_read(ast.parse(test))
         chosen: dict[int, ast.stmt] = {}  # by line: prompt order, each statement once
         while new := {binders[n].lineno: binders[n] for n in wanted if n in binders
                       and binders[n].lineno not in chosen}:
             chosen.update(new)
-            wanted = set().union(*map(_names_read, new.values())) - {entry_point}
+            wanted = set().union(*map(names_read, new.values())) - {entry_point}
         parts = []
         for line in sorted(chosen):
             stmt = chosen[line]
