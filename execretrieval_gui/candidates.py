@@ -360,12 +360,12 @@ class CandidatesPanel(QWidget):
         self._refit()
 
     def _refit(self) -> None:
-        """A badge's text changed ("running…" -> "PASS 8/8"): fit the columns to it (once
-        per event-loop pass, however many outcomes came), else the Tests column kept the
-        width of "running…" and the bug type stayed elided for the room it had taken."""
-        self.fitter.schedule()
-        if self.table_b.isVisibleTo(self):
-            self.fitter_b.schedule()
+        """A badge's text changed ("running…" -> "PASS 8/8"): fit the columns to it if the
+        Tests column now asks for another width, else it kept the width of "running…" and
+        the bug type stayed elided for the room it had taken."""
+        self.fitter.texts_changed(CandidatesModel.BADGE)
+        if self.table_b.isVisibleTo(self):   # (and the two lists' shares with it)
+            self.fitter_b.texts_changed(CandidatesModel.BADGE)
             self._balance_timer.start()
 
 

@@ -61,10 +61,34 @@ class ColumnFitter:
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
         self._timer.timeout.connect(self.fit)
+        self._asked: dict[int, int] = {}   # what each column asked for at the last fit
+        self._changed: set[int] = set()     # columns whose texts changed since
+        self._check_timer = QTimer(view)
+        self._check_timer.setSingleShot(True)
+        self._check_timer.setInterval(0)
+        self._check_timer.timeout.connect(self._check)
 
     def schedule(self) -> None:
         """Fit once the event loop runs (several changes in a row fit once)."""
         self._timer.start()
+
+    def texts_changed(self, column: int) -> None:
+        """``column``'s texts changed (a badge's "running…" became "FAIL 7/8"): once the event
+        loop runs, fit again if the column now asks for another width than at the last fit
+        (most changes leave it as it was, and a fit is not free on every query switch)."""
+        self._changed.add(column)
+        self._check_timer.start()
+
+    def _check(self) -> None:
+        changed, self._changed = self._changed, set()
+        if self._timer.isActive():
+            return   # a fit is coming anyway
+        for column in changed:
+            asked = self._asked.get(column)
+            if asked is not None and not self.view.isColumnHidden(column) \
+                    and self.wanted(column) != asked:
+                self.fit()
+                return
 
     def viewport_event(self, watched: QObject, event: QEvent) -> None:
         """Refit soon when ``event`` is a width change of the view's viewport."""
@@ -123,6 +147,7 @@ class ColumnFitter:
         if not cols or avail <= 0:
             return
         widths = {c: self.wanted(c) for c in cols}
+        self._asked = dict(widths)
         excess = sum(widths.values()) - avail
         # the shrink steps in order, each column down to the step's floor (a whole column
         # all the way); still too wide, the elidable ones down to the narrowest a header
