@@ -48,32 +48,10 @@ def _erx_wrap(_erx_f, _erx_seen):
     return _erx_called
 '''
 
-_RUN = '''
-import builtins as _erx_builtins
-def _erx_run():
-    try:
-        _erx_r = {call}
-    except (AssertionError, RecursionError, MemoryError):
-        return "!"
-    except Exception as _erx_e:
-        _erx_t = type(_erx_e)
-        _erx_n = _erx_t.__name__
-        if globals().get(_erx_n) is _erx_t or getattr(_erx_builtins, _erx_n, None) is _erx_t:
-            return "E" + _erx_n
-        return "!"
-    try:
-        return "R" + _erx_src(_erx_r)
-    except (ValueError, RecursionError, TypeError):
-        return "?"
-_erx_first = _erx_run()
-_erx_second = _erx_run()
-print("{mark}" + repr([_erx_first, _erx_second]) + "{mark}")
-'''
-
-# _RUN as a function of the suite's code (``shared=True``): the test hands it the call as
-# a lambda and its own globals, so what is evaluated, and where exception names are looked
-# up, is the test's as above, and the test is one line instead of 600 characters that
-# each input's test compiled (and the runner rewrote) anew
+# An evaluator's runner: the test hands it the call as a lambda and its own globals (where
+# an exception's name is looked up). With ``shared=True`` it sits once in the suite's code,
+# its builtins bound as locals (:func:`_probe_setup`), and each input's test is one line:
+# 600 characters of it in every test were compiled (and rewritten by the runner) anew
 _REPORT = f'''
 def _erx_run(_erx_call, _erx_globals):
     try:
@@ -142,10 +120,12 @@ def evaluator(call: str, imports: str = "", *, shared: bool = False) -> str:
     result>``, ``E<exception type>``, ``?`` (not plain data) or ``!`` (an exception a test
     should not expect). ``shared``: as for :func:`collector`."""
     head = imports.strip() + "\n" if imports.strip() else ""
+    run = f"_erx_report(lambda: {call}, globals())\n"
     if shared:
-        return f"{head}_erx_report(lambda: {call}, globals())\n"
-    run = _RUN.replace("{call}", call).replace("{mark}", MARK.encode("unicode_escape").decode())
-    return head + SANDBOX_SOURCE + run
+        return head + run
+    # self-contained: the same runner in the test, where the names it uses are the real
+    # builtins by the runner's rule, not by being bound as locals
+    return f"{head}import builtins as _erx_b\n{SANDBOX_SOURCE}{_REPORT}{run}"
 
 
 def _payload(outcome: TestOutcome) -> str | None:
