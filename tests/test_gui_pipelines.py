@@ -184,6 +184,9 @@ def test_ranking_a_pipeline_reports_progress_and_cancels(qtbot, make_window) -> 
     # a private cache (conftest): the 1,600+ suites really run, so there is time to cancel
     _wait_rank(qtbot, window, "a", lambda: state.set_model("bm25+exec:depth=40", "a"))
     assert any(busy and total == 160 for busy, _done, total in seen)
+    # the bar moved while the one batch of 1,600 suites ran, and the cancel came then
+    assert any(busy and 0 < done < 160 for busy, done, _total in seen)
+    assert not any(busy and done == 160 for busy, done, _total in seen)
     assert state.model_a == "bm25" and state.ranking_a.model == "bm25"   # nothing replaced
     assert window.picker.model_box.currentData() == "bm25"
     assert not state.rank_slot.busy

@@ -146,3 +146,18 @@ def test_queries_left_without_held_out_tests_are_excluded_and_counted(small: Ben
     assert set(ev.query_ids) == {q.query_id for q in small.queries} - empty
     assert report.settings["split"]["excluded_no_held_out"] == len(empty)
     assert set(report.to_dict()["split"]["excluded_no_held_out"]) == empty
+
+
+@pytest.mark.parametrize("system", ["bm25+exec:depth=5", "bm25+consensus:depth=3,inputs=5"])
+def test_a_stage_reports_progress_while_its_one_batch_runs(small: Benchmark, system) -> None:
+    """Every query sits in one block (one oracle batch), so the count must move while the
+    batch's suites finish, not jump from 0 to 12 at its end; and it only moves forward."""
+    split = make_split(small, 0.5, seed=0)
+    seen: list[tuple[int, int]] = []
+    with Oracle(workers=2) as oracle:
+        rank_system(small, system, oracle=oracle, split=split,
+                    progress=lambda done, total: seen.append((done, total)))
+    assert {total for _done, total in seen} == {12}
+    counts = [done for done, _total in seen]
+    assert counts == sorted(counts) and counts[-1] == 12
+    assert len({c for c in counts if 0 < c < 12}) >= 3, seen

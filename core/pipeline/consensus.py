@@ -37,10 +37,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..hooks import ShouldStop
+from ..hooks import Progress, ShouldStop
 from ..inputs.batches import CHUNK, derived_oracle
 from .consensus_inputs import DEFAULT_INPUTS, generated_calls
-from .stages import RerankStage, StageLog, reorder_row
+from .stages import RerankStage, StageLog, in_parts, reorder_row
 
 if TYPE_CHECKING:
     from ..benchmark.dataset import Benchmark
@@ -124,7 +124,11 @@ class ConsensusStage(RerankStage):
         "consensus", score_name="agreement with the candidates (itself included)"))
 
     def _rerank(self, benchmark: Benchmark, start: int, block: np.ndarray,
-                should_stop: ShouldStop | None) -> np.ndarray:
+                should_stop: ShouldStop | None,
+                progress: Progress | None = None) -> np.ndarray:
+        # three parts, each a share of the block: the inputs generated, the visible calls
+        # run, the generated calls run
+        part = in_parts(progress, 3)
         clock = self.log.timed()
         rows = []   # (query, candidates, which define the function, visible calls' probes)
         donors: list[tuple[str, str, tuple[str, ...]] | None] = []
@@ -145,7 +149,8 @@ class ConsensusStage(RerankStage):
                           (benchmark.corpus[donor].code, query.function_name, visible))
         generation: list[int] = []
         generated = generated_calls(self.oracle, donors, n=self.inputs, seed=self.seed,
-                                    should_stop=should_stop, executed=generation)
+                                    progress=part(0), should_stop=should_stop,
+                                    executed=generation)
         # per candidate: one suite of the visible calls (as with inputs=0), then the
         # generated calls in chunks on a short per-chunk timeout (a loop costs one chunk)
         jobs: list[tuple[str, tuple[str, ...]]] = []
@@ -167,11 +172,12 @@ class ConsensusStage(RerankStage):
                     jobs.append((code, probes))
                 chunks.extend((code, part) for part in parts)
             plan.append((query, cands, slots, len(extra)))
-        results = self.oracle.run_many(jobs, should_stop=should_stop) if jobs else []
+        results = self.oracle.run_many(jobs, progress=part(1),
+                                       should_stop=should_stop) if jobs else []
         chunked = []
         if chunks:
             with derived_oracle(self.oracle) as runner:
-                chunked = runner.run_many(chunks, should_stop=should_stop)
+                chunked = runner.run_many(chunks, progress=part(2), should_stop=should_stop)
         # the engine's suites as its oracles count them (really run, not cache hits); the
         # candidates' suites are counted by record() below, cache hits included, as exec's
         self.log.counts["input_executions"] = (self.log.counts.get("input_executions", 0)

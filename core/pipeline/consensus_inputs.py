@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..hooks import ShouldStop
+from ..hooks import Progress, ShouldStop
 from ..inputs import InputTask, build_input_sets
 
 __all__ = ["DEFAULT_INPUTS", "generated_calls"]
@@ -26,11 +26,13 @@ DEFAULT_INPUTS = 50
 
 
 def generated_calls(oracle: Any, tasks: Sequence[tuple[str, str, tuple[str, ...]] | None],
-                    *, n: int, seed: int, should_stop: ShouldStop | None = None,
+                    *, n: int, seed: int, progress: Progress | None = None,
+                    should_stop: ShouldStop | None = None,
                     executed: list[int] | None = None) -> list[tuple[str, ...]]:
     """Per task ``(donor code, function name, visible tests)`` (or None: no donor), up to
     ``n`` generated call sources (``f(3, [1, 2])``), in the engine's order, none a call the
-    visible tests make themselves. ``executed`` gets the suites really run appended."""
+    visible tests make themselves. ``executed`` gets the suites really run appended;
+    ``progress`` is the input engine's (:func:`~execretrieval.inputs.build_input_sets`)."""
     wanted = [(i, t) for i, t in enumerate(tasks) if t is not None and n > 0]
     out: list[tuple[str, ...]] = [() for _ in tasks]
     if not wanted:
@@ -40,7 +42,7 @@ def generated_calls(oracle: Any, tasks: Sequence[tuple[str, str, tuple[str, ...]
     # depend on which queries share its block)
     inputs = [InputTask(code, function, tuple(tests)) for _, (code, function, tests) in wanted]
     sets = build_input_sets(oracle, inputs, n=n + max(10, n // 2), seed=seed,
-                            should_stop=should_stop, executed=executed)
+                            progress=progress, should_stop=should_stop, executed=executed)
     for (i, _), found in zip(wanted, sets, strict=True):
         out[i] = tuple(c.call for c in found.cases if c.origin == "generated")[:n]
     return out

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..hooks import ShouldStop
+from ..hooks import Progress, ShouldStop
 from ..ranking.api_rerank import RerankClient, RerankSettings, ScoreCache, rerank_scores
 from ..ranking.cross_encoder import CrossEncoderScorer
 from ..ranking.llm_judge import PROMPTS, SYSTEM_PROMPT, ChatJudge, judge_pairs
@@ -78,7 +78,9 @@ class ModelStage(BlockStage):
     log: StageLog = field(default_factory=lambda: StageLog("model"))
 
     def _rerank(self, benchmark: Benchmark, start: int, block: np.ndarray,
-                should_stop: ShouldStop | None) -> np.ndarray:
+                should_stop: ShouldStop | None,
+                progress: Progress | None = None) -> np.ndarray:
+        # (the scorer's requests report no progress: the block's end does)
         plan: list[np.ndarray] = []
         groups: list[tuple[str, list[str]]] = []
         for r in range(block.shape[0]):

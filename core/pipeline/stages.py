@@ -24,7 +24,7 @@ candidate and gets the ranks filled in.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -193,14 +193,51 @@ class BlockStage(StreamingRetriever):
         for block in score_blocks(self.previous, benchmark, rows=rows,
                                   should_stop=should_stop):
             yield self._rerank(benchmark, start, np.asarray(block, dtype=np.float64),
-                               should_stop)
+                               should_stop, within_block(progress, start, len(block), total))
             start += len(block)
             if progress:
                 progress(start, total)
 
     def _rerank(self, benchmark: Benchmark, start: int, block: np.ndarray,
-                should_stop: ShouldStop | None) -> np.ndarray:
+                should_stop: ShouldStop | None,
+                progress: Progress | None = None) -> np.ndarray:
+        """The block reordered; ``progress(done, of)``, if given, takes the block's own
+        work as it goes (suites run of those to run), see :func:`within_block`."""
         raise NotImplementedError
+
+
+def within_block(progress: Progress | None, start: int, rows: int,
+                 total: int) -> Progress | None:
+    """``progress`` of the whole ranking (queries done of ``total``) fed from the work on
+    one block of ``rows`` queries from ``start``: a share ``done / of`` of the block counts
+    as that share of its queries. A block usually holds every query (one oracle batch keeps
+    every core busy), so without this the count would stay at 0 until the batch ended.
+    Only advances, and leaves the block's last query to the caller, who reports it once
+    the block is reordered."""
+    if progress is None:
+        return None
+    shown = [start]
+
+    def step(done: int, of: int) -> None:
+        now = start + (rows * done) // of if of > 0 else start
+        if shown[0] < now < start + rows:
+            shown[0] = now
+            progress(now, total)
+    return step
+
+
+def in_parts(progress: Progress | None, parts: int) -> Callable[[int], Progress | None]:
+    """``part(k)``: the progress of the k-th of ``parts`` successive pieces of one job
+    (0-based), reported to ``progress`` as the share ``(k + done / of) / parts``."""
+    def part(k: int) -> Progress | None:
+        if progress is None:
+            return None
+
+        def step(done: int, of: int) -> None:
+            if of > 0:
+                progress(k * of + min(done, of), parts * of)
+        return step
+    return part
 
 
 @dataclass
@@ -237,7 +274,8 @@ class ExecStage(RerankStage):
         "exec", score_name="visible tests passed / visible tests"))
 
     def _rerank(self, benchmark: Benchmark, start: int, block: np.ndarray,
-                should_stop: ShouldStop | None) -> np.ndarray:
+                should_stop: ShouldStop | None,
+                progress: Progress | None = None) -> np.ndarray:
         jobs: list[tuple[str, tuple[str, ...]]] = []
         plan: list[tuple[int, np.ndarray, int]] = []   # (row, candidates, first job)
         for r in range(block.shape[0]):
@@ -247,7 +285,8 @@ class ExecStage(RerankStage):
             plan.append((r, cands, len(jobs)))
             jobs.extend((benchmark.corpus[int(j)].code, tests) for j in cands)
         clock = self.log.timed()
-        results = self.oracle.run_many(jobs, should_stop=should_stop) if jobs else []
+        results = self.oracle.run_many(jobs, progress=progress,
+                                       should_stop=should_stop) if jobs else []
         out = block.copy()
         for r, cands, first in plan:
             query = benchmark.queries[start + r]
