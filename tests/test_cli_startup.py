@@ -162,6 +162,7 @@ def test_parser_choices_equal_the_engines() -> None:
     from execretrieval.audit.run import DEFAULT_INPUTS, DEFAULT_SEEDS
     from execretrieval.benchmark.flags import CATEGORIES
     from execretrieval.measure.ties import TIE_POLICIES
+    from execretrieval.oracle.limits import MUTANT_TIMEOUT
     from execretrieval.ranking.api_embed import PRESETS
 
     assert choices.TIE_POLICIES == TIE_POLICIES
@@ -169,6 +170,7 @@ def test_parser_choices_equal_the_engines() -> None:
     assert choices.AUDIT_DEFAULT_INPUTS == DEFAULT_INPUTS
     assert choices.FLAG_CATEGORIES == tuple(CATEGORIES)
     assert choices.EMBED_PRESETS == tuple(PRESETS)
+    assert choices.MUTANT_TIMEOUT == MUTANT_TIMEOUT
 
 
 @pytest.mark.parametrize("command", sorted(entry.COMMANDS))

@@ -3,8 +3,12 @@ several hash seeds, through the (cached, parallel) oracle.
 
 All six operators are used, not only the four kinds a benchmark keeps as distractors: a
 mutant no test catches is evidence about the suite whatever its kind. Mutants run under the
-oracle's own settings, so they share cache entries with ``build``; the canonical runs once
-more per hash seed, each seed an oracle of its own (the seed is part of the cache key).
+oracle's limits with the builder's mutant timeout (:data:`MUTANT_TIMEOUT`, 1 s, or the
+oracle's if shorter), so they share cache entries with ``build``, and a mutant that loops
+costs a second, not the canonical's five (on a suite like ``lowest_set_bit``'s, where half
+the mutants loop, that is most of the audit's time); a mutant that times out is killed,
+as at any timeout. The canonical runs under the oracle's own timeout, and once more per
+hash seed, each seed an oracle of its own (the seed is part of the cache key).
 
 Then the input engine (:mod:`execretrieval.inputs`) classifies every survivor: inputs are
 collected from the suite and generated around them (``inputs`` of them, seeded by
@@ -24,18 +28,19 @@ from typing import Any
 from ..benchmark.dataset import BUG_TYPES, Benchmark, Query
 from ..errors import BuildError, CancelledError, OracleError
 from ..hooks import Progress, ShouldStop
+from ..inputs.batches import derived_oracle
 from ..inputs.cases import DEFAULT_INPUTS, InputSet, InputTask, build_input_sets
 from ..inputs.differential import DifferentialResult, canonical_answer, run_differential
 from ..inputs.suggest import suggest_tests
 from ..mutation.generate import Mutant, generate_mutants
 from ..oracle.cache import SharedCache
 from ..oracle.execution import Oracle
-from ..oracle.limits import Limits
+from ..oracle.limits import MUTANT_TIMEOUT, Limits
 from ..oracle.results import SuiteResult
 from .results import BOUNDARY_TYPES, AuditResult, MutantRun, QueryAudit, SuggestedTest, Survivor
 from .suspicion import WEIGHTS, score_query, surviving
 
-__all__ = ["DEFAULT_INPUTS", "DEFAULT_SEEDS", "run_audit", "seed_limits"]
+__all__ = ["DEFAULT_INPUTS", "DEFAULT_SEEDS", "MUTANT_TIMEOUT", "run_audit", "seed_limits"]
 
 DEFAULT_SEEDS = 10
 _STRICTNESS = {("<", "<="), ("<=", "<"), (">", ">="), (">=", ">")}
@@ -148,11 +153,13 @@ def _engine(oracle: Oracle, plans: Sequence[_Plan], alive: dict[int, list[Mutant
 def run_audit(benchmark: Benchmark, oracle: Oracle, *, seeds: int = DEFAULT_SEEDS,
               limit: int | None = None, query_ids: Sequence[str] | None = None,
               inputs: int = DEFAULT_INPUTS, input_seed: int = 0,
+              mutant_timeout: float = MUTANT_TIMEOUT,
               progress: Progress | None = None,
               should_stop: ShouldStop | None = None) -> AuditResult:
     """Audit the suites of ``benchmark`` (the first ``limit`` queries, or ``query_ids``).
 
-    Runs every mutant of each canonical, then the canonical under hash seeds
+    Runs each canonical and every one of its mutants (these with the suite timeout
+    ``mutant_timeout``, or the oracle's if shorter), then the canonical under hash seeds
     ``0 .. seeds-1``, then classifies the survivors on up to ``inputs`` inputs per query
     (``0`` skips this: survivors stay unclassified); returns the queries most suspect
     first (ties by query id).
@@ -172,23 +179,31 @@ def run_audit(benchmark: Benchmark, oracle: Oracle, *, seeds: int = DEFAULT_SEED
         queries = list(benchmark.queries)
     if limit is not None:
         queries = queries[:limit]
+    if not mutant_timeout > 0:
+        raise ValueError(f"mutant_timeout must be positive, not {mutant_timeout}")
     plans = [_plan(benchmark, q) for q in queries]
+    # per plan that runs: its canonical's index in seed_jobs, its first mutant's in jobs
+    seed_jobs: list[tuple[str, Sequence[str]]] = []
     jobs: list[tuple[str, Sequence[str]]] = []
-    starts: list[int] = []
+    starts: list[tuple[int, int]] = []
     for plan in plans:
-        starts.append(len(jobs))
+        starts.append((len(seed_jobs), len(jobs)))
         if plan.code and not plan.problem:
             tests = plan.query.test_suite
-            jobs.append((plan.code, tests))
+            seed_jobs.append((plan.code, tests))
             jobs.extend((m.code, tests) for m in plan.mutants)
-    seed_jobs = [(p.code, p.query.test_suite) for p in plans if p.code and not p.problem]
     # the input engine's share of the bar: as much as two runs of every canonical
-    meter = _Offset(progress, len(jobs) + seeds * len(seed_jobs)
+    meter = _Offset(progress, len(seed_jobs) + len(jobs) + seeds * len(seed_jobs)
                     + (2 * len(seed_jobs) if inputs else 0))
     before = oracle.executed
-    results = oracle.run_many(jobs, progress=meter.hook(), should_stop=should_stop)
-    meter.base += len(jobs)
+    canonicals = oracle.run_many(seed_jobs, progress=meter.hook(), should_stop=should_stop)
+    meter.base += len(seed_jobs)
     executed = oracle.executed - before
+    with derived_oracle(oracle, mutant_timeout) as mutant_oracle:
+        results = mutant_oracle.run_many(jobs, progress=meter.hook(), should_stop=should_stop)
+        executed += mutant_oracle.executed
+        settled_timeout = mutant_oracle.timeout
+    meter.base += len(jobs)
     per_seed: list[tuple[int, list[SuiteResult]]] = []
     for seed in range(seeds):
         if should_stop is not None and should_stop():
@@ -201,15 +216,15 @@ def run_audit(benchmark: Benchmark, oracle: Oracle, *, seeds: int = DEFAULT_SEED
 
     mutant_runs: dict[int, tuple[MutantRun, ...]] = {}
     alive: dict[int, list[MutantRun]] = {}
-    for p, (plan, start) in enumerate(zip(plans, starts, strict=True)):
+    for p, (plan, (canon, start)) in enumerate(zip(plans, starts, strict=True)):
         if not plan.code or plan.problem:
             continue
         mutant_runs[p] = tuple(
             MutantRun(Survivor(m.bug_type, m.bug_description, m.line, m.code,
                                _is_boundary(m, plan.code)),
-                      results[start + 1 + j].statuses)
+                      results[start + j].statuses)
             for j, m in enumerate(plan.mutants))
-        left = surviving(results[start].statuses, mutant_runs[p])
+        left = surviving(canonicals[canon].statuses, mutant_runs[p])
         if left:
             alive[p] = [mutant_runs[p][j] for j in left]
     classified = {}
@@ -222,14 +237,13 @@ def run_audit(benchmark: Benchmark, oracle: Oracle, *, seeds: int = DEFAULT_SEED
         executed += sum(counts)
 
     audits: list[QueryAudit] = []
-    k = 0
-    for p, (plan, start) in enumerate(zip(plans, starts, strict=True)):
+    for p, (plan, (canon, _first)) in enumerate(zip(plans, starts, strict=True)):
         q = plan.query
         if not plan.code or plan.problem:
             audits.append(score_query(q.query_id, q.function_name, q.test_suite, plan.code,
                                       ("error",) * len(q.test_suite), (), (), plan.problem))
             continue
-        canonical = results[start].statuses
+        canonical = canonicals[canon].statuses
         runs = mutant_runs[p]
         suggested: tuple[SuggestedTest, ...] = ()
         if p in classified:
@@ -237,8 +251,7 @@ def run_audit(benchmark: Benchmark, oracle: Oracle, *, seeds: int = DEFAULT_SEED
             verdicts = dict(zip((id(r) for r in alive[p]), survivors, strict=True))
             runs = tuple(MutantRun(verdicts[id(r)], r.statuses) if id(r) in verdicts else r
                          for r in runs)
-        by_seed = [(seed, rs[k].statuses) for seed, rs in per_seed]
-        k += 1
+        by_seed = [(seed, rs[canon].statuses) for seed, rs in per_seed]
         audits.append(score_query(q.query_id, q.function_name, q.test_suite, plan.code,
                                   canonical, runs, by_seed, suggested=suggested,
                                   input_seed=input_seed if inputs else None))
@@ -252,6 +265,7 @@ def run_audit(benchmark: Benchmark, oracle: Oracle, *, seeds: int = DEFAULT_SEED
         "mutants": sum(a.mutants for a in audits),
         "seeds": list(range(seeds)),
         "timeout": oracle.timeout,
+        "mutant_timeout": settled_timeout,
         "weights": dict(WEIGHTS),
         "inputs": inputs,
         "input_seed": input_seed,

@@ -17,17 +17,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputFormatError
-from .args import add_oracle_options, make_oracle, non_negative_int, positive_int
+from .args import add_oracle_options, make_oracle, non_negative_int, positive_int, seconds
 from .choices import AUDIT_DEFAULT_INPUTS as DEFAULT_INPUTS
 from .choices import AUDIT_DEFAULT_SEEDS as DEFAULT_SEEDS
+from .choices import MUTANT_TIMEOUT
 
 if TYPE_CHECKING:
     from ..audit.results import AuditResult
 
 __all__ = ["register"]
-
-#: the builder's default per-suite timeout for candidate mutants (build --mutant-timeout)
-_MUTANT_TIMEOUT = 1.0
 
 _FORMATS = {".html": "audit_html", ".htm": "audit_html", ".md": "audit_markdown",
             ".json": "audit_json"}   # output suffix -> writer in report.audit_pages
@@ -61,6 +59,9 @@ def register(subparsers: Any) -> None:
                              f"canonical, plus up to 45%% more that pairs of numbers at "
                              f"a boundary add (default {DEFAULT_INPUTS}; 0 leaves "
                              f"survivors unclassified)")
+    parser.add_argument("--mutant-timeout", type=seconds, default=MUTANT_TIMEOUT, metavar="S",
+                        help="per-suite timeout for the mutants (a mutant that times out is "
+                             f"killed; default {MUTANT_TIMEOUT:g}, or --timeout if shorter)")
     parser.add_argument("--input-seed", type=non_negative_int, default=0, metavar="S",
                         help="seed of the generated inputs (default 0)")
     parser.add_argument("--suggest", action="store_true",
@@ -97,7 +98,8 @@ def _run(args: argparse.Namespace) -> int:
     with make_oracle(args) as oracle, TerminalProgress("auditing") as progress:
         audit = run_audit(bench, oracle, seeds=args.seeds, limit=args.limit,
                           query_ids=_query_ids(bench, args.queries), inputs=args.inputs,
-                          input_seed=args.input_seed, progress=progress)
+                          input_seed=args.input_seed, mutant_timeout=args.mutant_timeout,
+                          progress=progress)
     executed = audit.executed
     elapsed = time.monotonic() - started
     if writer is not None:
@@ -138,7 +140,7 @@ def _apply(args: argparse.Namespace, bench: Any, audit: AuditResult, out_dir: Pa
 
     # the shipped corpus is kept; whether a rebuild would pick other distractors is only said
     suites = {q.query_id: q.test_suite for q in strengthened(bench, audit)[0].queries}
-    with make_oracle(args) as oracle, make_oracle(args, timeout=_MUTANT_TIMEOUT) as mutants, \
+    with make_oracle(args) as oracle, make_oracle(args, timeout=args.mutant_timeout) as mutants, \
             TerminalProgress("rebuilding the distractor choice") as progress:
         check = distractor_changes(bench, suites, oracle, mutant_oracle=mutants,
                                    progress=progress)

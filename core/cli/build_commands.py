@@ -23,6 +23,7 @@ from .args import (
     positive_int,
     seconds,
 )
+from .choices import MUTANT_TIMEOUT
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -32,9 +33,9 @@ def _common(parser: argparse.ArgumentParser) -> None:
                         help="seed for choosing distractors (default 0)")
     parser.add_argument("--timeout", type=seconds, default=5.0, metavar="S",
                         help="per-suite timeout for canonicals and validation (default 5)")
-    parser.add_argument("--mutant-timeout", type=seconds, default=1.0, metavar="S",
+    parser.add_argument("--mutant-timeout", type=seconds, default=MUTANT_TIMEOUT, metavar="S",
                         help="per-suite timeout for candidate mutants; one that times out is "
-                             "rejected (default 1)")
+                             f"rejected (default {MUTANT_TIMEOUT:g})")
     parser.add_argument("--candidate-limit", type=non_negative_int, default=40, metavar="N",
                         help="execute at most N mutants per task, spread over bug types "
                              "(default 40; 0 for no limit)")

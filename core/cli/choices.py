@@ -9,7 +9,7 @@ checks each one equals its owner's, so a change there fails a test until it is m
 from __future__ import annotations
 
 __all__ = ["AUDIT_DEFAULT_INPUTS", "AUDIT_DEFAULT_SEEDS", "EMBED_PRESETS", "FLAG_CATEGORIES",
-           "TIE_POLICIES"]
+           "MUTANT_TIMEOUT", "TIE_POLICIES"]
 
 #: ``execretrieval.measure.ties.TIE_POLICIES``
 TIE_POLICIES = ("expected", "optimistic", "pessimistic", "corpus")
@@ -17,6 +17,8 @@ TIE_POLICIES = ("expected", "optimistic", "pessimistic", "corpus")
 AUDIT_DEFAULT_SEEDS = 10
 #: ``execretrieval.audit.run.DEFAULT_INPUTS``
 AUDIT_DEFAULT_INPUTS = 100
+#: ``execretrieval.oracle.limits.MUTANT_TIMEOUT`` (build, build-from-code, audit)
+MUTANT_TIMEOUT = 1.0
 #: the keys of ``execretrieval.benchmark.flags.CATEGORIES``
 FLAG_CATEGORIES = ("test_stricter", "test_too_weak", "ambiguous_query", "not_single_edit",
                    "distractor_correct", "other")

@@ -14,6 +14,7 @@ from typing import Any
 from ..errors import BuildError, CancelledError, ExecRetrievalError
 from .args import add_dask_option, non_negative_int, positive_int
 from .build_commands import _oracles, _stop_on_interrupt
+from .choices import MUTANT_TIMEOUT
 
 
 def register(subparsers: Any) -> None:
@@ -47,8 +48,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--name", help="benchmark name (default: DIR's folder name)")
     p.add_argument("--timeout", type=float, default=5.0, metavar="S",
                    help="per-suite timeout for canonicals and validation (default 5)")
-    p.add_argument("--mutant-timeout", type=float, default=1.0, metavar="S",
-                   help="per-suite timeout for candidate mutants (default 1)")
+    p.add_argument("--mutant-timeout", type=float, default=MUTANT_TIMEOUT, metavar="S",
+                   help=f"per-suite timeout for candidate mutants (default {MUTANT_TIMEOUT:g})")
     p.add_argument("--no-cache", action="store_true",
                    help="execute everything, ignoring the result cache")
     add_dask_option(p)

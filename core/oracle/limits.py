@@ -5,7 +5,12 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-__all__ = ["Limits"]
+__all__ = ["MUTANT_TIMEOUT", "Limits"]
+
+#: seconds a suite of a candidate mutant may take by default (``build --mutant-timeout``,
+#: the audit's mutants): far above what a mutant that finishes needs (the bundled
+#: benchmarks' slowest takes ~0.5 s), so what it cuts short is a mutant that loops
+MUTANT_TIMEOUT = 1.0
 
 
 @dataclass(frozen=True)
