@@ -66,7 +66,9 @@ def _settings_line(audit: AuditResult) -> str:
               f"{s.get('input_seed', 0)})" if s.get("inputs") else "")
     return (f"benchmark {s.get('benchmark', '?')}; all six operators; "
             f"{len(seeds)} hash seed{'s' if len(seeds) != 1 else ''}; timeout "
-            f"{s.get('timeout', '?')} s" + inputs + (f"; first {s['limit']} queries"
+            f"{s.get('timeout', '?')} s"
+            + (f" (mutants {s['mutant_timeout']} s)" if "mutant_timeout" in s else "")
+            + inputs + (f"; first {s['limit']} queries"
                                                      if s.get("limit") else ""))
 
 
