@@ -238,10 +238,9 @@ def main() -> int:
           f"(start-up is serial; the rest is what other work on the machine left)")
     faults = sorted(FAULTS["oracle"][1:])  # (not the warm-up's)
     # Every round does the same work (its page faults, a count of it, stay within ~1%), but
-    # on this VM the CPU time the same work costs moves by up to ~30% from round to round
-    # (with the machine's other load and what the host does beside it): the spread of
-    # both says whether a round was cheaper because less was done or because the machine
-    # ran it faster.
+    # on the shared 2-core VM this was written on, the CPU time that work costs moved by
+    # 19-45% between rounds of one run (load 6): the two spreads say whether a round was
+    # cheaper because less was done or because the machine ran it faster.
     cpus = sorted(1000 * r[2] / n for r in rounds)
     print(f"  spread over rounds, oracle: CPU per suite {cpus[0]:.2f}-{cpus[-1]:.2f} ms "
           f"({100 * (cpus[-1] / cpus[0] - 1):.0f}%), page faults per suite "
