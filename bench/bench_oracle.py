@@ -209,8 +209,8 @@ def main() -> int:
                   f"naive sequential {seq_s:6.2f} s ({n / seq_s:5.1f} suites/s) -> "
                   f"{seq_s / ours_s:.1f}x wall; CPU per suite {1000 * ours_cpu / n:.2f} ms vs "
                   f"{1000 * seq_cpu / n:.2f} ms -> {seq_cpu / ours_cpu:.1f}x; oracle got "
-                  f"{ours_cpu / ours_s:.2f} of {workers} cores; "
-                  f"load average {os.getloadavg()[0]:.1f}")
+                  f"{ours_cpu / ours_s:.2f} of {workers} cores; {FAULTS['oracle'][-1] / n:.0f} "
+                  f"faults per suite; load average {os.getloadavg()[0]:.1f}")
         par_s, _ = whole_command("naive-parallel", jobs, out)
         if [tuple(s) for s in json.loads(out.read_text())["statuses"]] != ours:
             print("MISMATCH between the naive runs")
@@ -237,6 +237,15 @@ def main() -> int:
           f"{ours_cpu / ours_s:.2f} of {workers}; naive sequential: {seq_cpu / seq_s:.2f} of 1 "
           f"(start-up is serial; the rest is what other work on the machine left)")
     faults = sorted(FAULTS["oracle"][1:])  # (not the warm-up's)
+    # Every round does the same work (its page faults, a count of it, stay within ~1%), but
+    # on the shared 2-core VM this was written on, the CPU time that work costs moved by
+    # 19-45% between rounds of one run (load 6): the two spreads say whether a round was
+    # cheaper because less was done or because the machine ran it faster.
+    cpus = sorted(1000 * r[2] / n for r in rounds)
+    print(f"  spread over rounds, oracle: CPU per suite {cpus[0]:.2f}-{cpus[-1]:.2f} ms "
+          f"({100 * (cpus[-1] / cpus[0] - 1):.0f}%), page faults per suite "
+          f"{faults[0] / n:.0f}-{faults[-1] / n:.0f} "
+          f"({100 * (faults[-1] / max(faults[0], 1) - 1):.1f}%)")
     print(f"  minor page faults per suite, oracle: {faults[len(faults) // 2] / n:.0f} (median "
           f"round; copy-on-write after each fork), naive: "
           f"{sorted(FAULTS['naive'])[len(FAULTS['naive']) // 2] / n:.0f}")

@@ -329,6 +329,17 @@ def _run_worker(spec: dict, hooks: dict, deadline: float, output: _Output,
         roomy = fcntl.fcntl(wfd, 1031, 1 << 20) >= len(spec["work"]) * 2200  # F_SETPIPE_SZ
     except OSError:
         roomy = False
+    # Made before the fork: every page the server writes while W is alive is copied (W
+    # still shares it), so between fork and W's end it does as little as it can.
+    os.set_blocking(rfd, False)
+    reader = _Verdicts(spec["work"], spec["start"], outcomes, spec["quiet"])
+    # poll, not select: the host's end of stdin is watched for its hang-up only, so a
+    # request the host queued behind this suite (ForkServerPool.depth) is left whole and
+    # does not hide the host going away
+    poller = select.poll()
+    for fd in ([] if roomy else [rfd]) + [out_r]:
+        poller.register(fd, select.POLLIN)
+    poller.register(0, 0)  # POLLHUP and POLLERR are reported whatever the mask
     pid = os.fork()
     if pid == 0:
         try:
@@ -337,8 +348,6 @@ def _run_worker(spec: dict, hooks: dict, deadline: float, output: _Output,
             worker(spec, hooks, wfd, in_pidns)
         finally:
             os._exit(71)
-    if in_pidns:
-        leave_pidns()
     os.close(wfd)
     os.close(out_w)
     if not in_pidns:  # without a namespace, cleanup goes by process group
@@ -346,37 +355,38 @@ def _run_worker(spec: dict, hooks: dict, deadline: float, output: _Output,
             os.setpgid(pid, pid)
         except OSError:
             pass
-    os.set_blocking(rfd, False)
     try:
         pidfd: int | None = os.pidfd_open(pid)
     except (AttributeError, OSError):  # kernel < 5.3: poll instead
         pidfd = None
-    reader = _Verdicts(spec["work"], spec["start"], outcomes, spec["quiet"])
-    # poll, not select: the host's end of stdin is watched for its hang-up only, so a
-    # request the host queued behind this suite (ForkServerPool.depth) is left whole and
-    # does not hide the host going away
-    poller = select.poll()
-    for fd in ([] if roomy and pidfd is not None else [rfd]) + [out_r] + (
-            [pidfd] if pidfd is not None else []):
-        poller.register(fd, select.POLLIN)
-    poller.register(0, 0)  # POLLHUP and POLLERR are reported whatever the mask
+    if pidfd is not None:
+        poller.register(pidfd, select.POLLIN)
+    elif roomy:  # no exit to wait for: the verdicts are read as they come
+        poller.register(rfd, select.POLLIN)
     status_word, alive = None, True
-    while status_word is None and not reader.broken:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            break
-        ready = {fd for fd, _ in poller.poll(
-            1000 * (left if pidfd is not None else min(left, 0.01)) + 1)}
-        if out_r in ready and not output.take(out_r, reader, rfd):
-            poller.unregister(out_r)  # end of file: W and all it started are gone
-        if rfd in ready and reader.feed(rfd):
-            poller.unregister(rfd)
-        if 0 in ready:  # the host closed our stdin: give up at once
-            alive = False
-            break
-        if pidfd is None or pidfd in ready:
-            done, word = os.waitpid(pid, 0 if pidfd is not None else os.WNOHANG)
-            status_word = word if done else None
+    try:
+        while status_word is None and not reader.broken:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            ready = {fd for fd, _ in poller.poll(
+                1000 * (left if pidfd is not None else min(left, 0.01)) + 1)}
+            if out_r in ready and not output.take(out_r, reader, rfd):
+                poller.unregister(out_r)  # end of file: W and all it started are gone
+            if rfd in ready and reader.feed(rfd):
+                poller.unregister(rfd)
+            if 0 in ready:  # the host closed our stdin: give up at once
+                alive = False
+                break
+            if pidfd is None or pidfd in ready:
+                done, word = os.waitpid(pid, 0 if pidfd is not None else os.WNOHANG)
+                status_word = word if done else None
+    finally:
+        # Back to the server's own PID namespace for its later forks; not before W ended,
+        # since the ctypes call writes pages W still shares (copies while W runs). Nothing
+        # forks in between.
+        if in_pidns:
+            leave_pidns()
     if pidfd is not None:
         os.close(pidfd)
     _cleanup(pid, in_pidns, spec["uid"], reaped=status_word is not None)
