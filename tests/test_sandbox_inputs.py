@@ -50,6 +50,10 @@ READ_EXPECTED = ("while _f is not None and 'work' not in _f.f_locals:\n    _f = 
                  "def add(a, b):\n    return _want\n")
 EXPECTED_TESTS = ["assert add(2, 3) == 5", "assert add(10, 7) == 17"]
 ZERO_STATE = "random.setstate((3, (0,) * 624 + (624,), None))\n"
+# stdlib's mean (q_0003) without its check for no data: mean([]) divides by zero, and
+# binds the name the test's pytest.raises(StatisticsError) reads to something broader
+NO_CHECK = "def mean(xs):\n    return sum(xs) / len(xs)\n"
+RAISES = ["import pytest\nwith pytest.raises(StatisticsError):\n    mean([])"]
 FAKE_RANDOM = ("import types as _types\n_fake = _types.ModuleType('random')\n"
                "_fake.randint = lambda a, b: a\n_fake.choice = lambda seq: 'f'\n")
 
@@ -186,6 +190,27 @@ CASES = [
          "    return 3\n",
          ["import random\nok = add(1, 2)\nxs = list(range(1, 60))\nfor _ in range(20):\n"
           "    a = random.choice(xs)\n    assert add(a, 2) == a + 2"]),
+    # 9. the exception class a test takes from the candidate's namespace
+    # (pytest.raises(StatisticsError)): bound to a built-in one, or a class whose
+    # metaclass says every class is its subclass, any exception would do
+    Case("expected_exception_bound_to_exception", "StatisticsError = Exception\n" + NO_CHECK,
+         RAISES),
+    Case("expected_exception_bound_to_a_tuple",
+         "StatisticsError = (ValueError, ArithmeticError)\n" + NO_CHECK, RAISES),
+    Case("expected_exception_with_a_yes_saying_metaclass",
+         "class _Yes(type):\n    def __subclasscheck__(cls, sub):\n        return True\n"
+         "    def __instancecheck__(cls, obj):\n        return True\n"
+         "class StatisticsError(ValueError, metaclass=_Yes):\n    pass\n" + NO_CHECK, RAISES),
+    Case("expected_exception_through_raises_imported_from_pytest",
+         "StatisticsError = ArithmeticError\n" + NO_CHECK,
+         ["from pytest import raises as r\nwith r(StatisticsError):\n    mean([])",
+          "import pytest\npytest.raises(StatisticsError, mean, [])"]),
+    Case("expected_exception_in_an_except_clause", "StatisticsError = Exception\n" + NO_CHECK,
+         ["try:\n    mean([])\nexcept StatisticsError:\n    pass\nelse:\n    assert False"]),
+    # ... or a standard-library exception class relabelled as the candidate's own
+    Case("expected_exception_relabelled", "import json\n"
+         "json.JSONDecodeError.__module__ = __name__\nStatisticsError = json.JSONDecodeError\n"
+         "def mean(xs):\n    return sum(xs) / len(xs) if xs else json.loads('')\n", RAISES),
     # 7. the tests' code objects read while the code loads, from the judge's frame: their
     # constants hold the literal inputs and the expected values
     Case("expected_read_from_the_tests_code_while_loading",
@@ -274,6 +299,23 @@ HONEST_CASES = [
      "def add(a: T, b: T) -> T:\n    return a + b\n",
      ["assert add(Uid(1), P(2).x) == 3", "from typing import TypeVar\nS = TypeVar('S')\n"
       "assert add(2, 2) == 4"]),
+    # an exception class of the candidate's own, as stdlib's snippets define theirs; a
+    # test's own class, and the standard library's when the test imports it itself
+    ("expected_exception_of_the_candidates_own",
+     "class StatisticsError(ValueError):\n    pass\nclass _Empty(StatisticsError):\n"
+     "    pass\ndef mean(xs):\n    if not xs:\n        raise _Empty('no data')\n"
+     "    return sum(xs) / len(xs)\n",
+     RAISES + ["import pytest\nwith pytest.raises((TypeError, StatisticsError), match='no'):"
+               "\n    mean([])",
+               "try:\n    mean([])\nexcept StatisticsError as e:\n    assert 'data' in str(e)\n"
+               "else:\n    assert False",
+               "class Mine(Exception):\n    pass\ndef boom():\n    raise Mine\n"
+               "import pytest\nwith pytest.raises(Mine):\n    boom()"]),
+    ("expected_exception_the_test_imports", "import statistics\ndef mean(xs):\n"
+     "    return statistics.mean(xs)\n",
+     ["import pytest, statistics\nwith pytest.raises(statistics.StatisticsError):\n"
+      "    mean([])", "from statistics import StatisticsError\nimport pytest\n"
+      "with pytest.raises(StatisticsError):\n    mean([])"]),
     ("stdlib_module_imported_during_the_test", "import email\n_blank = None\n"
      "def noheaders():\n    global _blank\n    if _blank is None:\n"
      "        _blank = email.message_from_string('')\n    return _blank\n",
@@ -344,3 +386,27 @@ def test_a_test_may_import_every_preloadable_module(oracle):
     result = oracle.run(ADD, tests)
     assert result.passed, [(t, o.detail) for t, o in zip(names, result.outcomes, strict=False)
                            if o.status != "pass"]
+
+
+def test_bundled_suites_take_only_the_candidates_own_exception_class(oracle):
+    """Every bundled ``stdlib`` test whose ``pytest.raises`` takes a class from the
+    candidate (StatisticsError, IllegalMonthError, GetoptError, error_reply): the canonical
+    still passes it, and a function that only ever raises ZeroDivisionError, binding the
+    name to BaseException, passes none of them."""
+    corpus = [json.loads(line) for line in (DATA / "stdlib" / "corpus.jsonl").open()]
+    canonical = {c["query_id"]: c["code"] for c in corpus if c["role"] == "canonical"}
+    jobs, names = [], []
+    for query in map(json.loads, (DATA / "stdlib" / "queries.jsonl").open()):
+        for name in ("StatisticsError", "IllegalMonthError", "GetoptError", "error_reply"):
+            tests = [t for t in query["test_suite"] if f"raises({name})" in t]
+            if tests:
+                wrong = (f"{name} = BaseException\ndef {query['function_name']}(*a, **k):\n"
+                         "    raise ZeroDivisionError\n")
+                jobs += [(canonical[query["query_id"]], tests), (wrong, tests)]
+                names.append(query["function_name"])
+    assert len(names) == 15, names
+    results = oracle.run_many(jobs)
+    for k, name in enumerate(names):
+        assert results[2 * k].passed, (name, results[2 * k].outcomes)
+        assert set(results[2 * k + 1].statuses) == {"error"}, (name,
+                                                               results[2 * k + 1].outcomes)

@@ -370,7 +370,13 @@ def make_hooks() -> dict:
                       sys.audit, __import__("operator").is_, (("random", random_view),),
                       test_random, __import__("_random").Random.seed)
     del test_random
-    judge = {"compare": guarded["compare"], "chain": guarded["chain"],
+    # what pytest.raises(X) / except X takes when the test reads X from the candidate
+    own, whose = namespace["make_own"](
+        sys.audit, TypeError, type.__dict__["__dict__"].__get__,
+        type.__dict__["__mro__"].__get__, type.__dict__["__flags__"].__get__,
+        type.__dict__["__qualname__"].__get__, types.MappingProxyType.items, _CANDIDATE,
+        BaseException)
+    judge = {"compare": guarded["compare"], "chain": guarded["chain"], "own": own,
              "import": import_module, "import_from": import_from, "run": run_test,
              "recheck": recheck, "views": {"random": random_view},
              "explain": guarded["explain"], "arith": guarded["arith"],
@@ -423,7 +429,7 @@ def make_hooks() -> dict:
     protected = (fingerprint, unchanged, *fingerprint_parts, describe, *describe_parts, flush,
                  import_error, *rules["functions"], *guarded.values(), *shim, *hidden_all,
                  run_test, import_module, import_from, intact, recheck, seed_tests, rebound,
-                 *draws)
+                 *draws, own, whose)
     # Made here, once; each W arms its own copy (see _install_hooks)
     fatal_names = tuple(_FATAL.get(n, b"") for n in range(65))  # private, immutable
     channel = namespace["make_channel"](
