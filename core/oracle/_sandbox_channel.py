@@ -80,6 +80,10 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
     readers = [name_readers]  # (and those W names when it arms the channel)
     code_type = type(make_channel.__code__)
     mro_of, base_exception = type.__dict__["__mro__"].__get__, BaseException
+    function_type, dict_ = type(make_channel), dict
+    globals_of = function_type.__dict__["__globals__"].__get__
+    function_state = frozenset({"__code__", "__defaults__", "__kwdefaults__"})
+    spaces = [()]  # (name, namespace) of every standard-library module, W's, once armed
 
     def caller():
         """The frame that raised the event (the channel's own sys._getframe, whose event
@@ -257,22 +261,45 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
                                 if ancestor is base_exception:
                                     violation(b"candidate code relabelled an exception "
                                               b"class it did not define (its __module__)")
+                    elif (type_(target) is function_type and type_(args[1]) is str_
+                          and args[1] in function_state):
+                        # a standard-library function's code or defaults replaced (and
+                        # perhaps put back before the test's code ends, where the importer
+                        # looks: random.Random.shuffle.__code__ inside the function under
+                        # test): what the test computes with it is the candidate's choice
+                        space = globals_of(target)
+                        for name, namespace in spaces[0]:
+                            if namespace is space:
+                                violation(b"candidate code changed a standard-library "
+                                          b"function: " + (name + ", " + args[1]).encode(
+                                              "utf-8", "replace")[:200])
+                                break
                     elif type_(args[1]) is str_ and args[1] == "__class__":
                         state[5] = True  # a module's class swapped outlives the test
             elif event == "erxr.arm":  # W, before any candidate code runs
                 if state:
                     violation(b"Tampered: the verdict channel was armed twice")
                     state[5] = True
-                elif (len_(args) == 1 or len_(args) == 2) and type_(args[0]) is int_:
+                elif 1 <= len_(args) <= 3 and type_(args[0]) is int_:
                     # the name readers of modules W loaded after the server made the channel
                     # (typing, when the code or the tests import it): exact code objects
-                    if len_(args) == 2 and type_(args[1]) is tuple_:
+                    if len_(args) >= 2 and type_(args[1]) is tuple_:
                         extra = args[1]
                         for code in extra:
                             if type_(code) is not code_type:
                                 extra = ()
                                 break
                         readers[0] = readers[0] + extra
+                    # the standard library's module namespaces as W has them now: (name,
+                    # namespace) pairs of exact types
+                    if len_(args) == 3 and type_(args[2]) is tuple_:
+                        for pair in args[2]:
+                            if (type_(pair) is not tuple_ or len_(pair) != 2
+                                    or type_(pair[0]) is not str_
+                                    or type_(pair[1]) is not dict_):
+                                break
+                        else:
+                            spaces[0] = args[2]
                     key = urandom(32)
                     fd = args[0]
                     line = b"HELLO " + key.hex().encode() + b"\n"

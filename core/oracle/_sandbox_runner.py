@@ -288,6 +288,19 @@ def preload(names: list[str]) -> None:
         sys.pycache_prefix = prefix
 
 
+def stdlib_spaces() -> tuple:
+    """(name, namespace) of every standard-library module in ``sys.modules``, for the
+    channel: a change of the code or defaults of a function whose globals are one of
+    these is the candidate changing the standard library (``make_channel``). Taken before
+    any candidate code runs, by the server (once per state of ``sys.modules``: reading
+    every module in each forked W would copy the pages their reference counts sit on) and
+    again by a W that imported more (``_judge``)."""
+    stdlib, module_type = sys.stdlib_module_names, types.ModuleType
+    return tuple([(name, vars(module)) for name, module in sys.modules.items()
+                  if type(module) is module_type and type(name) is str
+                  and name.partition(".")[0] in stdlib])
+
+
 def _str_table_sizes() -> frozenset:
     """Every ``dict.__sizeof__`` of a dict whose keys are all exact strs, up to 2**10 keys
     (a dict grows through every table size; see ``make_fingerprint``; a larger namespace
@@ -528,6 +541,10 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
     sizeof = dict.__sizeof__
     describe, flush, unchanged = hooks["describe"], hooks["flush"], hooks["unchanged"]
     fingerprint, prior = hooks["fingerprint"], hooks.get("prior")
+    known = hooks.get("stdlib")  # (the server's, unless W imported more since)
+    spaces = known[1] if known is not None and known[0] == len(sys.modules) else \
+        stdlib_spaces()
+    del known
     modules, put, pop, pytest_shim = sys.modules, dict.__setitem__, dict.pop, hooks["pytest"]
     run_test = hooks["judge"]["run"]  # the test's own globals live in its frame only
     getrusage, setrlimit = resource.getrusage, resource.setrlimit
@@ -547,7 +564,8 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
     checked = any([work[j] is not None for j in range_(start, last)])
     # from this very frame: the only one that may vote later; with the name readers of
     # modules preloaded here (typing's, when the code or tests import typing)
-    audit("erxr.arm", 3, _name_readers())
+    audit("erxr.arm", 3, _name_readers(), spaces)
+    del spaces
     baseline = fingerprint(watched_modules, lists, prior) if checked else None
     del prior
     for i in range_(start, len(work)):
