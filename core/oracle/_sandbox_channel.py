@@ -80,7 +80,7 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
     readers = [name_readers]  # (and those W names when it arms the channel)
     code_type = type(make_channel.__code__)
     mro_of, base_exception = type.__dict__["__mro__"].__get__, BaseException
-    function_type, dict_ = type(make_channel), dict
+    function_type = type(make_channel)
     globals_of = function_type.__dict__["__globals__"].__get__
     function_state = frozenset({"__code__", "__defaults__", "__kwdefaults__"})
     spaces = [()]  # (name, namespace) of every standard-library module, W's, once armed
@@ -268,10 +268,11 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
                         # looks: random.Random.shuffle.__code__ inside the function under
                         # test): what the test computes with it is the candidate's choice
                         space = globals_of(target)
-                        for name, namespace in spaces[0]:
-                            if namespace is space:
+                        for pair in spaces[0]:
+                            if (type_(pair) is tuple_ and len_(pair) == 2
+                                    and type_(pair[0]) is str_ and pair[1] is space):
                                 violation(b"candidate code changed a standard-library "
-                                          b"function: " + (name + ", " + args[1]).encode(
+                                          b"function: " + (pair[0] + ", " + args[1]).encode(
                                               "utf-8", "replace")[:200])
                                 break
                     elif type_(args[1]) is str_ and args[1] == "__class__":
@@ -290,16 +291,11 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
                                 extra = ()
                                 break
                         readers[0] = readers[0] + extra
-                    # the standard library's module namespaces as W has them now: (name,
-                    # namespace) pairs of exact types
+                    # the standard library's module namespaces as W has them now, (name,
+                    # namespace) pairs (their types are checked when one is looked at:
+                    # reading ~100 of them here would copy pages in every W)
                     if len_(args) == 3 and type_(args[2]) is tuple_:
-                        for pair in args[2]:
-                            if (type_(pair) is not tuple_ or len_(pair) != 2
-                                    or type_(pair[0]) is not str_
-                                    or type_(pair[1]) is not dict_):
-                                break
-                        else:
-                            spaces[0] = args[2]
+                        spaces[0] = args[2]
                     key = urandom(32)
                     fd = args[0]
                     line = b"HELLO " + key.hex().encode() + b"\n"

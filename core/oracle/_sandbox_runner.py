@@ -70,6 +70,7 @@ import signal
 import sys
 import time
 import types
+from itertools import islice
 
 TYPE_CHECKING = False  # (not typing.TYPE_CHECKING: the server does not import typing)
 
@@ -288,17 +289,19 @@ def preload(names: list[str]) -> None:
         sys.pycache_prefix = prefix
 
 
-def stdlib_spaces() -> tuple:
-    """(name, namespace) of every standard-library module in ``sys.modules``, for the
-    channel: a change of the code or defaults of a function whose globals are one of
-    these is the candidate changing the standard library (``make_channel``). Taken before
-    any candidate code runs, by the server (once per state of ``sys.modules``: reading
-    every module in each forked W would copy the pages their reference counts sit on) and
-    again by a W that imported more (``_judge``)."""
+def stdlib_spaces(entries=None) -> tuple:  # type: ignore[no-untyped-def]
+    """(name, namespace) of every standard-library module among ``entries`` (default: all
+    of ``sys.modules``), for the channel: a change of the code or defaults of a function
+    whose globals are one of these is the candidate changing the standard library
+    (``make_channel``). Taken before any candidate code runs, by the server (once per
+    state of ``sys.modules``: reading every module in each forked W would copy the pages
+    their reference counts sit on), and by a W that imported more, for the modules it
+    added (``_judge``)."""
     stdlib, module_type = sys.stdlib_module_names, types.ModuleType
-    return tuple([(name, vars(module)) for name, module in sys.modules.items()
-                  if type(module) is module_type and type(name) is str
-                  and name.partition(".")[0] in stdlib])
+    return tuple([(name, vars(module)) for name, module in (
+        sys.modules.items() if entries is None else entries)
+        if type(module) is module_type and type(name) is str
+        and name.partition(".")[0] in stdlib])
 
 
 def _str_table_sizes() -> frozenset:
@@ -541,9 +544,12 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
     sizeof = dict.__sizeof__
     describe, flush, unchanged = hooks["describe"], hooks["flush"], hooks["unchanged"]
     fingerprint, prior = hooks["fingerprint"], hooks.get("prior")
-    known = hooks.get("stdlib")  # (the server's, unless W imported more since)
-    spaces = known[1] if known is not None and known[0] == len(sys.modules) else \
-        stdlib_spaces()
+    # the server's, and those of the modules W imported since (W removes none: what it
+    # imported are the last entries of sys.modules, read from the end)
+    known = hooks.get("stdlib")
+    added = len(sys.modules) - known[0] if known is not None else -1
+    spaces = stdlib_spaces() if added < 0 else known[1] if not added else \
+        known[1] + stdlib_spaces(islice(reversed(sys.modules.items()), added))
     del known
     modules, put, pop, pytest_shim = sys.modules, dict.__setitem__, dict.pop, hooks["pytest"]
     run_test = hooks["judge"]["run"]  # the test's own globals live in its frame only
