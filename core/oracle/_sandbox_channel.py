@@ -548,19 +548,29 @@ def make_scope(exec_, builtins_module, modules, real_import, import_error, audit
         return None
 
     def intact(snapshot, deep, _all=all, _map=map, _is=is_, _len=len, _zip=zip,
-               _code=code_of, _defaults=defaults_of, _kwdefaults=kwdefaults_of):
+               _code=code_of, _defaults=defaults_of, _kwdefaults=kwdefaults_of,
+               _dict_keys=dict.keys, _dict_values=dict.values):
         """Every namespace of ``snapshot`` (``_sandbox_rewrite._snapshot``) binds its names
         to the same objects, and (``deep``) every function there has the same code and
-        defaults, by identity (nothing of the candidate's is compared). The importer's
-        check is not deep (each read of ``__code__`` is an audit event: ~0.1 ms for
-        random's methods); ``recheck``'s, which a pass needs, is."""
+        defaults (keyword defaults binding the same objects), by identity (nothing of the
+        candidate's is compared). The importer's check is not deep (each read of
+        ``__code__`` is an audit event: ~0.1 ms for random's methods); ``recheck``'s, which
+        a pass needs, is."""
         for space, size, keys, values in snapshot:
             if size == -2:  # (the server's functions: exact types, their getters audited)
                 if not deep:
                     continue
-                for function, (code, defaults, kwdefaults) in _zip(keys, values):
+                for function, (code, defaults, kwdefaults, names, bound) in _zip(keys,
+                                                                                 values):
                     if (_code(function) is not code or _defaults(function) is not defaults
                             or _kwdefaults(function) is not kwdefaults):
+                        return False
+                    # keyword defaults are a dict: changed in place without an audit event
+                    # (json.dumps.__kwdefaults__["sort_keys"] = True)
+                    if names is not None and (
+                            _len(kwdefaults) != _len(names)
+                            or not _all(_map(_is, _dict_keys(kwdefaults), names))
+                            or not _all(_map(_is, _dict_values(kwdefaults), bound))):
                         return False
                 continue
             if size >= 0 and _len(space) != size:

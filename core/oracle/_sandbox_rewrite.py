@@ -486,7 +486,8 @@ def _snapshot(module: Any) -> tuple:
     ``make_scope``): per namespace (the module's, each class it defines that Python code
     can change, each instance of those it holds, each of its dispatch tables: a dict of
     functions or classes), (the namespace, its size or -1, keys, values); and (None, -2,
-    its functions and its classes' methods, their code, defaults and keyword defaults).
+    its functions and its classes' methods, their code, defaults and keyword defaults, and
+    what those keyword defaults bind).
     Taken here, in the server, before any candidate code ran; class attributes change
     without an audit event in 3.11 (``random.Random._randbelow = ...``), and so do
     functions' code and defaults (as far as the channel looks)."""
@@ -526,7 +527,10 @@ def _snapshot(module: Any) -> tuple:
                     functions.append(attr)
     if functions:
         spaces.append((None, -2, tuple(functions), tuple(
-            (f.__code__, f.__defaults__, f.__kwdefaults__) for f in functions)))
+            (f.__code__, f.__defaults__, f.__kwdefaults__,
+             None if f.__kwdefaults__ is None else tuple(f.__kwdefaults__),
+             None if f.__kwdefaults__ is None else tuple(f.__kwdefaults__.values()))
+            for f in functions)))
     view = _VIEWS.get(name)
     if view is not None:  # what the test gets instead, made by the runner: all of it
         spaces.append((vars(view), len(vars(view)), tuple(vars(view)),
