@@ -59,7 +59,7 @@ CHANNEL = r'''
 def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, getframe,
                  getpid, getpgrp, getsignal, new_mac, magic, taint_events, candidate,
                  fatal_names, type_dict, items, tampered_exit, threads, frame_type,
-                 stdlib, get_ident, name_readers):
+                 stdlib, get_ident, name_readers, state_readers=()):
     """The verdict channel: an audit hook, referenced only by the interpreter's hook list."""
     tuple_, int_, bytes_, bool_, str_, type_, len_ = tuple, int, bytes, bool, str, type, len
     issubclass_ = issubclass
@@ -181,6 +181,27 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
                         frame_taken(args[0], b"sys._getframe")
             elif event == "object.__getattr__":
                 if (armed and len_(args) == 2 and type_(args[1]) is str_
+                        and args[1] == "__kwdefaults__" and type_(args[0]) is function_type
+                        and asking[0] != get_ident()):
+                    # a standard-library function's keyword defaults: a dict that its
+                    # reader could change in place (no event) and put back before the
+                    # test's code ends. Only the runner's check of them may read them
+                    space = globals_of(args[0])
+                    for pair in spaces[0]:
+                        if (type_(pair) is tuple_ and len_(pair) == 2
+                                and type_(pair[0]) is str_ and pair[1] is space):
+                            taker = caller()
+                            code = taker.f_code if type_(taker) is frame_type else None
+                            for reader in state_readers:
+                                if code is reader:
+                                    break
+                            else:
+                                violation(b"candidate code read the keyword defaults of a "
+                                          b"standard-library function (" + pair[0].encode(
+                                              "utf-8", "replace")[:100]
+                                          + b"), a dict it could change in place")
+                            break
+                elif (armed and len_(args) == 2 and type_(args[1]) is str_
                         and args[1] in frame_attributes and asking[0] != get_ident()):
                     if args[1] != "tb_frame":  # a generator's or coroutine's own frame
                         violation(b"the test's frames are out of the candidate's reach: "

@@ -454,7 +454,7 @@ def make_hooks() -> dict:
         _CANDIDATE, fatal_names, type.__dict__["__dict__"].__get__,
         types.MappingProxyType.items, TAMPERED_EXIT, __import__("_thread")._count,
         types.FrameType, frozenset(sys.stdlib_module_names),
-        __import__("_thread").get_ident, _name_readers())
+        __import__("_thread").get_ident, _name_readers(), (intact.__code__,))
     guard = namespace["make_guard"](_BLOCKED_EVENTS, _BLOCKED_IMPORTS, hidden_all,
                                     protected + rules["factories"], PermissionError,
                                     import_error)
