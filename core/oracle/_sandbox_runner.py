@@ -546,8 +546,8 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
     fingerprint, prior = hooks["fingerprint"], hooks.get("prior")
     # the server's, and those of the modules W imported since (W removes none: what it
     # imported are the last entries of sys.modules, read from the end)
-    known = hooks.get("stdlib")
-    added = len(sys.modules) - known[0] if known is not None else -1
+    known = hooks.get("stdlib") or (len(sys.modules) + 1, ())
+    added = len(sys.modules) - known[0]
     spaces = stdlib_spaces() if added < 0 else known[1] if not added else \
         known[1] + stdlib_spaces(islice(reversed(sys.modules.items()), added))
     del known
