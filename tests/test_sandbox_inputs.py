@@ -50,6 +50,10 @@ READ_EXPECTED = ("while _f is not None and 'work' not in _f.f_locals:\n    _f = 
                  "def add(a, b):\n    return _want\n")
 EXPECTED_TESTS = ["assert add(2, 3) == 5", "assert add(10, 7) == 17"]
 ZERO_STATE = "random.setstate((3, (0,) * 624 + (624,), None))\n"
+# stdlib's mean (q_0003) without its check for no data: mean([]) divides by zero, and
+# binds the name the test's pytest.raises(StatisticsError) reads to something broader
+NO_CHECK = "def mean(xs):\n    return sum(xs) / len(xs)\n"
+RAISES = ["import pytest\nwith pytest.raises(StatisticsError):\n    mean([])"]
 FAKE_RANDOM = ("import types as _types\n_fake = _types.ModuleType('random')\n"
                "_fake.randint = lambda a, b: a\n_fake.choice = lambda seq: 'f'\n")
 
@@ -186,6 +190,62 @@ CASES = [
          "    return 3\n",
          ["import random\nok = add(1, 2)\nxs = list(range(1, 60))\nfor _ in range(20):\n"
           "    a = random.choice(xs)\n    assert add(a, 2) == a + 2"]),
+    # 9. the exception class a test takes from the candidate's namespace
+    # (pytest.raises(StatisticsError)): bound to a built-in one, or a class whose
+    # metaclass says every class is its subclass, any exception would do
+    Case("expected_exception_bound_to_exception", "StatisticsError = Exception\n" + NO_CHECK,
+         RAISES),
+    Case("expected_exception_bound_to_a_tuple",
+         "StatisticsError = (ValueError, ArithmeticError)\n" + NO_CHECK, RAISES),
+    Case("expected_exception_with_a_yes_saying_metaclass",
+         "class _Yes(type):\n    def __subclasscheck__(cls, sub):\n        return True\n"
+         "    def __instancecheck__(cls, obj):\n        return True\n"
+         "class StatisticsError(ValueError, metaclass=_Yes):\n    pass\n" + NO_CHECK, RAISES),
+    Case("expected_exception_through_raises_imported_from_pytest",
+         "StatisticsError = ArithmeticError\n" + NO_CHECK,
+         ["from pytest import raises as r\nwith r(StatisticsError):\n    mean([])",
+          "import pytest\npytest.raises(StatisticsError, mean, [])"]),
+    Case("expected_exception_in_an_except_clause", "StatisticsError = Exception\n" + NO_CHECK,
+         ["try:\n    mean([])\nexcept StatisticsError:\n    pass\nelse:\n    assert False"]),
+    # ... or a standard-library exception class relabelled as the candidate's own
+    Case("expected_exception_relabelled", "import json\n"
+         "json.JSONDecodeError.__module__ = __name__\nStatisticsError = json.JSONDecodeError\n"
+         "def mean(xs):\n    return sum(xs) / len(xs) if xs else json.loads('')\n", RAISES),
+    # 10. a standard-library function's code or defaults changed by the function under
+    # test and put back by its next call, before the test's code ends (where the importer
+    # looks again): the test computed with the candidate's version in between
+    Case("deepcopy_code_patched_and_undone_during_the_test",
+         "import copy\n_d = copy.deepcopy\n_old = _d.__code__\n_n = [0]\n"
+         "def add(a, b):\n    _n[0] += 1\n"
+         "    _d.__code__ = (lambda x, memo=None, _nil=[]: [4]).__code__ if _n[0] == 1 "
+         "else _old\n    return a - b\n",
+         ["import copy\nassert copy.deepcopy([add(2, 2)]) == [4]\nassert add(0, 0) == 0"]),
+    Case("deepcopy_defaults_patched_and_undone_during_the_test",
+         "import copy\n_d = copy.deepcopy\n_old = _d.__defaults__\n_x = [0]\n_n = [0]\n"
+         "def add(a, b):\n    _n[0] += 1\n"
+         "    _d.__defaults__ = ({id(_x): [4]}, []) if _n[0] == 1 else _old\n"
+         "    return _x if _n[0] == 1 else [a - b]\n",
+         ["import copy\nassert copy.deepcopy(add(2, 2)) == [4]\nassert add(0, 0) == [0]"]),
+    Case("shuffle_code_patched_and_undone_during_the_test",
+         "import random\n_s = random.Random.shuffle\n_old = _s.__code__\n_n = [0]\n"
+         "def shuffled(xs):\n    _n[0] += 1\n"
+         "    _s.__code__ = (lambda self, x: x.reverse()).__code__ if _n[0] == 1 else _old\n"
+         "    return list(reversed(xs))\n",
+         ["import random\nrandom.seed(0)\nxs = list(range(8))\nys = shuffled(xs)\n"
+          "random.seed(0)\nrandom.shuffle(xs)\nassert ys == xs\nassert shuffled([]) == []"]),
+    # ... or a keyword default changed in place (a dict: no audit event), seen when the
+    # test's code ends: the test's json.dumps sorts keys as the wrong to_json does
+    Case("json_dumps_keyword_default_changed_in_place", "import json\n"
+         "json.dumps.__kwdefaults__['sort_keys'] = True\n"
+         "def to_json(d):\n    return json.dumps(d, sort_keys=True)\n",
+         ["import json\nd = {'b': 1, 'a': 2}\nassert to_json(d) == json.dumps(d)"]),
+    # ... or changed in place by the function under test and put back on its next call
+    Case("json_dumps_keyword_default_changed_and_undone_during_the_test",
+         "import json\n_n = [0]\ndef to_json(d):\n    _n[0] += 1\n"
+         "    json.dumps.__kwdefaults__['sort_keys'] = _n[0] == 1\n"
+         "    return json.dumps(d, sort_keys=True)\n",
+         ["import json\nd = {'b': 1, 'a': 2}\nassert to_json(d) == json.dumps(d)\n"
+          "assert to_json({}) == '{}'"]),
     # 7. the tests' code objects read while the code loads, from the judge's frame: their
     # constants hold the literal inputs and the expected values
     Case("expected_read_from_the_tests_code_while_loading",
@@ -274,6 +334,43 @@ HONEST_CASES = [
      "def add(a: T, b: T) -> T:\n    return a + b\n",
      ["assert add(Uid(1), P(2).x) == 3", "from typing import TypeVar\nS = TypeVar('S')\n"
       "assert add(2, 2) == 4"]),
+    # an exception class of the candidate's own, as stdlib's snippets define theirs; a
+    # test's own class, and the standard library's when the test imports it itself
+    ("expected_exception_of_the_candidates_own",
+     "class StatisticsError(ValueError):\n    pass\nclass _Empty(StatisticsError):\n"
+     "    pass\ndef mean(xs):\n    if not xs:\n        raise _Empty('no data')\n"
+     "    return sum(xs) / len(xs)\n",
+     RAISES + ["import pytest\nwith pytest.raises((TypeError, StatisticsError), match='no'):"
+               "\n    mean([])",
+               "try:\n    mean([])\nexcept StatisticsError as e:\n    assert 'data' in str(e)\n"
+               "else:\n    assert False",
+               "class Mine(Exception):\n    pass\ndef boom():\n    raise Mine\n"
+               "import pytest\nwith pytest.raises(Mine):\n    boom()"]),
+    ("expected_exception_the_test_imports", "import statistics\ndef mean(xs):\n"
+     "    return statistics.mean(xs)\n",
+     ["import pytest, statistics\nwith pytest.raises(statistics.StatisticsError):\n"
+      "    mean([])", "from statistics import StatisticsError\nimport pytest\n"
+      "with pytest.raises(StatisticsError):\n    mean([])"]),
+    # a candidate that sets its own functions' defaults, namedtuple's defaults (set on a
+    # __new__ of namedtuple's making), functools.wraps, while loading and during the test
+    ("own_function_defaults_changed", "import functools\nfrom collections import "
+     "namedtuple\ndef add(a, b=1):\n    return a + b\nadd.__defaults__ = (2,)\n"
+     "def scale(x, *, k=1):\n    return x * k\nscale.__kwdefaults__ = {'k': 3}\n"
+     "P = namedtuple('P', 'x y', defaults=[0])\ndef point():\n"
+     "    Q = namedtuple('Q', 'a b', defaults=[1, 2])\n    return Q()\n"
+     "def deco(fn):\n    @functools.wraps(fn)\n    def inner(*a):\n"
+     "        inner.__defaults__ = ()\n        return fn(*a)\n    return inner\n"
+     "twice = deco(lambda x: 2 * x)\n",
+     ["assert add(1) == 3 and scale(2) == 6", "assert P(1) == (1, 0) and point() == (1, 2)",
+      "import copy\nassert twice(copy.deepcopy(4)) == 8"]),
+    # (the runner's own check reads the keyword defaults of random.sample and choices; a
+    # candidate reads those of its own functions)
+    ("json_as_it_is", "import json\ndef to_json(d):\n    return json.dumps(d)\n"
+     "def g(*, k=1):\n    return k\n",
+     ["import json\nd = {'b': 1, 'a': 2}\nassert to_json(d) == json.dumps(d)",
+      "import json\nassert json.loads(to_json([1])) == [1] == [len(g.__kwdefaults__)]",
+      "import random\nrandom.seed(1)\nassert random.sample([1], k=1) == [1]\n"
+      "assert len(random.choices([1, 2], k=3)) == 3"]),
     ("stdlib_module_imported_during_the_test", "import email\n_blank = None\n"
      "def noheaders():\n    global _blank\n    if _blank is None:\n"
      "        _blank = email.message_from_string('')\n    return _blank\n",
@@ -344,3 +441,27 @@ def test_a_test_may_import_every_preloadable_module(oracle):
     result = oracle.run(ADD, tests)
     assert result.passed, [(t, o.detail) for t, o in zip(names, result.outcomes, strict=False)
                            if o.status != "pass"]
+
+
+def test_bundled_suites_take_only_the_candidates_own_exception_class(oracle):
+    """Every bundled ``stdlib`` test whose ``pytest.raises`` takes a class from the
+    candidate (StatisticsError, IllegalMonthError, GetoptError, error_reply): the canonical
+    still passes it, and a function that only ever raises ZeroDivisionError, binding the
+    name to BaseException, passes none of them."""
+    corpus = [json.loads(line) for line in (DATA / "stdlib" / "corpus.jsonl").open()]
+    canonical = {c["query_id"]: c["code"] for c in corpus if c["role"] == "canonical"}
+    jobs, names = [], []
+    for query in map(json.loads, (DATA / "stdlib" / "queries.jsonl").open()):
+        for name in ("StatisticsError", "IllegalMonthError", "GetoptError", "error_reply"):
+            tests = [t for t in query["test_suite"] if f"raises({name})" in t]
+            if tests:
+                wrong = (f"{name} = BaseException\ndef {query['function_name']}(*a, **k):\n"
+                         "    raise ZeroDivisionError\n")
+                jobs += [(canonical[query["query_id"]], tests), (wrong, tests)]
+                names.append(query["function_name"])
+    assert len(names) == 15, names
+    results = oracle.run_many(jobs)
+    for k, name in enumerate(names):
+        assert results[2 * k].passed, (name, results[2 * k].outcomes)
+        assert set(results[2 * k + 1].statuses) == {"error"}, (name,
+                                                               results[2 * k + 1].outcomes)

@@ -59,7 +59,7 @@ CHANNEL = r'''
 def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, getframe,
                  getpid, getpgrp, getsignal, new_mac, magic, taint_events, candidate,
                  fatal_names, type_dict, items, tampered_exit, threads, frame_type,
-                 stdlib, get_ident, name_readers):
+                 stdlib, get_ident, name_readers, state_readers=()):
     """The verdict channel: an audit hook, referenced only by the interpreter's hook list."""
     tuple_, int_, bytes_, bool_, str_, type_, len_ = tuple, int, bytes, bool, str, type, len
     issubclass_ = issubclass
@@ -79,6 +79,11 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
     asking = [0]  # the thread whose channel call takes its caller's frame (one event)
     readers = [name_readers]  # (and those W names when it arms the channel)
     code_type = type(make_channel.__code__)
+    mro_of, base_exception = type.__dict__["__mro__"].__get__, BaseException
+    function_type = type(make_channel)
+    globals_of = function_type.__dict__["__globals__"].__get__
+    function_state = frozenset({"__code__", "__defaults__", "__kwdefaults__"})
+    spaces = [()]  # (name, namespace) of every standard-library module, W's, once armed
 
     def caller():
         """The frame that raised the event (the channel's own sys._getframe, whose event
@@ -176,6 +181,27 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
                         frame_taken(args[0], b"sys._getframe")
             elif event == "object.__getattr__":
                 if (armed and len_(args) == 2 and type_(args[1]) is str_
+                        and args[1] == "__kwdefaults__" and type_(args[0]) is function_type
+                        and asking[0] != get_ident()):
+                    # a standard-library function's keyword defaults: a dict that its
+                    # reader could change in place (no event) and put back before the
+                    # test's code ends. Only the runner's check of them may read them
+                    space = globals_of(args[0])
+                    for pair in spaces[0]:
+                        if (type_(pair) is tuple_ and len_(pair) == 2
+                                and type_(pair[0]) is str_ and pair[1] is space):
+                            taker = caller()
+                            code = taker.f_code if type_(taker) is frame_type else None
+                            for reader in state_readers:
+                                if code is reader:
+                                    break
+                            else:
+                                violation(b"candidate code read the keyword defaults of a "
+                                          b"standard-library function (" + pair[0].encode(
+                                              "utf-8", "replace")[:100]
+                                          + b"), a dict it could change in place")
+                            break
+                elif (armed and len_(args) == 2 and type_(args[1]) is str_
                         and args[1] in frame_attributes and asking[0] != get_ident()):
                     if args[1] != "tb_frame":  # a generator's or coroutine's own frame
                         violation(b"the test's frames are out of the candidate's reach: "
@@ -245,22 +271,52 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
                             violation(b"candidate code changed a standard-library class: "
                                       + (module + ", attribute " + args[1]).encode(
                                           "utf-8", "replace")[:200])
+                        elif ((type_(module) is not str_ or module != candidate)
+                              and type_(args[1]) is str_ and args[1] == "__module__"):
+                            # an exception class of the standard library's (or the
+                            # runner's) relabelled as the candidate's would pass for one
+                            # its code made (``own``: what pytest.raises(X) may take
+                            # from the candidate's namespace)
+                            mro = mro_of(target)
+                            for ancestor in mro if type_(mro) is tuple_ else ():
+                                if ancestor is base_exception:
+                                    violation(b"candidate code relabelled an exception "
+                                              b"class it did not define (its __module__)")
+                    elif (type_(target) is function_type and type_(args[1]) is str_
+                          and args[1] in function_state):
+                        # a standard-library function's code or defaults replaced (and
+                        # perhaps put back before the test's code ends, where the importer
+                        # looks: random.Random.shuffle.__code__ inside the function under
+                        # test): what the test computes with it is the candidate's choice
+                        space = globals_of(target)
+                        for pair in spaces[0]:
+                            if (type_(pair) is tuple_ and len_(pair) == 2
+                                    and type_(pair[0]) is str_ and pair[1] is space):
+                                violation(b"candidate code changed a standard-library "
+                                          b"function: " + (pair[0] + ", " + args[1]).encode(
+                                              "utf-8", "replace")[:200])
+                                break
                     elif type_(args[1]) is str_ and args[1] == "__class__":
                         state[5] = True  # a module's class swapped outlives the test
             elif event == "erxr.arm":  # W, before any candidate code runs
                 if state:
                     violation(b"Tampered: the verdict channel was armed twice")
                     state[5] = True
-                elif (len_(args) == 1 or len_(args) == 2) and type_(args[0]) is int_:
+                elif 1 <= len_(args) <= 3 and type_(args[0]) is int_:
                     # the name readers of modules W loaded after the server made the channel
                     # (typing, when the code or the tests import it): exact code objects
-                    if len_(args) == 2 and type_(args[1]) is tuple_:
+                    if len_(args) >= 2 and type_(args[1]) is tuple_:
                         extra = args[1]
                         for code in extra:
                             if type_(code) is not code_type:
                                 extra = ()
                                 break
                         readers[0] = readers[0] + extra
+                    # the standard library's module namespaces as W has them now, (name,
+                    # namespace) pairs (their types are checked when one is looked at:
+                    # reading ~100 of them here would copy pages in every W)
+                    if len_(args) == 3 and type_(args[2]) is tuple_:
+                        spaces[0] = args[2]
                     key = urandom(32)
                     fd = args[0]
                     line = b"HELLO " + key.hex().encode() + b"\n"
@@ -395,6 +451,66 @@ def make_nogc(function, gc_disable, gc_enable, gc_isenabled):
     return nogc
 
 
+def make_own(audit, error, type_dict, mro_of, flags_of, qualname_of, items, candidate,
+             base_exception):
+    def whose(k, _dict=type_dict, _mro=mro_of, _flags=flags_of, _qualname=qualname_of,
+              _items=items, _candidate=candidate, _base=base_exception, _type=type,
+              _tuple=tuple, _str=str):
+        """The empty str when ``k`` (an exact ``type`` instance) is an exception class the
+        candidate's code made, else why not."""
+        name = _qualname(k)
+        shown = name if _type(name) is _str else "?"
+        if not _flags(k) & (1 << 9):  # not a heap type: a built-in class
+            return "the built-in class " + shown + ", which its code did not define"
+        module = None
+        for pair in _tuple(_items(_dict(k))):  # one C call: a copy
+            if _type(pair[0]) is not _str:
+                module = None
+                break
+            if pair[0] == "__module__":
+                module = pair[1]
+        if _type(module) is not _str or module != _candidate:
+            return ("the class " + (module + "." if _type(module) is _str else "") + shown
+                    + ", which its code did not define")
+        for ancestor in _mro(k):
+            if ancestor is _base:
+                return ""
+        return "the class " + shown + ", which is not an exception"
+
+    def own(expected, label, _audit=audit, _error=error, _whose=whose, _flags=flags_of,
+            _type=type, _tuple=tuple, _meta=type, _pop=list.pop, _extend=list.extend):
+        """``expected``, when it is what ``pytest.raises(X)`` / ``except X`` may take from
+        the candidate's namespace (``label``: the test's text, an exact str): a class the
+        candidate's own code made (its ``__module__``, in its own namespace, is the
+        candidate's), of metaclass exactly ``type``, deriving from BaseException, or a
+        tuple of those. Anything else would let the candidate choose what counts as the
+        right exception (``StatisticsError = Exception``, a metaclass whose
+        ``__subclasscheck__`` says yes): the test is an error. Nothing of the candidate's
+        is called: exact types first, the class's ``__mro__``, flags and namespace read
+        through ``type``'s own descriptors, identity comparisons only."""
+        stack, why, nodes = [expected], "", 0
+        while stack and not why:
+            k = _pop(stack)
+            nodes += 1
+            if nodes > 10000:
+                why = "a tuple of too many classes"
+            elif _type(k) is _tuple:
+                _extend(stack, k)
+            elif _type(k) is not _meta:
+                why = ("a class of another metaclass" if _flags(_type(k)) & (1 << 31)
+                       else "an object that is not a class")
+            else:
+                why = _whose(k)
+        if why:
+            text = ("the test takes " + label + " from the candidate's code, which binds "
+                    "it to " + why + ": an expected exception the test reads from the "
+                    "candidate must be a class of its own code (metaclass type)")
+            _audit("erxr.plain", text.encode("utf-8", "replace")[:2000])
+            raise _error(text)
+        return expected
+    return own, whose
+
+
 def make_scope(exec_, builtins_module, modules, real_import, import_error, audit, is_, views,
                rng, reseed):
     """(run, import_module, import_from, intact, recheck, seed_tests, rebound): how a
@@ -453,19 +569,29 @@ def make_scope(exec_, builtins_module, modules, real_import, import_error, audit
         return None
 
     def intact(snapshot, deep, _all=all, _map=map, _is=is_, _len=len, _zip=zip,
-               _code=code_of, _defaults=defaults_of, _kwdefaults=kwdefaults_of):
+               _code=code_of, _defaults=defaults_of, _kwdefaults=kwdefaults_of,
+               _dict_keys=dict.keys, _dict_values=dict.values):
         """Every namespace of ``snapshot`` (``_sandbox_rewrite._snapshot``) binds its names
         to the same objects, and (``deep``) every function there has the same code and
-        defaults, by identity (nothing of the candidate's is compared). The importer's
-        check is not deep (each read of ``__code__`` is an audit event: ~0.1 ms for
-        random's methods); ``recheck``'s, which a pass needs, is."""
+        defaults (keyword defaults binding the same objects), by identity (nothing of the
+        candidate's is compared). The importer's check is not deep (each read of
+        ``__code__`` is an audit event: ~0.1 ms for random's methods); ``recheck``'s, which
+        a pass needs, is."""
         for space, size, keys, values in snapshot:
             if size == -2:  # (the server's functions: exact types, their getters audited)
                 if not deep:
                     continue
-                for function, (code, defaults, kwdefaults) in _zip(keys, values):
+                for function, (code, defaults, kwdefaults, names, bound) in _zip(keys,
+                                                                                 values):
                     if (_code(function) is not code or _defaults(function) is not defaults
                             or _kwdefaults(function) is not kwdefaults):
+                        return False
+                    # keyword defaults are a dict: changed in place without an audit event
+                    # (json.dumps.__kwdefaults__["sort_keys"] = True)
+                    if names is not None and (
+                            _len(kwdefaults) != _len(names)
+                            or not _all(_map(_is, _dict_keys(kwdefaults), names))
+                            or not _all(_map(_is, _dict_values(kwdefaults), bound))):
                         return False
                 continue
             if size >= 0 and _len(space) != size:

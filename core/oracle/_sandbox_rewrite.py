@@ -25,6 +25,10 @@ could shadow leads to them):
   alone: they are the module's. A helper the candidate defines under another name
   (``sum_digits``) is unaffected; a candidate that defines a function called ``sum`` and a
   test that calls ``sum`` get the builtin;
+* the expected exception of ``pytest.raises(X)`` and the class of ``except X:``, when the
+  test reads X from the candidate's namespace (stdlib's ``StatisticsError``), go through
+  the runner's ``own(X)``, which takes only an exception class the candidate's own code
+  made, of metaclass ``type`` (``_OwnExceptions``); else the test is an error;
 * every ``import`` statement becomes a call of the runner's importer (``make_scope`` in
   ``_sandbox_channel.py``) given the module object the server loaded before any candidate
   code ran and a snapshot of its namespaces (``_Imports``, ``_snapshot``); the importer
@@ -275,6 +279,62 @@ class _RealNames(ast.NodeTransformer):
             for a in node.names]
 
 
+class _OwnExceptions(ast.NodeTransformer):
+    """The expected exception of ``pytest.raises(X, ...)`` and the class of ``except X:``,
+    where the test reads X from the candidate's namespace (a name the test does not bind,
+    or an attribute or call of one) -> ``OWN(X, "X")``, which lets only a class the
+    candidate's own code made through (``make_own`` in ``_sandbox_channel.py``): bound to
+    ``Exception``, or a class whose metaclass says yes to every ``issubclass``, it would
+    let any exception pass. Builtins (placeholders by now), names the test binds itself
+    (its imports: ``statistics.StatisticsError``) and tuples of those are left alone."""
+
+    def __init__(self, own_name: str, raises_name: str | None, bound: set) -> None:
+        self.own_name, self.raises_name, self.bound = own_name, raises_name, bound
+        self.aliases: set[str] = set()  # names the test binds to the shim's raises
+
+    def _trusted(self, node: ast.expr) -> bool:
+        while isinstance(node, (ast.Attribute, ast.Subscript)):
+            node = node.value
+        return isinstance(node, ast.Constant) or (isinstance(node, ast.Name)
+                                                  and node.id in self.bound)
+
+    def _wrap(self, node: ast.expr) -> ast.expr:
+        if isinstance(node, ast.Tuple):
+            node.elts = [self._wrap(e) for e in node.elts]
+            return node
+        if self._trusted(node) or isinstance(node, ast.Starred):
+            return node
+        label = ast.unparse(node)
+        return _located(ast.Call(func=_located(ast.Constant(self.own_name), node), args=[
+            node, _located(ast.Constant(label if len(label) <= 80 else label[:77] + "..."),
+                           node)], keywords=[]), node)
+
+    def visit_Assign(self, node: ast.Assign) -> Any:
+        self.generic_visit(node)
+        if isinstance(node.value, ast.Constant) and node.value.value == self.raises_name:
+            self.aliases.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        return node
+
+    def visit_Call(self, node: ast.Call) -> Any:
+        self.generic_visit(node)
+        func = node.func
+        if (isinstance(func, ast.Constant) and func.value == self.raises_name
+                and self.raises_name is not None) or (
+                isinstance(func, ast.Name) and func.id in self.aliases):
+            if node.args and not isinstance(node.args[0], ast.Starred):
+                node.args[0] = self._wrap(node.args[0])
+            for keyword in node.keywords:
+                if keyword.arg == "expected_exception":
+                    keyword.value = self._wrap(keyword.value)
+        return node
+
+    def visit_ExceptHandler(self, node: ast.ExceptHandler) -> Any:
+        self.generic_visit(node)
+        if node.type is not None:
+            node.type = self._wrap(node.type)
+        return node
+
+
 # Standard-library modules whose functions, classes and constants a test's ``mod.attr``
 # (``import mod`` in the test) and ``from mod import attr`` mean as they were before the
 # candidate ran, when the server has the module loaded: a candidate that rebinds
@@ -426,7 +486,8 @@ def _snapshot(module: Any) -> tuple:
     ``make_scope``): per namespace (the module's, each class it defines that Python code
     can change, each instance of those it holds, each of its dispatch tables: a dict of
     functions or classes), (the namespace, its size or -1, keys, values); and (None, -2,
-    its functions and its classes' methods, their code, defaults and keyword defaults).
+    its functions and its classes' methods, their code, defaults and keyword defaults, and
+    what those keyword defaults bind).
     Taken here, in the server, before any candidate code ran; class attributes change
     without an audit event in 3.11 (``random.Random._randbelow = ...``), and so do
     functions' code and defaults (as far as the channel looks)."""
@@ -466,7 +527,10 @@ def _snapshot(module: Any) -> tuple:
                     functions.append(attr)
     if functions:
         spaces.append((None, -2, tuple(functions), tuple(
-            (f.__code__, f.__defaults__, f.__kwdefaults__) for f in functions)))
+            (f.__code__, f.__defaults__, f.__kwdefaults__,
+             None if f.__kwdefaults__ is None else tuple(f.__kwdefaults__),
+             None if f.__kwdefaults__ is None else tuple(f.__kwdefaults__.values()))
+            for f in functions)))
     view = _VIEWS.get(name)
     if view is not None:  # what the test gets instead, made by the runner: all of it
         spaces.append((vars(view), len(vars(view)), tuple(vars(view)),
@@ -584,7 +648,7 @@ def _prepared(judge: dict, salt: str) -> tuple:
              prefix + "arith": judge["arith"],
              prefix + "explain": judge["explain"], prefix + "pytest": judge["pytest"],
              prefix + "import": judge["import"], prefix + "import_from": judge["import_from"],
-             prefix + "recheck": judge["recheck"]}
+             prefix + "recheck": judge["recheck"], prefix + "own": judge["own"]}
     placeholders = {"pytest": prefix + "pytest"}
     for name, obj in judge["names"].items():
         placeholders[name] = prefix + "b-" + name
@@ -620,6 +684,10 @@ def compile_test(tree: ast.Module, judge: dict, salt: str,  # type: ignore[no-un
         ast.fix_missing_locations(tree)  # (imports turned into assignments)
         if patterns:
             swaps = {**swaps, **patterns}
+    if source is None or "raises" in source or "except" in source:
+        tree = _OwnExceptions(prefix + "own", attributes.get("raises"),
+                              _bound_names(tree)).visit(tree)
+        ast.fix_missing_locations(tree)
     if source is None or "import" in source:
         held: dict = {}
         aliases, touched = _module_aliases(tree), _touched_modules(tree)

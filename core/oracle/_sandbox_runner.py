@@ -70,6 +70,7 @@ import signal
 import sys
 import time
 import types
+from itertools import islice
 
 TYPE_CHECKING = False  # (not typing.TYPE_CHECKING: the server does not import typing)
 
@@ -288,6 +289,21 @@ def preload(names: list[str]) -> None:
         sys.pycache_prefix = prefix
 
 
+def stdlib_spaces(entries=None) -> tuple:  # type: ignore[no-untyped-def]
+    """(name, namespace) of every standard-library module among ``entries`` (default: all
+    of ``sys.modules``), for the channel: a change of the code or defaults of a function
+    whose globals are one of these is the candidate changing the standard library
+    (``make_channel``). Taken before any candidate code runs, by the server (once per
+    state of ``sys.modules``: reading every module in each forked W would copy the pages
+    their reference counts sit on), and by a W that imported more, for the modules it
+    added (``_judge``)."""
+    stdlib, module_type = sys.stdlib_module_names, types.ModuleType
+    return tuple([(name, vars(module)) for name, module in (
+        sys.modules.items() if entries is None else entries)
+        if type(module) is module_type and type(name) is str
+        and name.partition(".")[0] in stdlib])
+
+
 def _str_table_sizes() -> frozenset:
     """Every ``dict.__sizeof__`` of a dict whose keys are all exact strs, up to 2**10 keys
     (a dict grows through every table size; see ``make_fingerprint``; a larger namespace
@@ -370,7 +386,13 @@ def make_hooks() -> dict:
                       sys.audit, __import__("operator").is_, (("random", random_view),),
                       test_random, __import__("_random").Random.seed)
     del test_random
-    judge = {"compare": guarded["compare"], "chain": guarded["chain"],
+    # what pytest.raises(X) / except X takes when the test reads X from the candidate
+    own, whose = namespace["make_own"](
+        sys.audit, TypeError, type.__dict__["__dict__"].__get__,
+        type.__dict__["__mro__"].__get__, type.__dict__["__flags__"].__get__,
+        type.__dict__["__qualname__"].__get__, types.MappingProxyType.items, _CANDIDATE,
+        BaseException)
+    judge = {"compare": guarded["compare"], "chain": guarded["chain"], "own": own,
              "import": import_module, "import_from": import_from, "run": run_test,
              "recheck": recheck, "views": {"random": random_view},
              "explain": guarded["explain"], "arith": guarded["arith"],
@@ -423,7 +445,7 @@ def make_hooks() -> dict:
     protected = (fingerprint, unchanged, *fingerprint_parts, describe, *describe_parts, flush,
                  import_error, *rules["functions"], *guarded.values(), *shim, *hidden_all,
                  run_test, import_module, import_from, intact, recheck, seed_tests, rebound,
-                 *draws)
+                 *draws, own, whose)
     # Made here, once; each W arms its own copy (see _install_hooks)
     fatal_names = tuple(_FATAL.get(n, b"") for n in range(65))  # private, immutable
     channel = namespace["make_channel"](
@@ -432,7 +454,7 @@ def make_hooks() -> dict:
         _CANDIDATE, fatal_names, type.__dict__["__dict__"].__get__,
         types.MappingProxyType.items, TAMPERED_EXIT, __import__("_thread")._count,
         types.FrameType, frozenset(sys.stdlib_module_names),
-        __import__("_thread").get_ident, _name_readers())
+        __import__("_thread").get_ident, _name_readers(), (intact.__code__,))
     guard = namespace["make_guard"](_BLOCKED_EVENTS, _BLOCKED_IMPORTS, hidden_all,
                                     protected + rules["factories"], PermissionError,
                                     import_error)
@@ -522,6 +544,13 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
     sizeof = dict.__sizeof__
     describe, flush, unchanged = hooks["describe"], hooks["flush"], hooks["unchanged"]
     fingerprint, prior = hooks["fingerprint"], hooks.get("prior")
+    # the server's, and those of the modules W imported since (W removes none: what it
+    # imported are the last entries of sys.modules, read from the end)
+    known = hooks.get("stdlib") or (len(sys.modules) + 1, ())
+    added = len(sys.modules) - known[0]
+    spaces = stdlib_spaces() if added < 0 else known[1] if not added else \
+        known[1] + stdlib_spaces(islice(reversed(sys.modules.items()), added))
+    del known
     modules, put, pop, pytest_shim = sys.modules, dict.__setitem__, dict.pop, hooks["pytest"]
     run_test = hooks["judge"]["run"]  # the test's own globals live in its frame only
     getrusage, setrlimit = resource.getrusage, resource.setrlimit
@@ -541,7 +570,8 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
     checked = any([work[j] is not None for j in range_(start, last)])
     # from this very frame: the only one that may vote later; with the name readers of
     # modules preloaded here (typing's, when the code or tests import typing)
-    audit("erxr.arm", 3, _name_readers())
+    audit("erxr.arm", 3, _name_readers(), spaces)
+    del spaces
     baseline = fingerprint(watched_modules, lists, prior) if checked else None
     del prior
     for i in range_(start, len(work)):

@@ -40,6 +40,7 @@ if TYPE_CHECKING or __package__:  # in the engine (tools, tests); the server: ba
         kill_uid,
         preload,
         static_imports,
+        stdlib_spaces,
         worker,
     )
 else:
@@ -51,6 +52,7 @@ else:
         kill_uid,
         preload,
         static_imports,
+        stdlib_spaces,
         worker,
     )
 
@@ -147,6 +149,8 @@ def _prior(hooks: dict) -> None:
         hooks["prior"] = hooks["fingerprint"](
             (sys.modules["builtins"], sys, hooks["pytest"]),
             (sys.path, sys.meta_path, sys.path_hooks))
+        # (W takes these as they are when it preloads nothing more: see stdlib_spaces)
+        hooks["stdlib"] = (len(sys.modules), stdlib_spaces())
 
 
 def describe(exc: BaseException) -> str:
