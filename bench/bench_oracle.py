@@ -29,7 +29,6 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-
 NAIVE_RUNNER = r'''
 import json, sys
 job = json.loads(sys.stdin.read())
