@@ -6,7 +6,12 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSortFilterProxyModel
+from PySide6.QtCore import (
+    QModelIndex,
+    QModelRoleDataSpan,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+)
 
 from execretrieval import Benchmark, Query
 
@@ -78,6 +83,22 @@ class QueryFilterProxy(QSortFilterProxyModel):
         model = self.sourceModel()
         bench = getattr(model, "benchmark", None)
         self._bug_types = bug_types_of(bench) if bench is not None else {}
+
+    def multiData(self, index: QModelIndex | QPersistentModelIndex,  # Qt override
+                  span: QModelRoleDataSpan) -> None:
+        # A delegate asks seven roles of each cell it paints in one multiData(); Qt's
+        # default forwards each through data() and maps it to the source again (two calls
+        # into Python a role): here the cell is mapped once and the source asked directly.
+        model = self.sourceModel()
+        source = self.mapToSource(index)
+        data = model.data
+        for i in range(len(span)):
+            role_data = span[i]
+            value = data(source, role_data.role())
+            if value is None:
+                role_data.clearData()
+            else:
+                role_data.setData(value)
 
     def set_filter(self, criteria: QueryFilter) -> None:
         # beginFilterChange/endFilterChange left stale rows on PySide6 6.12

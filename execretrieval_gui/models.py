@@ -96,6 +96,15 @@ class ListTableModel(QAbstractTableModel):
             return None
         return self.rows[index.row()]
 
+    def index(self, row: int, column: int,
+              parent: _Index = QModelIndex()) -> QModelIndex:  # noqa: B008
+        # QAbstractTableModel's asks rowCount() and columnCount() (two calls into Python)
+        # for every index, and a view asks one for every role of every cell it paints
+        if parent.isValid() or not (0 <= row < len(self.rows)
+                                    and 0 <= column < len(self.COLUMNS)):
+            return QModelIndex()
+        return self.createIndex(row, column)
+
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.rows)
 
@@ -148,6 +157,17 @@ class QueryTableModel(QAbstractTableModel):
         if parent.isValid() or self.benchmark is None:
             return 0
         return len(self.benchmark.queries)
+
+    def index(self, row: int, column: int,
+              parent: _Index = QModelIndex()) -> QModelIndex:  # noqa: B008
+        # the filter proxy maps every data() call it forwards through index(), which in
+        # QAbstractTableModel asks rowCount() and columnCount() (two calls into Python):
+        # one index here instead, since a repaint of the list asks ~1,000 of them
+        bench = self.benchmark
+        if parent.isValid() or bench is None or not (0 <= row < len(bench.queries)
+                                                     and 0 <= column < len(self.COLUMNS)):
+            return QModelIndex()
+        return self.createIndex(row, column)
 
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.COLUMNS)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from _gui_fixtures import no_leftover_work  # noqa: F401
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QModelIndex, Qt
 
 from execretrieval import load_benchmark
 from execretrieval.benchmark.annotations import Flag
@@ -50,6 +50,49 @@ def test_query_model_and_filter_proxy(qtmodeltester, tiny) -> None:  # type: ign
     assert proxy.rowCount() == 1
     proxy.set_filter(QueryFilter(discordant="a_only"))
     assert proxy.rowCount() == 2
+
+
+def test_painting_the_query_list_does_not_map_every_role(qtbot, tiny) -> None:  # type: ignore[no-untyped-def]
+    """The filter proxy maps every data() call it forwards through the source's index();
+    QAbstractTableModel's asks rowCount() and columnCount() each time, two calls into
+    Python per role of every painted cell (a repaint after a query switch asked ~1,000)."""
+    from PySide6.QtWidgets import QTableView
+
+    class Counting(QueryTableModel):
+        counted = asked = mapped = 0
+
+        def rowCount(self, parent=QModelIndex()):  # type: ignore[no-untyped-def]  # noqa: B008
+            Counting.counted += 1
+            return super().rowCount(parent)
+
+        def index(self, row, column, parent=QModelIndex()):  # type: ignore[no-untyped-def]  # noqa: B008
+            Counting.mapped += 1
+            return super().index(row, column, parent)
+
+        def data(self, index, role=Qt.ItemDataRole.DisplayRole):  # type: ignore[no-untyped-def]
+            Counting.asked += 1
+            return super().data(index, role)
+
+    bench, ranking = tiny
+    model = Counting()
+    model.set_benchmark(bench)
+    model.set_status(query_status(bench, ranking), None)
+    proxy = QueryFilterProxy()
+    proxy.setSourceModel(model)
+    view = QTableView()
+    qtbot.addWidget(view)
+    view.setModel(proxy)
+    view.resize(400, 300)
+    view.show()
+    view.viewport().grab()   # paints every cell, as a scroll does
+    Counting.counted = Counting.asked = Counting.mapped = 0
+    view.viewport().grab()
+    cells = len(bench.queries) * model.columnCount()
+    assert Counting.asked >= cells   # it painted
+    assert Counting.counted < cells, (Counting.counted, cells)
+    # and each cell is mapped to the source for its flags and once for all its roles (a
+    # delegate asks seven in one multiData), not once for every role
+    assert Counting.mapped <= 2 * cells, (Counting.mapped, cells)
 
 
 def test_candidates_model(qtmodeltester, tiny) -> None:  # type: ignore[no-untyped-def]
