@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
+import pytest
 
 from conftest import DATA
 
@@ -26,6 +28,20 @@ def _depth_with_ties(model: str, depth: int) -> float:
         counts.append(int((finite >= finite[depth - 1]).sum()) if len(finite) > depth
                       else len(finite))
     return float(np.mean(counts))
+
+
+@pytest.fixture(scope="module")
+def shared_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("cache")
+
+
+@pytest.fixture(autouse=True)
+def _one_result_cache(_private_dirs, shared_cache: Path,  # type: ignore[no-untyped-def]
+                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The commands here run tfidf's and bm25's candidates on builtin's tests, each test
+    much the same suites: they share one cache folder, as one user's commands would, so a
+    suite runs once (annotations and settings stay private)."""
+    monkeypatch.setenv("EXECRETRIEVAL_CACHE_DIR", str(shared_cache))
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
