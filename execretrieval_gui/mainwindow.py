@@ -248,7 +248,9 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.tests_dock, self.flags_dock], [int(0.66 * h), int(0.3 * h)],
                          Qt.Orientation.Vertical)
         self._centre_by_user = False
-        self._fit_centre(self.centre_split.height() or int(0.85 * h))
+        # the panes' space, as _on_lists_stacked measures it (the handle is not theirs: given
+        # its 4 px too, setSizes scales both panes down and the handle lands 2 px higher)
+        self._fit_centre(sum(self.centre_split.sizes()) or int(0.85 * h))
 
     def _fit_centre(self, centre: int) -> None:
         """Candidates over diff: the title and up to a dozen candidate rows, never more than
