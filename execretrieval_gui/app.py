@@ -92,6 +92,7 @@ def create_app(argv: Sequence[str] | None = None):  # type: ignore[no-untyped-de
     from PySide6.QtWidgets import QApplication
 
     from . import qtcompat  # noqa: F401  (PySide6 6.12 on Python 3.11: see there)
+    from .styling import set_style_sheet
 
     app = QApplication.instance() or QApplication(["execretrieval-gui", *(argv or [])])
     app.setOrganizationName("execretrieval")
@@ -101,8 +102,8 @@ def create_app(argv: Sequence[str] | None = None):  # type: ignore[no-untyped-de
     font = QFont("DejaVu Sans", 9)
     app.setFont(font)
     qss = _resources() / "style.qss"
-    if qss.is_file():
-        app.setStyleSheet(qss.read_text(encoding="utf-8"))
+    if qss.is_file():   # set once the main window is built (see styling): faster, the same
+        set_style_sheet(app, qss.read_text(encoding="utf-8"))
     icon = _resources() / "icon.svg"
     if icon.is_file():
         app.setWindowIcon(QIcon(str(icon)))

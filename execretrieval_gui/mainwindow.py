@@ -41,6 +41,7 @@ from .picker import Picker
 from .reporting import Reporter
 from .slices import query_list_csv
 from .state import InspectorState
+from .styling import apply_style_sheet
 from .tabs import SteadyTabWidget
 from .testspanel import TestsPanel
 from .workers import TaskSlot, wait_for_all
@@ -121,6 +122,7 @@ class MainWindow(QMainWindow):
         self._build_status_bar()
         menus.build_menus(self, self.state)
         self._connect()
+        apply_style_sheet()   # now, once the widgets are all in place: see styling
         self.resize(1280, 800)
         self._restored = self._restore_settings()
 
