@@ -34,6 +34,7 @@ from .audit_state import AuditState
 from .browser import QueryBrowser
 from .candidates import CandidatesPanel
 from .diffview import DiffView
+from .docks import Dock
 from .flagspanel import FlagsPanel
 from .lazypage import LazyPage
 from .nway import NWayRunner
@@ -128,7 +129,7 @@ class MainWindow(QMainWindow):
 
     def _dock(self, title: str, name: str, widget: QWidget,
               area: Qt.DockWidgetArea) -> QDockWidget:
-        dock = QDockWidget(title, self)
+        dock = Dock(title, self)
         dock.setObjectName(name)
         dock.setWidget(widget)
         dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable

@@ -67,6 +67,11 @@ def _mono_font() -> Any:
     return _MONO[0]
 
 
+# the roles OutcomeModel.data serves: a delegate asks seven of each cell it paints or
+# measures, and the others are answered before any outcome is looked up
+_OUTCOME_ROLES = frozenset((int(OBJECT_ROLE), R_DISPLAY, R_BACKGROUND, R_TOOLTIP, R_FONT))
+
+
 def _message(out: Any) -> str:
     """The line of a failure's detail that says what went wrong (its last non-empty one)."""
     lines = [ln.strip() for ln in (getattr(out, "detail", "") or "").splitlines() if ln.strip()]
@@ -91,6 +96,9 @@ class OutcomeModel(QAbstractTableModel):
         self.result: Any = None
         self.compare: Any = None   # SuiteResult of a scratch run, shown as extra column
         self.visible: frozenset[int] | None = None   # under a split: the visible tests
+        # the outcomes of ``result`` and ``compare`` as lists, made once per set_tests():
+        # data() looks one up for every role of every cell
+        self._lists: tuple[list[Any], list[Any]] = ([], [])
 
     def set_visible(self, visible: tuple[int, ...] | None) -> bool:
         """Mark each test visible (V: a pipeline's stages may run it) or held out (H: what
@@ -111,10 +119,16 @@ class OutcomeModel(QAbstractTableModel):
     def set_tests(self, tests: tuple[str, ...], result: Any = None, compare: Any = None) -> None:
         self.beginResetModel()
         self.tests, self.result, self.compare = tuple(tests), result, compare
+        self._lists = (_outcome_list(result), _outcome_list(compare))
         self.endResetModel()
 
     def outcome(self, row: int, result: Any = None) -> Any:
-        outcomes = _outcome_list(self.result if result is None else result)
+        if result is None or result is self.result:
+            outcomes = self._lists[0]
+        elif result is self.compare:
+            outcomes = self._lists[1]
+        else:
+            outcomes = _outcome_list(result)
         return outcomes[row] if 0 <= row < len(outcomes) else None
 
     def printed(self, row: int) -> tuple[str, str] | None:
@@ -144,10 +158,11 @@ class OutcomeModel(QAbstractTableModel):
         return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not (0 <= index.row() < len(self.tests)):
+        if role not in _OUTCOME_ROLES or not index.isValid() \
+                or not (0 <= index.row() < len(self.tests)):
             return None
         row, col = index.row(), index.column()
-        if col >= self.columnCount():
+        if col >= len(self.COLUMNS) + (self.compare is not None):
             return None
         out = self.outcome(row)
         if col == 4:
