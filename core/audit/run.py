@@ -27,7 +27,7 @@ from typing import Any
 
 from ..benchmark.dataset import BUG_TYPES, Benchmark, Query
 from ..errors import BuildError, CancelledError, OracleError
-from ..hooks import Progress, ShouldStop
+from ..hooks import Progress, ShouldStop, scaled
 from ..inputs.batches import derived_oracle
 from ..inputs.cases import DEFAULT_INPUTS, InputSet, InputTask, build_input_sets
 from ..inputs.differential import DifferentialResult, canonical_answer, run_differential
@@ -98,7 +98,7 @@ class _Offset:
         base, progress, total = self.base, self.progress, self.total
         if span is None:
             return lambda done, _n: progress(base + done, total)
-        return lambda done, n: progress(base + (span * done // n if n else span), total)
+        return scaled(progress, base, span, total)
 
 
 def _classify(survivor: Survivor, inputs: InputSet, run: DifferentialResult | None,

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import RetrieverError
-from ..hooks import Progress, ShouldStop
+from ..hooks import Progress, ShouldStop, scaled
 from ..ranking.ranking import Retriever, StreamingRetriever
 from ..ranking.registry import score_blocks
 from .cpu import CpuClock
@@ -218,12 +218,11 @@ def within_block(progress: Progress | None, start: int, rows: int,
         return None
     shown = [start]
 
-    def step(done: int, of: int) -> None:
-        now = start + (rows * done) // of if of > 0 else start
+    def show(now: int, _total: int) -> None:
         if shown[0] < now < start + rows:
             shown[0] = now
             progress(now, total)
-    return step
+    return scaled(show, start, rows, total)
 
 
 def in_parts(progress: Progress | None, parts: int) -> Callable[[int], Progress | None]:
