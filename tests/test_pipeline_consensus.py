@@ -8,7 +8,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from conftest import DATA
+from conftest import DATA, LOOP_LIMIT
 from execretrieval.benchmark.dataset import Benchmark, load_benchmark
 from execretrieval.oracle.execution import Oracle
 from execretrieval.pipeline import SplitRequiredError, make_split, rank_system
@@ -73,7 +73,9 @@ def test_consensus_never_reads_expected_outputs(small: Benchmark) -> None:
 
     garbled = Benchmark([dataclasses.replace(q, test_suite=tuple(blind(t) for t in q.test_suite))
                          for q in small.queries], small.corpus, path=small.path)
-    with Oracle(workers=2) as oracle:
+    # a 2 s limit: an input on which the donor loops (gray_code_sequence(2**31)) costs the
+    # limit each time, and nothing this test compares depends on the limit
+    with Oracle(workers=2, timeout=LOOP_LIMIT) as oracle:
         one = rank_system(small, "minilm+consensus", keep=800, oracle=oracle,
                           split=make_split(small, 0.5, seed=0))
         two = rank_system(garbled, "minilm+consensus", keep=800, oracle=oracle,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conftest import DATA
+from conftest import DATA, LOOP_LIMIT
 from execretrieval.benchmark.dataset import Benchmark, load_benchmark
 from execretrieval.oracle.execution import Oracle
 from execretrieval.pipeline import make_split, rank_system, system_cost
@@ -53,7 +53,9 @@ def test_exec_detail_is_base_rank_final_rank_and_visible_passed(small: Benchmark
 @pytest.mark.slow
 def test_two_stages_each_report_their_rank_and_score(small: Benchmark) -> None:
     split = make_split(small, 0.5, seed=0)
-    with Oracle(workers=2) as oracle:
+    # a 2 s limit: an input on which the donor loops (gray_code_sequence(2**31)) costs the
+    # limit each time, and the stages' ranks do not depend on it
+    with Oracle(workers=2, timeout=LOOP_LIMIT) as oracle:
         after_exec = rank_system(small, "minilm+exec", keep=800, oracle=oracle,
                                  split=split).known_scores()
         piped = rank_system(small, "minilm+exec+consensus:depth=5", keep=800, oracle=oracle,

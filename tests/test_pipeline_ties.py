@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import DATA
+from conftest import DATA, LOOP_LIMIT
 from execretrieval.benchmark.dataset import Benchmark, load_benchmark
 from execretrieval.oracle.cache import ResultCache
 from execretrieval.oracle.execution import Oracle
@@ -120,7 +120,9 @@ def test_shuffling_corpus_lines_changes_no_figure_top_list_or_detail(tmp_path, s
     copy = load_benchmark(_shuffled_copy(DATA / "builtin", tmp_path / "shuffled", seed))
     assert [s.corpus_id for s in copy.corpus] != [s.corpus_id for s in original.corpus]
     reports = []
-    with Oracle(workers=2, cache=ResultCache(results_path)) as oracle:
+    # a 2 s limit: an input on which a donor loops (gray_code_sequence(2**31)) costs the
+    # limit each time, and both copies run under the same one
+    with Oracle(workers=2, timeout=LOOP_LIMIT, cache=ResultCache(results_path)) as oracle:
         for bench in (original, copy):
             part = _first(bench, 40)
             split = make_split(part, 0.5, seed=0)
