@@ -161,3 +161,27 @@ def test_a_stage_reports_progress_while_its_one_batch_runs(small: Benchmark, sys
     counts = [done for done, _total in seen]
     assert counts == sorted(counts) and counts[-1] == 12
     assert len({c for c in counts if 0 < c < 12}) >= 3, seen
+
+
+def test_a_pipeline_moves_while_its_inner_stage_runs(small: Benchmark) -> None:
+    """In ``bm25+exec+exec`` the inner exec's batch runs before the outer one starts: the
+    count moves during it (the first half of the bar), then during the outer's."""
+    split = make_split(small, 0.5, seed=0)
+    events: list[tuple[str, int]] = []
+
+    class Recording(Oracle):
+        def run_many(self, jobs, **kwargs):  # type: ignore[no-untyped-def]
+            events.append(("batch", len(jobs)))
+            return super().run_many(jobs, **kwargs)
+
+    with Recording(workers=2) as oracle:
+        rank_system(small, "bm25+exec:depth=5+exec:depth=3", oracle=oracle, split=split,
+                    progress=lambda done, total: events.append(("done", done)))
+    batches = [i for i, (kind, _) in enumerate(events) if kind == "batch"]
+    assert len(batches) == 2, events
+    during_inner = [n for kind, n in events[batches[0]:batches[1]] if kind == "done"]
+    during_outer = [n for kind, n in events[batches[1]:] if kind == "done"]
+    assert len(set(during_inner)) >= 2 and max(during_inner) <= 6, events
+    assert min(during_outer) >= 6 and during_outer[-1] == 12, events
+    counts = during_inner + during_outer
+    assert counts == sorted(counts)

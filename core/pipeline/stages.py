@@ -190,13 +190,19 @@ class BlockStage(StreamingRetriever):
         """The previous stage's blocks, each query's first ``depth`` candidates reordered."""
         start = 0
         total = len(benchmark.queries)
-        for block in score_blocks(self.previous, benchmark, rows=rows,
+        inner, own = levels(progress, self.levels(), total)
+        for block in score_blocks(self.previous, benchmark, rows=rows, progress=inner,
                                   should_stop=should_stop):
             yield self._rerank(benchmark, start, np.asarray(block, dtype=np.float64),
-                               should_stop, within_block(progress, start, len(block), total))
+                               should_stop, within_block(own, start, len(block), total))
             start += len(block)
-            if progress:
-                progress(start, total)
+            if own:
+                own(start, total)
+
+    def levels(self) -> int:
+        """How many stages of this kind the chain down to the base model holds."""
+        previous = self.previous
+        return 1 + (previous.levels() if isinstance(previous, BlockStage) else 0)
 
     def _rerank(self, benchmark: Benchmark, start: int, block: np.ndarray,
                 should_stop: ShouldStop | None,
@@ -204,6 +210,34 @@ class BlockStage(StreamingRetriever):
         """The block reordered; ``progress(done, of)``, if given, takes the block's own
         work as it goes (suites run of those to run), see :func:`within_block`."""
         raise NotImplementedError
+
+
+def levels(progress: Progress | None, stages: int,
+           total: int) -> tuple[Progress | None, Progress | None]:
+    """(inner, own): the progress, in queries of ``total``, of the stages below a stage and
+    of the stage itself, reported to ``progress`` together as the mean over the chain's
+    ``stages`` (the stages below count ``stages - 1`` times, since their own report is
+    already their mean): ``minilm+exec+consensus`` moves while exec runs, then while
+    consensus does. Without stages below, ``inner`` is None (a base model counts in its own
+    units: texts encoded, not queries) and ``own`` is ``progress``. Only advances."""
+    if progress is None or stages < 2:
+        return None, progress
+    done = [0, 0, 0]   # the stages below, this one, what was last shown
+
+    def show() -> None:
+        now = ((stages - 1) * done[0] + done[1]) // stages
+        if now > done[2]:
+            done[2] = now
+            progress(now, total)
+
+    def inner(count: int, _total: int) -> None:
+        done[0] = max(done[0], count)
+        show()
+
+    def own(count: int, _total: int) -> None:
+        done[1] = max(done[1], count)
+        show()
+    return inner, own
 
 
 def within_block(progress: Progress | None, start: int, rows: int,
