@@ -594,7 +594,7 @@ def _reach(limit=500000):
         t = type(x)
         if t.__name__ == "blake2b":
             found["blake2b"] += 1
-        if t.__name__ == "c_uint64":  # a dict's version-tag view (_sandbox_tags.py)
+        if t.__name__ in ("c_uint64", "c_ulong"):  # a version-tag view (_sandbox_tags.py)
             found["tag_view " + path[-60:]] += 1
         try:
             if t is _types.FrameType:

@@ -170,3 +170,24 @@ def test_w_leak_check_reads_no_value_of_an_untouched_namespace():
     assert not unchanged(taken) and not unchanged(doctored)
     exec("a = 1", module.__dict__)
     assert unchanged(taken) and not unchanged(doctored)
+
+
+# candidate code that finds ctypes' c_uint64 (through __subclasses__: it cannot import
+# ctypes) and tries to make a view of builtins' tag, to write it back after a rebinding
+MAKE_VIEW = ("def _find(k, seen):\n    for s in type.__subclasses__(k):\n"
+             "        if s.__name__ in ('c_uint64', 'c_ulong'):\n            return s\n"
+             "        if id(s) not in seen:\n            seen.add(id(s))\n"
+             "            found = _find(s, seen)\n            if found is not None:\n"
+             "                return found\n    return None\n"
+             "def view():\n    k = _find(object, set())\n    if k is None:\n"
+             "        return 'no class'\n    try:\n"
+             "        k.from_address(id(vars(__builtins__) if type(__builtins__) is dict "
+             "else vars(type(view)))+24)\n"
+             "    except PermissionError as e:\n        return 'refused: ' + str(e)\n"
+             "    return 'made'\n")
+
+
+def test_candidate_code_cannot_make_a_view_of_a_tag(oracle):
+    result = oracle.run(MAKE_VIEW, ["print(view())\nassert view().startswith('refused')"])
+    assert result.passed, result.outcomes
+    assert "ctypes.cdata is not allowed" in result.outcomes[0].output, result.outcomes
