@@ -52,8 +52,17 @@ DISPATCH = ("import copy\n_real = copy._deepcopy_dispatch[list]\n"
             "    copy._deepcopy_dispatch[list] = lambda x, memo, *a: [0]\n    return [0]\n")
 DISPATCH_TESTS = ["import copy\nxs = [1, 2, 3]\nassert dup(xs) == copy.deepcopy(xs)\n"
                   "assert dup(None) is None"]
+# json._default_encoder (what json.dumps uses without options) -> a fake, in a package,
+# with a name planted beside it so that its namespace grows as a submodule import's would
+PACKAGE = ("import json\n_real = json._default_encoder\nclass _E:\n"
+           "    def encode(self, o):\n        return '\"forged\"'\n"
+           "def show(x):\n    if x is None:\n        json._default_encoder = _real\n"
+           "        return None\n    json._default_encoder = _E()\n"
+           "    json.__planted__ = 1\n    return '\"forged\"'\n")
+PACKAGE_TESTS = ["import json\nassert show([1]) == json.dumps([1])\nassert show(None) is None"]
 FORGED = [("builtins_len", LEN, LEN_TESTS), ("module_global", FLOOR, FLOOR_TESTS),
-          ("dispatch_table", DISPATCH, DISPATCH_TESTS)]
+          ("dispatch_table", DISPATCH, DISPATCH_TESTS),
+          ("package_global", PACKAGE, PACKAGE_TESTS)]
 
 HONEST = [
     ("random_and_copy", "import copy, random\ndef pick(xs):\n    return random.choice(xs)\n"

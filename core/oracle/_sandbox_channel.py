@@ -514,7 +514,7 @@ def make_own(audit, error, type_dict, mro_of, flags_of, qualname_of, items, cand
 def make_scope(exec_, builtins_module, modules, real_import, import_error, audit, is_, views,
                rng, reseed, tag, module_type, unwatched):
     """(run, import_module, import_from, intact, recheck, seed_tests, rebound, (mark,
-    grew_by_submodules)): how a test's own code runs. ``run(test,
+    grew_by_submodules, others)): how a test's own code runs. ``run(test,
     namespace)`` executes the test in globals of its own, a copy of the candidate's module
     namespace taken now (after the code loaded) with the real builtins: what the test binds
     stays out of the candidate's namespace, and the globals are held only by this call's
@@ -540,8 +540,8 @@ def make_scope(exec_, builtins_module, modules, real_import, import_error, audit
     compared by its contents."""
     seed = []  # the suite's seed, once set; reachable only through hidden functions
     # (what it is, the module's name, the dict, its tag when the test imported the module,
-    # its length, the snapshot's keys or None): this test's, emptied by ``run`` as each
-    # test's code starts
+    # its length, the snapshot's keys, for a package its ``others`` count, else None):
+    # this test's, emptied by ``run`` as each test's code starts
     marks = []
     # builtins as the server has them (names added later, a test's `_`, are not compared)
     bound = tuple(builtins_module.__dict__.items())
@@ -615,10 +615,31 @@ def make_scope(exec_, builtins_module, modules, real_import, import_error, audit
                 return False
         return True
 
+    def others(name, space, keys, _type=type, _str=str, _module=module_type,
+               _get=dict.get, _keys=dict.keys, _tuple=tuple, _frozenset=frozenset):
+        """How many names of a package's namespace are neither ones the server's snapshot
+        names nor submodules of the package (its dunders, mostly); -1 for a key that is
+        not an exact str."""
+        known, count = _frozenset(keys), 0
+        for key in _tuple(_keys(space)):
+            if _type(key) is not _str:
+                return -1
+            if key in known:
+                continue
+            value = _get(space, key)
+            if _type(value) is _module:
+                label = _get(value.__dict__, "__name__")
+                if _type(label) is _str and label == name + "." + key:
+                    continue
+            count += 1
+        return count
+
     def mark(name, snapshot, _marks=marks, _tag=tag, _names=builtins_module.__dict__,
-             _append=list.append, _len=len, _type=type, _dict=dict, _unwatched=unwatched):
-        """Note the tags of what ``recheck`` will hold the candidate to (see above)."""
-        _append(_marks, ("builtins", "", _names, _tag(_names), 0, None))
+             _append=list.append, _len=len, _type=type, _dict=dict, _unwatched=unwatched,
+             _get=dict.get, _others=others):
+        """Note the tags of what ``recheck`` will hold the candidate to (see above); for a
+        package, how many of its names are neither the snapshot's nor submodules."""
+        _append(_marks, ("builtins", "", _names, _tag(_names), 0, None, None))
         if name in _unwatched:
             return
         first = True
@@ -627,29 +648,18 @@ def make_scope(exec_, builtins_module, modules, real_import, import_error, audit
                 now = _tag(space)  # (None: no view; an instance's dict: not watched)
                 if now is not None:
                     _append(_marks, (("the namespace of " if first else "a dispatch table "
-                                      "of ") + name, name, space, now, _len(space),
-                                     keys if first else None))
+                                      "of ") + name, name, space, now, _len(space), keys,
+                                     _others(name, space, keys) if first and _get(
+                                         space, "__path__") is not None else None))
             first = False
 
-    def grew_by_submodules(name, space, length, keys, _len=len, _type=type, _str=str,
-                           _module=module_type, _get=dict.get, _keys=dict.keys,
-                           _tuple=tuple, _frozenset=frozenset):
-        """A package's namespace holds more names than when the test imported it, each new
-        one (besides dunders) a submodule of the package: the import system's writes."""
-        if keys is None or _len(space) <= length:
+    def grew_by_submodules(name, space, length, keys, count, _len=len, _others=others):
+        """A package's namespace holds more names than when the test imported it, and no
+        more names that are not submodules of it than then: the import system's writes
+        (a submodule imported while the test ran)."""
+        if count is None or count < 0 or _len(space) <= length:
             return False
-        known = _frozenset(keys)
-        for key in _tuple(_keys(space)):
-            if _type(key) is not _str or key in known or (key[:2] == "__"
-                                                           and key[-2:] == "__"):
-                continue
-            value = _get(space, key)
-            if _type(value) is not _module:
-                return False
-            label = _get(value.__dict__, "__name__")
-            if _type(label) is not _str or label != name + "." + key:
-                return False
-        return True
+        return _others(name, space, keys) == count
 
     def import_module(name, top, module, top_module, snapshot, _modules=modules,
                       _import=real_import, _error=import_error, _audit=audit, _get=dict.get,
@@ -692,8 +702,8 @@ def make_scope(exec_, builtins_module, modules, real_import, import_error, audit
                 _marks=marks, _tag=tag, _grew=grew_by_submodules):
         """At the end of a test's code: the modules it imported, still as they were, and
         nothing of theirs written while the test ran (their tags, see above)."""
-        for label, name, space, then, length, keys in _marks:
-            if _tag(space) != then and not _grew(name, space, length, keys):
+        for label, name, space, then, length, keys, count in _marks:
+            if _tag(space) != then and not _grew(name, space, length, keys, count):
                 text = ("the test imports modules of the standard library, and the "
                         "candidate's code wrote to " + label + " while the test ran (a "
                         "name rebound or deleted, put back or not: its dict's version tag "
@@ -708,7 +718,7 @@ def make_scope(exec_, builtins_module, modules, real_import, import_error, audit
                 _audit("erxr.plain", text.encode())
                 raise _error(text, name=name)
     return run, import_module, import_from, intact, recheck, seed_tests, rebound, (
-        mark, grew_by_submodules)
+        mark, grew_by_submodules, others)
 
 
 def make_fingerprint(builtins_dict, modules, getcwd, getrecursionlimit, int_max_str_digits,
