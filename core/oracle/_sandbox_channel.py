@@ -512,9 +512,9 @@ def make_own(audit, error, type_dict, mro_of, flags_of, qualname_of, items, cand
 
 
 def make_scope(exec_, builtins_module, modules, real_import, import_error, audit, is_, views,
-               rng, reseed):
-    """(run, import_module, import_from, intact, recheck, seed_tests, rebound): how a
-    test's own code runs. ``run(test,
+               rng, reseed, tag, module_type, unwatched):
+    """(run, import_module, import_from, intact, recheck, seed_tests, rebound, (mark,
+    grew_by_submodules, others)): how a test's own code runs. ``run(test,
     namespace)`` executes the test in globals of its own, a copy of the candidate's module
     namespace taken now (after the code loaded) with the real builtins: what the test binds
     stays out of the candidate's namespace, and the globals are held only by this call's
@@ -528,8 +528,21 @@ def make_scope(exec_, builtins_module, modules, real_import, import_error, audit
     test gets instead of the module) pairs (``random``: ``_sandbox_draws.py``, drawing from
     ``rng``); ``seed_tests(seed)``, called once per W before any candidate code, sets
     what ``run`` reseeds ``rng`` with (``reseed``: ``_random.Random.seed``) as each test's
-    code starts, so nothing the candidate did to it before counts."""
+    code starts, so nothing the candidate did to it before counts.
+
+    While the test runs, the importer and ``recheck`` watch by version tag (``tag``:
+    ``_sandbox_tags.py``) what a set-and-restore would hide from a comparison of contents:
+    when the test imports a pinned module, the tags of builtins, of the module's namespace
+    and of its dispatch tables are noted (``marks``); at the test's end a changed one is
+    the candidate's write while the test ran, put back or not (an error). Not for the
+    modules ``unwatched`` names (their own functions write their namespace), and a
+    package's namespace that grew by submodules only (imported while the test ran) is
+    compared by its contents."""
     seed = []  # the suite's seed, once set; reachable only through hidden functions
+    # (what it is, the module's name, the dict, its tag when the test imported the module,
+    # its length, the snapshot's keys, for a package its ``others`` count, else None):
+    # this test's, emptied by ``run`` as each test's code starts
+    marks = []
     # builtins as the server has them (names added later, a test's `_`, are not compared)
     bound = tuple(builtins_module.__dict__.items())
 
@@ -542,7 +555,9 @@ def make_scope(exec_, builtins_module, modules, real_import, import_error, audit
     def run(test, namespace, _exec=exec_, _copy=dict.copy, _put=dict.__setitem__,
             _builtins=builtins_module, _names=builtins_module.__dict__, _get=dict.get,
             _import=real_import, _build_class=builtins_module.__build_class__, _audit=audit,
-            _seed=seed, _rng=rng, _reseed=reseed, _setattr=object.__setattr__):
+            _seed=seed, _rng=rng, _reseed=reseed, _setattr=object.__setattr__,
+            _marks=marks, _clear=list.clear):
+        _clear(_marks)
         scope = _copy(namespace)
         _put(scope, "__builtins__", _builtins)
         # what a test's class statement, star or relative import takes from builtins
@@ -600,9 +615,55 @@ def make_scope(exec_, builtins_module, modules, real_import, import_error, audit
                 return False
         return True
 
+    def others(name, space, keys, _type=type, _str=str, _module=module_type,
+               _get=dict.get, _keys=dict.keys, _tuple=tuple, _frozenset=frozenset):
+        """How many names of a package's namespace are neither ones the server's snapshot
+        names nor submodules of the package (its dunders, mostly); -1 for a key that is
+        not an exact str."""
+        known, count = _frozenset(keys), 0
+        for key in _tuple(_keys(space)):
+            if _type(key) is not _str:
+                return -1
+            if key in known:
+                continue
+            value = _get(space, key)
+            if _type(value) is _module:
+                label = _get(value.__dict__, "__name__")
+                if _type(label) is _str and label == name + "." + key:
+                    continue
+            count += 1
+        return count
+
+    def mark(name, snapshot, _marks=marks, _tag=tag, _names=builtins_module.__dict__,
+             _append=list.append, _len=len, _type=type, _dict=dict, _unwatched=unwatched,
+             _get=dict.get, _others=others):
+        """Note the tags of what ``recheck`` will hold the candidate to (see above); for a
+        package, how many of its names are neither the snapshot's nor submodules."""
+        _append(_marks, ("builtins", "", _names, _tag(_names), 0, None, None))
+        if name in _unwatched:
+            return
+        first = True
+        for space, size, keys, values in snapshot:
+            if _type(space) is _dict and (first or (size >= 0 and _len(keys))):
+                now = _tag(space)  # (None: no view; an instance's dict: not watched)
+                if now is not None:
+                    _append(_marks, (("the namespace of " if first else "a dispatch table "
+                                      "of ") + name, name, space, now, _len(space), keys,
+                                     _others(name, space, keys) if first and _get(
+                                         space, "__path__") is not None else None))
+            first = False
+
+    def grew_by_submodules(name, space, length, keys, count, _len=len, _others=others):
+        """A package's namespace holds more names than when the test imported it, and no
+        more names that are not submodules of it than then: the import system's writes
+        (a submodule imported while the test ran)."""
+        if count is None or count < 0 or _len(space) <= length:
+            return False
+        return _others(name, space, keys) == count
+
     def import_module(name, top, module, top_module, snapshot, _modules=modules,
                       _import=real_import, _error=import_error, _audit=audit, _get=dict.get,
-                      _intact=intact, _views=views, _rebound=rebound):
+                      _intact=intact, _views=views, _rebound=rebound, _mark=mark):
         if module is None:  # not loaded before the candidate ran: the ordinary import
             found = _import(name, None, None, (), 0)
             return found if top else _modules[name]
@@ -620,6 +681,8 @@ def make_scope(exec_, builtins_module, modules, real_import, import_error, audit
             text = "the test imports " + name + ", but " + why
             _audit("erxr.plain", text.encode())
             raise _error(text, name=name)
+        if snapshot is not None:
+            _mark(name, snapshot)
         for key, view in _views:  # (a module with submodules has none: top is module)
             if key == name:
                 return view
@@ -635,8 +698,18 @@ def make_scope(exec_, builtins_module, modules, real_import, import_error, audit
             except _AttributeError:  # a submodule not yet imported, as ``from`` finds it
                 out.append(_import(name + "." + attr, False, None, None, None))
         return _tuple(out)
-    def recheck(pinned, _intact=intact, _audit=audit, _error=import_error, _rebound=rebound):
-        """At the end of a test's code: the modules it imported, still as they were."""
+    def recheck(pinned, _intact=intact, _audit=audit, _error=import_error, _rebound=rebound,
+                _marks=marks, _tag=tag, _grew=grew_by_submodules):
+        """At the end of a test's code: the modules it imported, still as they were, and
+        nothing of theirs written while the test ran (their tags, see above)."""
+        for label, name, space, then, length, keys, count in _marks:
+            if _tag(space) != then and not _grew(name, space, length, keys, count):
+                text = ("the test imports modules of the standard library, and the "
+                        "candidate's code wrote to " + label + " while the test ran (a "
+                        "name rebound or deleted, put back or not: its dict's version tag "
+                        "changed)")
+                _audit("erxr.plain", text.encode())
+                raise _error(text, name=name or "builtins")
         for name, snapshot in pinned:
             if not _intact(snapshot, True) or _rebound() is not None:
                 text = ("the test imports " + name + ", and the candidate's code changed the "
@@ -644,34 +717,40 @@ def make_scope(exec_, builtins_module, modules, real_import, import_error, audit
                         "builtin")
                 _audit("erxr.plain", text.encode())
                 raise _error(text, name=name)
-    return run, import_module, import_from, intact, recheck, seed_tests, rebound
+    return run, import_module, import_from, intact, recheck, seed_tests, rebound, (
+        mark, grew_by_submodules, others)
 
 
 def make_fingerprint(builtins_dict, modules, getcwd, getrecursionlimit, int_max_str_digits,
-                     module_dict, table_sizes, repeat):
+                     module_dict, table_sizes, repeat, tag):
     """(fingerprint, unchanged). ``table_sizes``: every ``dict.__sizeof__`` a dict whose keys
     are all exact strs can have (CPython's str-only table: any other key makes its table
-    wider, and no str-only size is a wider table's size), measured by the server."""
+    wider, and no str-only size is a wider table's size), measured by the server. ``tag``:
+    a namespace's dict version tag, or None for a dict the server made no view of
+    (``_sandbox_tags.py``)."""
     def entry(space, _tuple=tuple, _keys=dict.keys, _values=dict.values, _len=len,
-              _sizeof=dict.__sizeof__, _type=type, _str=str, _sizes=table_sizes):
+              _sizeof=dict.__sizeof__, _type=type, _str=str, _sizes=table_sizes, _tag=tag):
         """What ``intact`` checks of one namespace, taken before any candidate code ran:
-        (namespace, number of keys or -1, its size, its keys, its values). A str-only
-        table keeps copies of its keys, made together so that they sit on a few pages:
-        reading the namespace's own keys would touch a page per few keys, and each page
-        touched in a forked W is a copy."""
+        (namespace, number of keys or -1, its size, its keys, its values, its version tag
+        or None). A str-only table keeps copies of its keys, made together so that they
+        sit on a few pages: reading the namespace's own keys would touch a page per few
+        keys, and each page touched in a forked W is a copy."""
+        now = _tag(space)  # (first: reading the keys and values changes no tag)
         keys, size = _tuple(_keys(space)), _sizeof(space)
         if size in _sizes:
             strs = [k for k in keys if _type(k) is _str]
             if _len(strs) == _len(keys):
                 return (space, _len(keys), size, _tuple([(k + "\0")[:-1] for k in strs]),
-                        _tuple(_values(space)))
-        return (space, -1, size, keys, _tuple(_values(space)))
+                        _tuple(_values(space)), now)
+        return (space, -1, size, keys, _tuple(_values(space)), now)
 
     def intact(item, _len=len, _sizeof=dict.__sizeof__, _all=all, _map=map,
                _is=__import__("operator").is_, _getitem=dict.__getitem__, _repeat=repeat,
                _keys=dict.keys, _values=dict.values, _KeyError=KeyError, _tuple=tuple,
-               _type=type, _str=str):
+               _type=type, _str=str, _tag=tag):
         """The namespace maps the same keys to the same objects as when ``item`` was taken.
+        Its version tag as it was then means no write since, and nothing is read (each
+        value touched would be a copied page in a forked W). Otherwise:
         A str-only table of the same size still holds exact strs only, so looking one up
         compares strs and calls nothing of the candidate's: same length and every key
         found with its own value means the same mapping. A str-only table whose size
@@ -679,7 +758,9 @@ def make_fingerprint(builtins_dict, modules, getcwd, getrecursionlimit, int_max_
         them, make it resize) or widened: its keys, once each is seen to be an exact str,
         are compared with the copies in order, and its values by identity. Any other table
         is compared key by key and value by value, by identity, in order."""
-        space, n, size, keys, values = item
+        space, n, size, keys, values, then = item
+        if then is not None and _tag(space) == then:
+            return True
         if _len(space) != _len(values):
             return False
         if n < 0:
@@ -719,12 +800,14 @@ def make_fingerprint(builtins_dict, modules, getcwd, getrecursionlimit, int_max_
         return (_tuple(entries), _tuple([(items, _tuple(items)) for items in lists]),
                 (_cwd(), _rl(), _digits()))
 
-    def unchanged(taken, _all=all, _map=map, _is=__import__("operator").is_, _len=len,
-                  _intact=intact, _cwd=getcwd, _rl=getrecursionlimit,
+    def unchanged(taken, known=None, _all=all, _map=map, _is=__import__("operator").is_,
+                  _len=len, _intact=intact, _cwd=getcwd, _rl=getrecursionlimit,
                   _digits=int_max_str_digits):
-        """Nothing in ``taken`` (a fingerprint) was patched since it was taken."""
+        """Nothing in ``taken`` (a fingerprint) was patched since it was taken. ``known``:
+        a namespace the caller saw intact by its tags (the judge's ``sys.modules``, which
+        its own ``__candidate__`` entry writes to in every test)."""
         for item in taken[0]:
-            if not _intact(item):
+            if item[0] is not known and not _intact(item):
                 return False
         for items, then in taken[1]:
             if _len(items) != _len(then) or not _all(_map(_is, items, then)):

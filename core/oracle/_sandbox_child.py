@@ -166,7 +166,11 @@ def serve(config: dict) -> None:
     except SealError as exc:
         _send(1, {"error": f"cannot make ctypes unusable for candidates: {exc}"})
         return
-    hooks = make_hooks()
+    try:  # (dict version tags: their layout is checked first, _sandbox_tags.py)
+        hooks = make_hooks()
+    except TagError as exc:
+        _send(1, {"error": f"cannot watch namespaces by their version tags: {exc}"})
+        return
     hooks["devnull"] = os.open("/dev/null", os.O_RDWR)
     workdir = os.path.join(config["base"], "w")  # one suite at a time: one folder, emptied
     os.environ.clear()
@@ -227,6 +231,7 @@ if __name__ == "__main__":
     from _sandbox_seal import seal as seal_ctypes
     from _sandbox_setup import enter_new_pid_namespace, leave_pid_namespace, setup
     from _sandbox_suite import run_suite
+    from _sandbox_tags import TagError
 
     del sys.path[0]  # candidates must not import engine modules by accident
 

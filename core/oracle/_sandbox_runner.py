@@ -79,11 +79,13 @@ if TYPE_CHECKING or __package__:  # in the engine (tools, tests); the server: ba
     from ._sandbox_code import load as load_code
     from ._sandbox_compare import build as build_rules
     from ._sandbox_draws import make_view
+    from ._sandbox_tags import make_tags
 else:
     from _sandbox_channel import CHANNEL, TAMPERED_EXIT
     from _sandbox_code import load as load_code
     from _sandbox_compare import build as build_rules
     from _sandbox_draws import make_view
+    from _sandbox_tags import make_tags
 
 _LIBC = ctypes.CDLL(None, use_errno=True)
 # Looked up here, once per server: CDLL caches each function it finds, so a W (which calls
@@ -132,10 +134,17 @@ PRELOADABLE = frozenset({
     "io", "itertools", "json", "keyword", "math", "numbers", "operator", "pickle",
     "pprint", "queue", "random", "re", "statistics", "string", "struct", "textwrap",
     "time", "typing", "unicodedata", "weakref", "zlib"})
+# Standard-library modules whose own functions write their namespace (a cache, a state
+# kept in a global) or a dict the importer watches by its version tag: a changed tag of
+# theirs during a test says nothing about the candidate, so only their contents are
+# compared at the test's end (a rebinding the candidate put back before then is not seen).
+# tempfile.gettempdir() sets tempfile.tempdir; warnings.catch_warnings() sets
+# warnings.filters and showwarning and puts the originals back.
+UNWATCHED = frozenset({"tempfile", "warnings"})
 _RUNNER_MODULES = ("__main__", "_sandbox_child", "_sandbox_runner", "_sandbox_channel",
                    "_sandbox_setup", "_sandbox_suite", "_sandbox_compare", "_sandbox_plain",
                    "_sandbox_rich", "_sandbox_explain", "_sandbox_rewrite", "_sandbox_code",
-                   "_sandbox_seal", "_sandbox_draws")
+                   "_sandbox_seal", "_sandbox_draws", "_sandbox_tags")
 _CANDIDATE = "__candidate__"
 # W's bytecode cache prefix once armed (no .pyc is read: marshal is refused). The server
 # sets it too, before its first fork (imports of its own go through ``preload``): then W
@@ -304,6 +313,20 @@ def stdlib_spaces(entries=None) -> tuple:  # type: ignore[no-untyped-def]
         and name.partition(".")[0] in stdlib])
 
 
+def watchable() -> list:
+    """The dicts the server makes version-tag views of (``_sandbox_tags.py``): builtins,
+    ``sys.modules``, every module's namespace and the dicts a module binds at its top level
+    (dispatch tables such as ``copy._deepcopy_dispatch``). Called again by the server when
+    it has loaded more modules; views already made are kept."""
+    found: list = [builtins.__dict__, sys.modules]
+    for module in list(sys.modules.values()):
+        if type(module) is types.ModuleType:
+            space = module.__dict__
+            found.append(space)
+            found += [v for v in list(space.values()) if type(v) is dict]
+    return found
+
+
 def _str_table_sizes() -> frozenset:
     """Every ``dict.__sizeof__`` of a dict whose keys are all exact strs, up to 2**10 keys
     (a dict grows through every table size; see ``make_fingerprint``; a larger namespace
@@ -381,10 +404,15 @@ def make_hooks() -> dict:
     # the test's random (_sandbox_draws.py): its functions and the runner's Random they
     # hold, hidden like the wrappers that hold an original
     random_view, test_random, draws = make_view()
-    run_test, import_module, import_from, intact, recheck, seed_tests, rebound = namespace[
+    # dict version tags (_sandbox_tags.py): raises TagError when their layout is not 3.11's
+    tag, tag_add = make_tags()
+    tag_add(watchable())
+    run_test, import_module, import_from, intact, recheck, seed_tests, rebound, marking = \
+        namespace[
         "make_scope"](exec, builtins, sys.modules, builtins.__import__, import_error,
                       sys.audit, __import__("operator").is_, (("random", random_view),),
-                      test_random, __import__("_random").Random.seed)
+                      test_random, __import__("_random").Random.seed, tag, types.ModuleType,
+                      UNWATCHED)
     del test_random
     # what pytest.raises(X) / except X takes when the test reads X from the candidate
     own, whose = namespace["make_own"](
@@ -403,7 +431,7 @@ def make_hooks() -> dict:
     fingerprint, unchanged, *fingerprint_parts = namespace["make_fingerprint"](
         builtins.__dict__, sys.modules, os.getcwd, sys.getrecursionlimit,
         sys.get_int_max_str_digits, vars(types.ModuleType)["__dict__"].__get__,
-        _str_table_sizes(), __import__("itertools").repeat)
+        _str_table_sizes(), __import__("itertools").repeat, tag)
     describe, describe_parts = namespace["make_describe"](
         types.MappingProxyType(_exception_table()), BaseException.__str__,
         BaseException.__dict__["args"].__get__,
@@ -441,7 +469,9 @@ def make_hooks() -> dict:
             if name in _RUNNER_MODULES:
                 runner_globals.append(module.__dict__)
     # their defaults hold originals, or the tests' random
-    hidden_all = (hidden, raiser, on_sigxcpu, *loaders, run_test, seed_tests, *draws)
+    hidden_all = (hidden, raiser, on_sigxcpu, *loaders, run_test, seed_tests, *draws, tag,
+                  tag_add, *marking, import_module, recheck)  # (tag views, writable;
+    # the tags a test's end needs, a list the importer and recheck hold)
     protected = (fingerprint, unchanged, *fingerprint_parts, describe, *describe_parts, flush,
                  import_error, *rules["functions"], *guarded.values(), *shim, *hidden_all,
                  run_test, import_module, import_from, intact, recheck, seed_tests, rebound,
@@ -459,9 +489,10 @@ def make_hooks() -> dict:
                                     protected + rules["factories"], PermissionError,
                                     import_error)
     return {"namespace": namespace, "channel": channel, "guard": guard, "judge": judge,
+            "tag_add": tag_add,  # (the server's: W drops it, see _install_hooks)
             "import_error": import_error,
             "values_equal": rules["values_equal"],  # two plain values, as a test's == judges
-            "unchanged": unchanged,
+            "unchanged": unchanged, "tag": tag,
             "describe": describe, "flush": flush, "fingerprint": fingerprint,
             "seed_tests": seed_tests,
             "hidden": hidden_all, "protected": protected,
@@ -471,6 +502,7 @@ def make_hooks() -> dict:
 
 def _install_hooks(hooks: dict) -> None:
     """In W, before any candidate code: no ctypes handle left in reach, the audit hooks."""
+    hooks.pop("tag_add", None)  # (in W it could make no view anyway: ctypes.cdata)
     for module_globals in hooks["runner_globals"]:  # candidates can walk frames to these
         for name in ("ctypes", "_LIBC", "_CAPS", "_setup_module"):
             module_globals.pop(name, None)
@@ -543,6 +575,7 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
     threshold = get_threshold()
     sizeof = dict.__sizeof__
     describe, flush, unchanged = hooks["describe"], hooks["flush"], hooks["unchanged"]
+    tag = hooks["tag"]  # (reads a dict's version tag through a view it hides)
     fingerprint, prior = hooks["fingerprint"], hooks.get("prior")
     # the server's, and those of the modules W imported since (W removes none: what it
     # imported are the last entries of sys.modules, read from the end)
@@ -590,6 +623,9 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
         put(namespace, "__builtins__", builtins_)
         put(namespace, "pytest", pytest_shim)
         put(modules, "__candidate__", module)
+        # sys.modules's tag now: the same after the test means nothing but this entry was
+        # added since the last check (it found sys.modules as the baseline has it)
+        added_tag = tag(modules)
         # A dict whose keys are all exact strs (CPython's "unicode" kind) never calls a
         # key's __eq__; a key of any other type turns it into the general kind, whose
         # table has wider entries, so its size tells: the pop below is then skipped (W is
@@ -627,14 +663,21 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
         gc_disable()  # (an exception the handlers themselves raised ends W: no verdict)
         if status != b"pass":
             flush()
+        kept = added_tag is not None and tag(modules) == added_tag
         if sizeof(modules) == size:  # no key of the candidate's: nothing of it is called
             pop(modules, "__candidate__", None)
+        else:
+            kept = False
+        popped_tag = tag(modules)
         del module, namespace  # the candidate's objects go now, before the check
         dirty = False
         if i < last:  # after the last test W exits anyway
             try:
-                dirty = (not unchanged(baseline) or len_(callbacks) != 0
-                         or get_threshold() != threshold)
+                # sys.modules as the baseline has it, by its tags: no value read (a
+                # finaliser that ran just now would have changed its tag again)
+                dirty = (not unchanged(baseline, modules if kept and tag(modules) ==
+                                       popped_tag else None)
+                         or len_(callbacks) != 0 or get_threshold() != threshold)
             except BaseException_:
                 dirty = True
             try:  # the test's output is read before its verdict; fds 1, 2 as they were

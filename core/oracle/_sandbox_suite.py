@@ -41,6 +41,7 @@ if TYPE_CHECKING or __package__:  # in the engine (tools, tests); the server: ba
         preload,
         static_imports,
         stdlib_spaces,
+        watchable,
         worker,
     )
 else:
@@ -53,6 +54,7 @@ else:
         preload,
         static_imports,
         stdlib_spaces,
+        watchable,
         worker,
     )
 
@@ -146,6 +148,7 @@ def _prior(hooks: dict) -> None:
     reading every key and value itself, which would copy ~180 pages in every W."""
     prior = hooks.get("prior")
     if prior is None or len(sys.modules) != len(prior[0][1][4]):
+        hooks["tag_add"](watchable())  # the modules loaded since: views, before any fork
         hooks["prior"] = hooks["fingerprint"](
             (sys.modules["builtins"], sys, hooks["pytest"]),
             (sys.path, sys.meta_path, sys.path_hooks))

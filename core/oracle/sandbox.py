@@ -104,7 +104,8 @@ def _compile_server_modules() -> None:
         return
     for name in ("_sandbox_setup", "_sandbox_runner", "_sandbox_channel", "_sandbox_suite",
                  "_sandbox_compare", "_sandbox_plain", "_sandbox_rich", "_sandbox_explain",
-                 "_sandbox_rewrite", "_sandbox_code", "_sandbox_seal", "_sandbox_draws"):
+                 "_sandbox_rewrite", "_sandbox_code", "_sandbox_seal", "_sandbox_draws",
+                 "_sandbox_tags"):
         source = _CHILD.with_name(f"{name}.py")
         cached = source.parent / "__pycache__" / f"{name}.{tag}.pyc"
         try:
