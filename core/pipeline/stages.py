@@ -190,7 +190,7 @@ class BlockStage(StreamingRetriever):
         """The previous stage's blocks, each query's first ``depth`` candidates reordered."""
         start = 0
         total = len(benchmark.queries)
-        inner, own = levels(progress, self.levels(), total)
+        inner, own = chained(progress, self.levels(), total)
         for block in score_blocks(self.previous, benchmark, rows=rows, progress=inner,
                                   should_stop=should_stop):
             yield self._rerank(benchmark, start, np.asarray(block, dtype=np.float64),
@@ -212,8 +212,8 @@ class BlockStage(StreamingRetriever):
         raise NotImplementedError
 
 
-def levels(progress: Progress | None, stages: int,
-           total: int) -> tuple[Progress | None, Progress | None]:
+def chained(progress: Progress | None, stages: int,
+            total: int) -> tuple[Progress | None, Progress | None]:
     """(inner, own): the progress, in queries of ``total``, of the stages below a stage and
     of the stage itself, reported to ``progress`` together as the mean over the chain's
     ``stages`` (the stages below count ``stages - 1`` times, since their own report is
