@@ -1,12 +1,16 @@
 """Dense retrieval with the real all-MiniLM-L6-v2 (needs the ``dense`` extra; skipped without).
 
 Checks that the shipped ``embeddings/minilm.npz`` of every bundled benchmark is what the
-model produces now, that the cache makes a re-run encode nothing, and that ``embed`` writes
-a file that a torch-less install can rank with.
+model produces now, that the vectors do not depend on the CPU's instruction set or thread
+count, that the cache makes a re-run encode nothing, and that ``embed`` writes a file that a
+torch-less install can rank with.
 """
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -52,6 +56,35 @@ def test_shipped_rows_match_a_fresh_encoding(folder: Path, encoder) -> None:
         rows = rng.choice(len(ids), size=min(3, len(ids)), replace=False)
         fresh = encoder.encode([texts_of(ids[r]) for r in rows])
         assert np.allclose(fresh, matrix[rows], atol=1e-5)
+
+
+# Encodes the tiny benchmark's corpus as `embed` does and prints the vectors' bytes in hex.
+ENCODE_TINY = """
+import sys
+from execretrieval.benchmark.dataset import load_benchmark
+from execretrieval.ranking.embeddings import SentenceTransformerEncoder
+bench = load_benchmark(sys.argv[1])
+encoder = SentenceTransformerEncoder.minilm()
+print(encoder.encode([encoder.passage_prefix + s.code for s in bench.corpus]).tobytes().hex())
+"""
+
+
+@pytest.mark.slow
+def test_vectors_do_not_depend_on_the_instruction_set_or_threads() -> None:
+    """An AVX2-only machine, as MKL and oneDNN see one (their own caps), and one thread, give
+    the bytes this machine gives, which are the shipped ones: CI's check-data rebuilds them
+    byte for byte on whatever CPU it has. Unpinned, an AVX-512 machine's differ (2e-7)."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("ATEN_CPU_CAPABILITY", "MKL_CBWR", "OMP_NUM_THREADS")}
+    env.update(HF_HUB_OFFLINE="1")
+    machines = {"this machine": {}, "one thread": {"OMP_NUM_THREADS": "1"},
+                "AVX2 only": {"MKL_ENABLE_INSTRUCTIONS": "AVX2", "DNNL_MAX_CPU_ISA": "AVX2"}}
+    made = {name: subprocess.run([sys.executable, "-c", ENCODE_TINY, str(DATA / "tiny")],
+                                 env={**env, **extra}, capture_output=True, text=True,
+                                 check=True).stdout.strip()
+            for name, extra in machines.items()}
+    shipped = from_npz(DATA / "tiny" / "embeddings" / "minilm.npz").corpus
+    assert made == dict.fromkeys(machines, np.ascontiguousarray(shipped).tobytes().hex())
 
 
 def test_cache_makes_a_rerun_encode_nothing(tmp_path: Path, encoder) -> None:

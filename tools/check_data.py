@@ -127,7 +127,8 @@ def _env(work: Path, recipe: Recipe, hash_seed: int, threads: int) -> dict[str, 
     """A cold, private environment: empty caches (the embedding cache too: a text's vector
     depends on the batch it was encoded in, so a warm cache changes low bits), no
     SOURCE_DATE_EPOCH, the one hash seed, and torch's threads shared out between the
-    recipes running at once (vectors are bit-identical with 1 or 2 threads here)."""
+    recipes running at once (vectors are bit-identical with 1 or 2 threads and on any
+    AVX2 CPU: the encoder pins torch's code paths, see execretrieval.ranking._dense)."""
     env = {k: v for k, v in os.environ.items() if k != "SOURCE_DATE_EPOCH"}
     home = work / "_env" / recipe.name
     env.update(PYTHONHASHSEED=str(hash_seed), EXECRETRIEVAL_CACHE_DIR=str(home / "cache"),

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ModelNotFoundError, RetrieverError
+from ._dense import pin_cpu_environment, pinned_numerics
 
 __all__ = ["CrossEncoderScorer"]
 
@@ -41,6 +42,7 @@ class CrossEncoderScorer:
         if not (self.path / "config.json").is_file():
             raise ModelNotFoundError(f"{where}: no config.json in the folder; it is not a "
                                      "saved model (CrossEncoder.save or save_pretrained)")
+        pin_cpu_environment()
         try:
             from sentence_transformers import CrossEncoder
         except ImportError as exc:
@@ -74,8 +76,9 @@ class CrossEncoderScorer:
             return np.zeros(0)
         cpu, wall = time.process_time(), time.perf_counter()
         try:
-            scores = model.predict([list(p) for p in pairs], batch_size=self.batch,
-                                   show_progress_bar=False, convert_to_numpy=True)
+            with pinned_numerics():
+                scores = model.predict([list(p) for p in pairs], batch_size=self.batch,
+                                       show_progress_bar=False, convert_to_numpy=True)
         except Exception as exc:  # noqa: BLE001
             raise RetrieverError(f"cross-encoder {self.path}: scoring failed: "
                                  f"{type(exc).__name__}: {exc}") from exc
