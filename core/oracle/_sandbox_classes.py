@@ -17,8 +17,9 @@ through one of two runner functions, which the rewriter (``_CandidateClasses`` i
   import StatisticsError`` in the candidate); or a tuple of those.
 * ``classes(X, label, name)``: the class of an ``isinstance`` / ``issubclass`` call. The
   same, without the BaseException rule, and a class of the candidate's may also have a
-  standard-library metaclass whose instance and subclass checks are ``type``'s own
-  (``enum.Enum``'s).
+  standard-library metaclass (``enum.Enum``'s, ``abc.ABC``'s); an exception class of the
+  candidate's only one whose instance and subclass checks are ``type``'s own (an ABC's
+  ``__subclasshook__`` would say which exceptions count).
 
 Anything else (``StatisticsError = Exception``, a metaclass of the candidate's whose
 ``__instancecheck__`` or ``__subclasscheck__`` says yes, ``StatisticsError = object``, a
@@ -40,19 +41,36 @@ CLASSES = r'''
 def make_classes(audit, error, type_dict, mro_of, flags_of, qualname_of, name_of, items,
                  candidate, base_exception):
     """(own, classes, hold, whose, checked): see ``_sandbox_classes.py``."""
-    held = [{}, {}]  # id -> (class, its name), of the held classes; id -> plain metaclass
+    # id -> (class, its name), of the held classes; id -> (metaclass, whether it is plain)
+    held = [{}, {}]
 
     def hold(found, metas, _held=held, _id=id, _name=name_of, _dict=dict):
-        """Hold the classes ``found`` and the plain metaclasses ``metas`` (the runner's,
-        found before any candidate code ran)."""
-        classes, plain = _dict(_held[0]), _dict(_held[1])
+        """Hold the classes ``found`` and the metaclasses among them, ``metas`` ((metaclass,
+        whether its instance and subclass checks are ``type``'s own) pairs): the runner's,
+        found before any candidate code ran."""
+        classes, known = _dict(_held[0]), _dict(_held[1])
         for k in found:
             classes[_id(k)] = (k, _name(k))
-        for k in metas:
-            plain[_id(k)] = k
-        _held[0], _held[1] = classes, plain
+        for pair in metas:
+            known[_id(pair[0])] = pair
+        _held[0], _held[1] = classes, known
 
-    def whose(k, exception, name, _dict=type_dict, _mro=mro_of, _flags=flags_of,
+    def metaclass(k, _held=held, _mro=mro_of, _base=base_exception, _type=type, _id=id):
+        """Whether the metaclass of the candidate's class ``k`` (not ``type``) may decide
+        an ``isinstance`` against it: a standard-library one (``enum.Enum``'s,
+        ``abc.ABC``'s), and for an exception class one whose checks are ``type``'s own."""
+        meta = _type(k)
+        pair = _held[1].get(_id(meta))
+        if pair is None or pair[0] is not meta:
+            return False
+        if pair[1]:
+            return True
+        for ancestor in _mro(k):
+            if ancestor is _base:
+                return False
+        return True
+
+    def whose(k, exception, name, _metaclass=metaclass, _dict=type_dict, _mro=mro_of, _flags=flags_of,
               _qualname=qualname_of, _items=items, _candidate=candidate, _base=base_exception,
               _held=held, _type=type, _tuple=tuple, _str=str, _id=id):
         """The empty str when ``k`` (a class) is one the test may take from the candidate
@@ -64,10 +82,7 @@ def make_classes(audit, error, type_dict, mro_of, flags_of, qualname_of, name_of
             if _type(name) is not _str or name != found[1]:
                 return ("the class " + found[1] + " of the standard library, under another "
                         "name")
-        elif _type(k) is not _type and _held[1].get(_id(_type(k))) is not _type(k):
-            return ("a class of another metaclass" if _flags(_type(k)) & (1 << 31)
-                    else "an object that is not a class")
-        elif _type(k) is not _type and exception:
+        elif _type(k) is not _type and (exception or not _metaclass(k)):
             return "a class of another metaclass"
         else:
             if not _flags(k) & (1 << 9):  # not a heap type: a built-in class
@@ -125,5 +140,5 @@ def make_classes(audit, error, type_dict, mro_of, flags_of, qualname_of, name_of
         """``expected``, when ``isinstance(x, X)`` / ``issubclass(x, X)`` may take it from
         the candidate's namespace."""
         return _checked(expected, label, name, False)
-    return own, classes, hold, whose, checked
+    return own, classes, hold, whose, checked, metaclass
 '''

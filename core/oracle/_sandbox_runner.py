@@ -316,15 +316,15 @@ def stdlib_spaces(entries=None) -> tuple:  # type: ignore[no-untyped-def]
 
 
 def stdlib_classes(spaces) -> tuple:  # type: ignore[no-untyped-def]
-    """(classes, plain metaclasses) bound at the top level of the standard-library
-    namespaces ``spaces`` (``stdlib_spaces``), for the runner to hold (``hold`` of
+    """(classes, (metaclass, whether it is plain) pairs) bound at the top level of the
+    standard-library namespaces ``spaces`` (``stdlib_spaces``), for the runner to hold (``hold`` of
     ``_sandbox_classes.py``): what a test may take from the candidate's namespace as the
     standard library's own (``from statistics import StatisticsError`` in the candidate).
     Built-in classes are left out (``StatisticsError = Exception`` stays the candidate's
     choice); a metaclass is plain when its instance and subclass checks are ``type``'s.
     Called before any candidate code runs."""
     found: dict[int, type] = {}
-    metas: dict[int, type] = {}
+    metas: dict[int, tuple] = {}
     check_instance = type.__dict__["__instancecheck__"]
     check_subclass = type.__dict__["__subclasscheck__"]
     for _name, space in spaces:
@@ -332,10 +332,10 @@ def stdlib_classes(spaces) -> tuple:  # type: ignore[no-untyped-def]
             if isinstance(value, type) and type.__dict__["__module__"].__get__(
                     value) != "builtins":
                 found[id(value)] = value
-                if (issubclass(value, type)
-                        and _looked_up(value, "__instancecheck__") is check_instance
-                        and _looked_up(value, "__subclasscheck__") is check_subclass):
-                    metas[id(value)] = value
+                if issubclass(value, type):
+                    metas[id(value)] = (value, _looked_up(value, "__instancecheck__")
+                                        is check_instance and _looked_up(
+                                            value, "__subclasscheck__") is check_subclass)
     return tuple(found.values()), tuple(metas.values())
 
 
@@ -449,7 +449,7 @@ def make_hooks() -> dict:
     del test_random
     # what pytest.raises(X) / except X / isinstance(x, X) take when the test reads X from
     # the candidate (_sandbox_classes.py)
-    own, classes, hold, whose, checked = namespace["make_classes"](
+    own, classes, hold, whose, checked, metaclass = namespace["make_classes"](
         sys.audit, TypeError, type.__dict__["__dict__"].__get__,
         type.__dict__["__mro__"].__get__, type.__dict__["__flags__"].__get__,
         type.__dict__["__qualname__"].__get__, type.__dict__["__name__"].__get__,
@@ -506,12 +506,12 @@ def make_hooks() -> dict:
     # their defaults hold originals, or the tests' random
     hidden_all = (hidden, raiser, on_sigxcpu, *loaders, run_test, seed_tests, *draws, tag,
                   tag_add, *marking, import_module, recheck, hold, own, classes, whose,
-                  checked)  # (tag views, writable;
+                  checked, metaclass)  # (tag views, writable;
     # the tags a test's end needs, a list the importer and recheck hold)
     protected = (fingerprint, unchanged, *fingerprint_parts, describe, *describe_parts, flush,
                  import_error, *rules["functions"], *guarded.values(), *shim, *hidden_all,
                  run_test, import_module, import_from, intact, recheck, seed_tests, rebound,
-                 *draws, own, classes, hold, whose, checked)
+                 *draws, own, classes, hold, whose, checked, metaclass)
     # Made here, once; each W arms its own copy (see _install_hooks)
     fatal_names = tuple(_FATAL.get(n, b"") for n in range(65))  # private, immutable
     channel = namespace["make_channel"](
