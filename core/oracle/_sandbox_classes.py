@@ -70,9 +70,9 @@ def make_classes(audit, error, type_dict, mro_of, flags_of, qualname_of, name_of
                 return False
         return True
 
-    def whose(k, exception, name, _metaclass=metaclass, _dict=type_dict, _mro=mro_of, _flags=flags_of,
-              _qualname=qualname_of, _items=items, _candidate=candidate, _base=base_exception,
-              _held=held, _type=type, _tuple=tuple, _str=str, _id=id):
+    def whose(k, exception, name, _metaclass=metaclass, _dict=type_dict, _mro=mro_of,
+              _flags=flags_of, _qualname=qualname_of, _items=items, _candidate=candidate,
+              _base=base_exception, _held=held, _type=type, _tuple=tuple, _str=str, _id=id):
         """The empty str when ``k`` (a class) is one the test may take from the candidate
         under ``name`` (the identifier it reads, or None), else why not."""
         found = _held[0].get(_id(k))

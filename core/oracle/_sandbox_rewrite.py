@@ -28,7 +28,10 @@ could shadow leads to them):
 * the expected exception of ``pytest.raises(X)`` and the class of ``except X:``, when the
   test reads X from the candidate's namespace (stdlib's ``StatisticsError``), go through
   the runner's ``own(X)``, which takes only an exception class the candidate's own code
-  made, of metaclass ``type`` (``_OwnExceptions``); else the test is an error;
+  made, of metaclass ``type``, or the standard library's own; the class of
+  ``isinstance(x, X)`` / ``issubclass(x, X)`` through ``classes(X)``; an alias of the
+  test's own so used (``E = StatisticsError``) has its value checked where it is bound
+  (``_CandidateClasses``, ``_sandbox_classes.py``); else the test is an error;
 * every ``import`` statement becomes a call of the runner's importer (``make_scope`` in
   ``_sandbox_channel.py``) given the module object the server loaded before any candidate
   code ran and a snapshot of its namespaces (``_Imports``, ``_snapshot``); the importer
@@ -407,7 +410,7 @@ class _CandidateClasses(ast.NodeTransformer):
                            node), _located(ast.Constant(read), node)], keywords=[]), node)
 
     def _bound_value(self, n: ast.AST) -> None:
-        for target, value in list(self._bindings(n)):
+        for target, _value in list(self._bindings(n)):
             kind = self._kind(target)
             if kind is None:
                 continue

@@ -736,4 +736,5 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
     exit_(0)
 
 
-_CHANNEL_CODE = load_code("hooks", CHANNEL + CLASSES, "<sandbox-hooks>")  # compiled once per installation
+# compiled once per installation
+_CHANNEL_CODE = load_code("hooks", CHANNEL + CLASSES, "<sandbox-hooks>")
