@@ -40,6 +40,7 @@ class Case:
     name: str
     code: str
     tests: list[str]
+    says: str = "from the candidate's code"  # (hostile: what the error names)
 
 
 HOSTILE = [
@@ -85,6 +86,12 @@ HOSTILE = [
          ["import pytest\nwith pytest.raises(StatisticsError):\n    mean([])",
           "import json\ntry:\n    mean([])\nexcept Exception as e:\n"
           "    assert isinstance(e, StatisticsError)"]),
+    Case("stdlib_class_renamed", "import json\n"
+         "json.JSONDecodeError.__name__ = 'StatisticsError'\n"
+         "StatisticsError = json.JSONDecodeError\n"
+         "def mean(xs):\n    return sum(xs) / len(xs) if xs else json.loads('')\n",
+         ["import pytest\nwith pytest.raises(StatisticsError):\n    mean([])"],
+         says="changed a standard-library class"),
 ]
 
 HONEST = [
@@ -126,6 +133,14 @@ HONEST = [
          "from fractions import Fraction\ndef make():\n    return OrderedDict(a=Fraction(1, 2))\n",
          ["assert isinstance(make(), OrderedDict) and isinstance(make(), Iterable)",
           "assert isinstance(make()['a'], Fraction)"]),
+    Case("stdlib_class_of_a_module_only_the_candidate_imports",  # (held by W itself)
+         "from getopt import GetoptError\ndef parse(arg):\n    if arg.startswith('-x'):\n"
+         "        raise GetoptError('option -x not recognized', arg)\n    return arg\n",
+         ["import pytest\nwith pytest.raises(GetoptError):\n    parse('-x')",
+          "try:\n    parse('-x')\nexcept Exception as e:\n    assert isinstance(e, GetoptError)"]),
+    Case("builtin_classes_the_test_computes", ADD[0],
+         ["assert isinstance(add(1, 2), int | float)",
+          "assert isinstance(add(1, 2), type(add(0, 0)))"]),
     Case("class_the_test_defines", "def same(x):\n    return x\n",
          ["class T:\n    pass\nassert isinstance(same(T()), T)"]),
 ]
@@ -138,18 +153,18 @@ def oracle():
         yield o
 
 
-def _hostile_verdict(result) -> None:  # type: ignore[no-untyped-def]
+def _hostile_verdict(result, says: str) -> None:  # type: ignore[no-untyped-def]
     assert not result.passed
     # the check refuses the class (not a crash of the wrong mean's division)
-    assert any(o.status == "error" and "from the candidate's code" in o.detail
-               for o in result.outcomes), result.outcomes
+    assert any(o.status == "error" and says in o.detail for o in result.outcomes), \
+        result.outcomes
     assert all(o.status != "pass" for o in result.outcomes), result.outcomes
 
 
 @pytest.mark.parametrize("name", [c.name for c in HOSTILE])
 def test_a_class_from_the_candidate_decides_no_verdict(oracle, name):
     case = CASES[name]
-    _hostile_verdict(oracle.run(case.code, case.tests))
+    _hostile_verdict(oracle.run(case.code, case.tests), case.says)
 
 
 @pytest.mark.parametrize("name", [c.name for c in HONEST])
@@ -167,7 +182,7 @@ def test_every_route_in_one_batch_between_honest_suites(oracle):
     for n, case in enumerate(HOSTILE + HONEST):
         assert results[2 * n].passed
         if case in HOSTILE:
-            _hostile_verdict(results[2 * n + 1])
+            _hostile_verdict(results[2 * n + 1], case.says)
         else:
             assert results[2 * n + 1].passed, (case.name, results[2 * n + 1].outcomes)
     assert results[-1].passed

@@ -28,9 +28,9 @@ right: the test is an error. Nothing of the candidate's is called: exact types f
 class's ``__mro__``, flags and namespace read through ``type``'s own descriptors, identity
 comparisons and lookups by ``id`` only.
 
-``hold(found)`` adds classes the runner found before any candidate code ran (the server:
-the standard-library modules it has loaded, each time that set grows; W: the modules it
-preloaded for this suite) as ``id -> (class, its __name__ then)``.
+``hold(found, metas, fresh)`` holds classes the runner found before any candidate code ran
+(the server: those of the standard-library modules it has loaded, again each time that set
+grows; W: those of the modules it preloaded for this suite), as ``id -> class``.
 """
 
 from __future__ import annotations
@@ -41,26 +41,31 @@ CLASSES = r'''
 def make_classes(audit, error, type_dict, mro_of, flags_of, qualname_of, name_of, items,
                  candidate, base_exception):
     """(own, classes, hold, whose, checked): see ``_sandbox_classes.py``."""
-    # id -> (class, its name), of the held classes; id -> (metaclass, whether it is plain)
-    held = [{}, {}]
+    # (id -> class, id -> (metaclass, whether it is plain)) tables of the held classes:
+    # the server's (replaced when it has loaded more), then W's for what it preloaded
+    # (appended: W writes none of the server's pages)
+    held = []
 
-    def hold(found, metas, _held=held, _id=id, _name=name_of, _dict=dict):
+    def hold(found, metas, fresh, _held=held, _id=id, _append=list.append):
         """Hold the classes ``found`` and the metaclasses among them, ``metas`` ((metaclass,
         whether its instance and subclass checks are ``type``'s own) pairs): the runner's,
-        found before any candidate code ran."""
-        classes, known = _dict(_held[0]), _dict(_held[1])
-        for k in found:
-            classes[_id(k)] = (k, _name(k))
-        for pair in metas:
-            known[_id(pair[0])] = pair
-        _held[0], _held[1] = classes, known
+        found before any candidate code ran. ``fresh``: in place of all held so far."""
+        table = ({_id(k): k for k in found}, {_id(pair[0]): pair for pair in metas})
+        if fresh:
+            _held[:] = [table]
+        else:
+            _append(_held, table)
 
     def metaclass(k, _held=held, _mro=mro_of, _base=base_exception, _type=type, _id=id):
         """Whether the metaclass of the candidate's class ``k`` (not ``type``) may decide
         an ``isinstance`` against it: a standard-library one (``enum.Enum``'s,
         ``abc.ABC``'s), and for an exception class one whose checks are ``type``'s own."""
         meta = _type(k)
-        pair = _held[1].get(_id(meta))
+        pair = None
+        for table in _held:
+            pair = table[1].get(_id(meta))
+            if pair is not None:
+                break
         if pair is None or pair[0] is not meta:
             return False
         if pair[1]:
@@ -72,16 +77,23 @@ def make_classes(audit, error, type_dict, mro_of, flags_of, qualname_of, name_of
 
     def whose(k, exception, name, _metaclass=metaclass, _dict=type_dict, _mro=mro_of,
               _flags=flags_of, _qualname=qualname_of, _items=items, _candidate=candidate,
-              _base=base_exception, _held=held, _type=type, _tuple=tuple, _str=str, _id=id):
+              _base=base_exception, _held=held, _name=name_of, _type=type, _tuple=tuple,
+              _str=str, _id=id):
         """The empty str when ``k`` (a class) is one the test may take from the candidate
         under ``name`` (the identifier it reads, or None), else why not."""
-        found = _held[0].get(_id(k))
+        found = False
+        for table in _held:
+            if table[0].get(_id(k)) is k:
+                found = True
+                break
         shown = _qualname(k)
         shown = shown if _type(shown) is _str else "?"
-        if found is not None and found[0] is k:
-            if _type(name) is not _str or name != found[1]:
-                return ("the class " + found[1] + " of the standard library, under another "
-                        "name")
+        if found:
+            # (its name is the one it had before the candidate ran: a standard-library
+            # class's attribute set while a test runs is a violation, see the channel)
+            own_name = _name(k)
+            if _type(name) is not _str or _type(own_name) is not _str or name != own_name:
+                return "the class " + shown + " of the standard library, under another name"
         elif _type(k) is not _type and (exception or not _metaclass(k)):
             return "a class of another metaclass"
         else:

@@ -399,7 +399,9 @@ class _CandidateClasses(ast.NodeTransformer):
         if isinstance(node, (ast.Tuple, ast.List)) and isinstance(node.ctx, ast.Load):
             node.elts = [self._wrap(e, kind) for e in node.elts]
             return node
-        if self._trusted(node) or isinstance(node, ast.Starred):
+        if self._trusted(node) or isinstance(node, ast.Starred) or (
+                kind == "classes" and isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Constant)):  # type(y), int | str: the runner's
             return node
         label = ast.unparse(node)
         read = node.attr if isinstance(node, ast.Attribute) else (

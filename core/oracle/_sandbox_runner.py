@@ -620,7 +620,8 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
     spaces = stdlib_spaces() if added < 0 else known[1] if not added else \
         known[1] + stdlib_spaces(islice(reversed(sys.modules.items()), added))
     if added:  # the classes of the modules preloaded here, held before any candidate code
-        hooks["hold"](*stdlib_classes(spaces[len(known[1]):] if added > 0 else spaces))
+        hooks["hold"](*stdlib_classes(spaces[len(known[1]):] if added > 0 else spaces),
+                      added < 0)
     del known
     modules, put, pop, pytest_shim = sys.modules, dict.__setitem__, dict.pop, hooks["pytest"]
     run_test = hooks["judge"]["run"]  # the test's own globals live in its frame only

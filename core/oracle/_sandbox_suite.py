@@ -156,7 +156,7 @@ def _prior(hooks: dict) -> None:
             (sys.path, sys.meta_path, sys.path_hooks))
         # (W takes these as they are when it preloads nothing more: see stdlib_spaces)
         hooks["stdlib"] = (len(sys.modules), stdlib_spaces())
-        hooks["hold"](*stdlib_classes(hooks["stdlib"][1]))  # (_sandbox_classes.py)
+        hooks["hold"](*stdlib_classes(hooks["stdlib"][1]), True)  # (_sandbox_classes.py)
 
 
 def describe(exc: BaseException) -> str:
