@@ -110,10 +110,12 @@ def test_code_cache_gives_what_compile_gives_and_ignores_a_stale_or_damaged_file
 def test_the_host_writes_the_code_caches_the_server_reads(monkeypatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
     from execretrieval.oracle import _sandbox_code, sandbox
     from execretrieval.oracle._sandbox_channel import CHANNEL
+    from execretrieval.oracle._sandbox_classes import CLASSES
 
     monkeypatch.setattr(_sandbox_code, "_FOLDER", str(tmp_path))
     sandbox._write_code_caches()
-    for label, source, name in (("hooks", CHANNEL, "<sandbox-hooks>"),):
+    # (the server runs the channel's hooks and the class checks as one source)
+    for label, source, name in (("hooks", CHANNEL + CLASSES, "<sandbox-hooks>"),):
         path = _sandbox_code.path(label)
         with open(path, "rb") as handle:
             head = handle.read(len(_sandbox_code._header(source, name)))

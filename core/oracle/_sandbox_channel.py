@@ -451,66 +451,6 @@ def make_nogc(function, gc_disable, gc_enable, gc_isenabled):
     return nogc
 
 
-def make_own(audit, error, type_dict, mro_of, flags_of, qualname_of, items, candidate,
-             base_exception):
-    def whose(k, _dict=type_dict, _mro=mro_of, _flags=flags_of, _qualname=qualname_of,
-              _items=items, _candidate=candidate, _base=base_exception, _type=type,
-              _tuple=tuple, _str=str):
-        """The empty str when ``k`` (an exact ``type`` instance) is an exception class the
-        candidate's code made, else why not."""
-        name = _qualname(k)
-        shown = name if _type(name) is _str else "?"
-        if not _flags(k) & (1 << 9):  # not a heap type: a built-in class
-            return "the built-in class " + shown + ", which its code did not define"
-        module = None
-        for pair in _tuple(_items(_dict(k))):  # one C call: a copy
-            if _type(pair[0]) is not _str:
-                module = None
-                break
-            if pair[0] == "__module__":
-                module = pair[1]
-        if _type(module) is not _str or module != _candidate:
-            return ("the class " + (module + "." if _type(module) is _str else "") + shown
-                    + ", which its code did not define")
-        for ancestor in _mro(k):
-            if ancestor is _base:
-                return ""
-        return "the class " + shown + ", which is not an exception"
-
-    def own(expected, label, _audit=audit, _error=error, _whose=whose, _flags=flags_of,
-            _type=type, _tuple=tuple, _meta=type, _pop=list.pop, _extend=list.extend):
-        """``expected``, when it is what ``pytest.raises(X)`` / ``except X`` may take from
-        the candidate's namespace (``label``: the test's text, an exact str): a class the
-        candidate's own code made (its ``__module__``, in its own namespace, is the
-        candidate's), of metaclass exactly ``type``, deriving from BaseException, or a
-        tuple of those. Anything else would let the candidate choose what counts as the
-        right exception (``StatisticsError = Exception``, a metaclass whose
-        ``__subclasscheck__`` says yes): the test is an error. Nothing of the candidate's
-        is called: exact types first, the class's ``__mro__``, flags and namespace read
-        through ``type``'s own descriptors, identity comparisons only."""
-        stack, why, nodes = [expected], "", 0
-        while stack and not why:
-            k = _pop(stack)
-            nodes += 1
-            if nodes > 10000:
-                why = "a tuple of too many classes"
-            elif _type(k) is _tuple:
-                _extend(stack, k)
-            elif _type(k) is not _meta:
-                why = ("a class of another metaclass" if _flags(_type(k)) & (1 << 31)
-                       else "an object that is not a class")
-            else:
-                why = _whose(k)
-        if why:
-            text = ("the test takes " + label + " from the candidate's code, which binds "
-                    "it to " + why + ": an expected exception the test reads from the "
-                    "candidate must be a class of its own code (metaclass type)")
-            _audit("erxr.plain", text.encode("utf-8", "replace")[:2000])
-            raise _error(text)
-        return expected
-    return own, whose
-
-
 def make_scope(exec_, builtins_module, modules, real_import, import_error, audit, is_, views,
                rng, reseed, tag, module_type, unwatched):
     """(run, import_module, import_from, intact, recheck, seed_tests, rebound, (mark,

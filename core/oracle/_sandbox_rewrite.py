@@ -28,7 +28,10 @@ could shadow leads to them):
 * the expected exception of ``pytest.raises(X)`` and the class of ``except X:``, when the
   test reads X from the candidate's namespace (stdlib's ``StatisticsError``), go through
   the runner's ``own(X)``, which takes only an exception class the candidate's own code
-  made, of metaclass ``type`` (``_OwnExceptions``); else the test is an error;
+  made, of metaclass ``type``, or the standard library's own; the class of
+  ``isinstance(x, X)`` / ``issubclass(x, X)`` through ``classes(X)``; an alias of the
+  test's own so used (``E = StatisticsError``) has its value checked where it is bound
+  (``_CandidateClasses``, ``_sandbox_classes.py``); else the test is an error;
 * every ``import`` statement becomes a call of the runner's importer (``make_scope`` in
   ``_sandbox_channel.py``) given the module object the server loaded before any candidate
   code ran and a snapshot of its namespaces (``_Imports``, ``_snapshot``); the importer
@@ -279,18 +282,112 @@ class _RealNames(ast.NodeTransformer):
             for a in node.names]
 
 
-class _OwnExceptions(ast.NodeTransformer):
-    """The expected exception of ``pytest.raises(X, ...)`` and the class of ``except X:``,
-    where the test reads X from the candidate's namespace (a name the test does not bind,
-    or an attribute or call of one) -> ``OWN(X, "X")``, which lets only a class the
-    candidate's own code made through (``make_own`` in ``_sandbox_channel.py``): bound to
-    ``Exception``, or a class whose metaclass says yes to every ``issubclass``, it would
-    let any exception pass. Builtins (placeholders by now), names the test binds itself
-    (its imports: ``statistics.StatisticsError``) and tuples of those are left alone."""
+def _checked_uses(tree: ast.AST, raises: set, checks: set) -> tuple[set, set]:
+    """(names, names) the test uses as an expected exception (``pytest.raises(E)``,
+    ``except E``) and as the class of an ``isinstance`` / ``issubclass`` call, as names
+    or in tuples. ``raises``: the names that mean the shim's raises (placeholders, and the
+    test's own aliases of it); ``checks``: the placeholders of isinstance and issubclass."""
+    exceptions: set[str] = set()
+    others: set[str] = set()
 
-    def __init__(self, own_name: str, raises_name: str | None, bound: set) -> None:
-        self.own_name, self.raises_name, self.bound = own_name, raises_name, bound
+    def names(node: ast.expr, into: set) -> None:
+        if isinstance(node, ast.Name):
+            into.add(node.id)
+        elif isinstance(node, (ast.Tuple, ast.List)):
+            for element in node.elts:
+                names(element, into)
+
+    for n in ast.walk(tree):
+        if isinstance(n, ast.ExceptHandler) and n.type is not None:
+            names(n.type, exceptions)
+        elif isinstance(n, ast.Call):
+            func = n.func
+            key = func.value if isinstance(func, ast.Constant) else (
+                func.id if isinstance(func, ast.Name) else None)
+            if key in raises:
+                if n.args and not isinstance(n.args[0], ast.Starred):
+                    names(n.args[0], exceptions)
+                for keyword in n.keywords:
+                    if keyword.arg == "expected_exception":
+                        names(keyword.value, exceptions)
+            elif key in checks and len(n.args) == 2 and not n.keywords:
+                names(n.args[1], others)
+    return exceptions, others
+
+
+class _CandidateClasses(ast.NodeTransformer):
+    """The classes a test takes from the candidate's namespace (a name the test does not
+    bind, or an attribute or call of one) where they decide its verdict: the expected
+    exception of ``pytest.raises(X, ...)``, the class of ``except X:``, the class an
+    ``isinstance(x, X)`` / ``issubclass(x, X)`` checks against -> ``OWN(X, "X", "X")`` /
+    ``CLASSES(X, "X", "X")``, which let only a class the candidate's own code made, or the
+    standard library's own, through (``_sandbox_classes.py``): bound to ``Exception`` or
+    ``object``, or a class whose metaclass says yes to every check, it would decide the
+    test. Builtins (placeholders by now), names the test binds itself (its imports:
+    ``statistics.StatisticsError``) and tuples of those are left alone, but an alias of the
+    test's own (``E = StatisticsError``, ``E = (ValueError, StatisticsError)``, ``for E in
+    (...)``) whose name it then uses that way has its value checked where it is bound,
+    through any chain of such aliases."""
+
+    def __init__(self, own_name: str, classes_name: str, raises_name: str | None,
+                 checks: set, bound: set, tree: ast.AST) -> None:
+        self.own_name, self.classes_name, self.raises_name = own_name, classes_name, \
+            raises_name
+        self.checks, self.bound = checks, bound
         self.aliases: set[str] = set()  # names the test binds to the shim's raises
+        for n in ast.walk(tree):
+            if (isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant)
+                    and n.value.value == raises_name and raises_name is not None):
+                self.aliases.update(t.id for t in n.targets if isinstance(t, ast.Name))
+        exceptions, others = _checked_uses(
+            tree, self.aliases | ({raises_name} if raises_name else set()), checks)
+        # follow aliases back: a name bound by ``E = F`` / ``E = (F, G)`` whose name is
+        # used so makes F and G used so too
+        self.uses = {"own": exceptions & bound, "classes": (others - exceptions) & bound}
+        changed = True
+        while changed:
+            changed = False
+            for n in ast.walk(tree):
+                for target, value in self._bindings(n):
+                    kind = self._kind(target)
+                    if kind is None:
+                        continue
+                    found: set[str] = set()
+                    self._names(value, found)
+                    for name in found & bound:
+                        if self._kind(name) is None or (
+                                kind == "own" and name in self.uses["classes"]):
+                            self.uses["classes"].discard(name)
+                            self.uses[kind].add(name)
+                            changed = True
+
+    @staticmethod
+    def _names(node: ast.expr, into: set) -> None:
+        if isinstance(node, ast.Name):
+            into.add(node.id)
+        elif isinstance(node, (ast.Tuple, ast.List)):
+            for element in node.elts:
+                _CandidateClasses._names(element, into)
+
+    @staticmethod
+    def _bindings(n: ast.AST):  # type: ignore[no-untyped-def]
+        """(name, value) of a simple binding: ``E = X`` (one or more targets), ``E: t = X``,
+        ``for E in (X, Y)`` (each element)."""
+        if isinstance(n, ast.Assign):
+            for target in n.targets:
+                if isinstance(target, ast.Name):
+                    yield target.id, n.value
+        elif isinstance(n, ast.AnnAssign) and n.value is not None and isinstance(
+                n.target, ast.Name):
+            yield n.target.id, n.value
+        elif isinstance(n, (ast.For, ast.AsyncFor)) and isinstance(n.target, ast.Name) \
+                and isinstance(n.iter, (ast.Tuple, ast.List)):
+            for element in n.iter.elts:
+                yield n.target.id, element
+
+    def _kind(self, name: str) -> str | None:
+        return "own" if name in self.uses["own"] else (
+            "classes" if name in self.uses["classes"] else None)
 
     def _trusted(self, node: ast.expr) -> bool:
         while isinstance(node, (ast.Attribute, ast.Subscript)):
@@ -298,21 +395,51 @@ class _OwnExceptions(ast.NodeTransformer):
         return isinstance(node, ast.Constant) or (isinstance(node, ast.Name)
                                                   and node.id in self.bound)
 
-    def _wrap(self, node: ast.expr) -> ast.expr:
-        if isinstance(node, ast.Tuple):
-            node.elts = [self._wrap(e) for e in node.elts]
+    def _wrap(self, node: ast.expr, kind: str = "own") -> ast.expr:
+        if isinstance(node, (ast.Tuple, ast.List)) and isinstance(node.ctx, ast.Load):
+            node.elts = [self._wrap(e, kind) for e in node.elts]
             return node
-        if self._trusted(node) or isinstance(node, ast.Starred):
+        if self._trusted(node) or isinstance(node, ast.Starred) or (
+                kind == "classes" and isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Constant)):  # type(y), int | str: the runner's
             return node
         label = ast.unparse(node)
-        return _located(ast.Call(func=_located(ast.Constant(self.own_name), node), args=[
+        read = node.attr if isinstance(node, ast.Attribute) else (
+            node.id if isinstance(node, ast.Name) else None)
+        return _located(ast.Call(func=_located(ast.Constant(
+            self.own_name if kind == "own" else self.classes_name), node), args=[
             node, _located(ast.Constant(label if len(label) <= 80 else label[:77] + "..."),
-                           node)], keywords=[]), node)
+                           node), _located(ast.Constant(read), node)], keywords=[]), node)
+
+    def _bound_value(self, n: ast.AST) -> None:
+        for target, _value in list(self._bindings(n)):
+            kind = self._kind(target)
+            if kind is None:
+                continue
+            if isinstance(n, (ast.For, ast.AsyncFor)):
+                n.iter.elts = [self._wrap(e, kind) for e in n.iter.elts]  # type: ignore
+                return
+            n.value = self._wrap(n.value, kind)  # type: ignore[attr-defined]
+            return
 
     def visit_Assign(self, node: ast.Assign) -> Any:
         self.generic_visit(node)
-        if isinstance(node.value, ast.Constant) and node.value.value == self.raises_name:
-            self.aliases.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        self._bound_value(node)
+        return node
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> Any:
+        self.generic_visit(node)
+        self._bound_value(node)
+        return node
+
+    def visit_For(self, node: ast.For) -> Any:
+        self.generic_visit(node)
+        self._bound_value(node)
+        return node
+
+    def visit_AsyncFor(self, node: ast.AsyncFor) -> Any:
+        self.generic_visit(node)
+        self._bound_value(node)
         return node
 
     def visit_Call(self, node: ast.Call) -> Any:
@@ -326,6 +453,10 @@ class _OwnExceptions(ast.NodeTransformer):
             for keyword in node.keywords:
                 if keyword.arg == "expected_exception":
                     keyword.value = self._wrap(keyword.value)
+        elif (isinstance(func, ast.Constant) and func.value in self.checks
+              and len(node.args) == 2 and not node.keywords
+              and not isinstance(node.args[1], ast.Starred)):
+            node.args[1] = self._wrap(node.args[1], "classes")
         return node
 
     def visit_ExceptHandler(self, node: ast.ExceptHandler) -> Any:
@@ -648,7 +779,8 @@ def _prepared(judge: dict, salt: str) -> tuple:
              prefix + "arith": judge["arith"],
              prefix + "explain": judge["explain"], prefix + "pytest": judge["pytest"],
              prefix + "import": judge["import"], prefix + "import_from": judge["import_from"],
-             prefix + "recheck": judge["recheck"], prefix + "own": judge["own"]}
+             prefix + "recheck": judge["recheck"], prefix + "own": judge["own"],
+             prefix + "classes": judge["classes"]}
     placeholders = {"pytest": prefix + "pytest"}
     for name, obj in judge["names"].items():
         placeholders[name] = prefix + "b-" + name
@@ -684,9 +816,11 @@ def compile_test(tree: ast.Module, judge: dict, salt: str,  # type: ignore[no-un
         ast.fix_missing_locations(tree)  # (imports turned into assignments)
         if patterns:
             swaps = {**swaps, **patterns}
-    if source is None or "raises" in source or "except" in source:
-        tree = _OwnExceptions(prefix + "own", attributes.get("raises"),
-                              _bound_names(tree)).visit(tree)
+    if source is None or "raises" in source or "except" in source or (
+            "isinstance" in source or "issubclass" in source):
+        checks = {placeholders[n] for n in ("isinstance", "issubclass") if n in placeholders}
+        tree = _CandidateClasses(prefix + "own", prefix + "classes", attributes.get("raises"),
+                                 checks, _bound_names(tree), tree).visit(tree)
         ast.fix_missing_locations(tree)
     if source is None or "import" in source:
         held: dict = {}

@@ -76,12 +76,14 @@ TYPE_CHECKING = False  # (not typing.TYPE_CHECKING: the server does not import t
 
 if TYPE_CHECKING or __package__:  # in the engine (tools, tests); the server: bare
     from ._sandbox_channel import CHANNEL, TAMPERED_EXIT
+    from ._sandbox_classes import CLASSES
     from ._sandbox_code import load as load_code
     from ._sandbox_compare import build as build_rules
     from ._sandbox_draws import make_view
     from ._sandbox_tags import make_tags
 else:
     from _sandbox_channel import CHANNEL, TAMPERED_EXIT
+    from _sandbox_classes import CLASSES
     from _sandbox_code import load as load_code
     from _sandbox_compare import build as build_rules
     from _sandbox_draws import make_view
@@ -144,7 +146,7 @@ UNWATCHED = frozenset({"tempfile", "warnings"})
 _RUNNER_MODULES = ("__main__", "_sandbox_child", "_sandbox_runner", "_sandbox_channel",
                    "_sandbox_setup", "_sandbox_suite", "_sandbox_compare", "_sandbox_plain",
                    "_sandbox_rich", "_sandbox_explain", "_sandbox_rewrite", "_sandbox_code",
-                   "_sandbox_seal", "_sandbox_draws", "_sandbox_tags")
+                   "_sandbox_seal", "_sandbox_draws", "_sandbox_tags", "_sandbox_classes")
 _CANDIDATE = "__candidate__"
 # W's bytecode cache prefix once armed (no .pyc is read: marshal is refused). The server
 # sets it too, before its first fork (imports of its own go through ``preload``): then W
@@ -313,6 +315,37 @@ def stdlib_spaces(entries=None) -> tuple:  # type: ignore[no-untyped-def]
         and name.partition(".")[0] in stdlib])
 
 
+def stdlib_classes(spaces) -> tuple:  # type: ignore[no-untyped-def]
+    """(classes, (metaclass, whether it is plain) pairs) bound at the top level of the
+    standard-library namespaces ``spaces`` (``stdlib_spaces``), for the runner to hold (``hold`` of
+    ``_sandbox_classes.py``): what a test may take from the candidate's namespace as the
+    standard library's own (``from statistics import StatisticsError`` in the candidate).
+    Built-in classes are left out (``StatisticsError = Exception`` stays the candidate's
+    choice); a metaclass is plain when its instance and subclass checks are ``type``'s.
+    Called before any candidate code runs."""
+    found: dict[int, type] = {}
+    metas: dict[int, tuple] = {}
+    check_instance = type.__dict__["__instancecheck__"]
+    check_subclass = type.__dict__["__subclasscheck__"]
+    for _name, space in spaces:
+        for value in list(space.values()):
+            if isinstance(value, type) and type.__dict__["__module__"].__get__(
+                    value) != "builtins":
+                found[id(value)] = value
+                if issubclass(value, type):
+                    metas[id(value)] = (value, _looked_up(value, "__instancecheck__")
+                                        is check_instance and _looked_up(
+                                            value, "__subclasscheck__") is check_subclass)
+    return tuple(found.values()), tuple(metas.values())
+
+
+def _looked_up(klass: type, name: str):  # type: ignore[no-untyped-def]
+    for ancestor in klass.__mro__:
+        if name in vars(ancestor):
+            return vars(ancestor)[name]
+    return None
+
+
 def watchable() -> list:
     """The dicts the server makes version-tag views of (``_sandbox_tags.py``): builtins,
     ``sys.modules``, every module's namespace and the dicts a module binds at its top level
@@ -414,13 +447,15 @@ def make_hooks() -> dict:
                       test_random, __import__("_random").Random.seed, tag, types.ModuleType,
                       UNWATCHED)
     del test_random
-    # what pytest.raises(X) / except X takes when the test reads X from the candidate
-    own, whose = namespace["make_own"](
+    # what pytest.raises(X) / except X / isinstance(x, X) take when the test reads X from
+    # the candidate (_sandbox_classes.py)
+    own, classes, hold, whose, checked, metaclass = namespace["make_classes"](
         sys.audit, TypeError, type.__dict__["__dict__"].__get__,
         type.__dict__["__mro__"].__get__, type.__dict__["__flags__"].__get__,
-        type.__dict__["__qualname__"].__get__, types.MappingProxyType.items, _CANDIDATE,
-        BaseException)
+        type.__dict__["__qualname__"].__get__, type.__dict__["__name__"].__get__,
+        types.MappingProxyType.items, _CANDIDATE, BaseException)
     judge = {"compare": guarded["compare"], "chain": guarded["chain"], "own": own,
+             "classes": classes,
              "import": import_module, "import_from": import_from, "run": run_test,
              "recheck": recheck, "views": {"random": random_view},
              "explain": guarded["explain"], "arith": guarded["arith"],
@@ -470,12 +505,13 @@ def make_hooks() -> dict:
                 runner_globals.append(module.__dict__)
     # their defaults hold originals, or the tests' random
     hidden_all = (hidden, raiser, on_sigxcpu, *loaders, run_test, seed_tests, *draws, tag,
-                  tag_add, *marking, import_module, recheck)  # (tag views, writable;
+                  tag_add, *marking, import_module, recheck, hold, own, classes, whose,
+                  checked, metaclass)  # (tag views, writable;
     # the tags a test's end needs, a list the importer and recheck hold)
     protected = (fingerprint, unchanged, *fingerprint_parts, describe, *describe_parts, flush,
                  import_error, *rules["functions"], *guarded.values(), *shim, *hidden_all,
                  run_test, import_module, import_from, intact, recheck, seed_tests, rebound,
-                 *draws, own, whose)
+                 *draws, own, classes, hold, whose, checked, metaclass)
     # Made here, once; each W arms its own copy (see _install_hooks)
     fatal_names = tuple(_FATAL.get(n, b"") for n in range(65))  # private, immutable
     channel = namespace["make_channel"](
@@ -494,7 +530,7 @@ def make_hooks() -> dict:
             "values_equal": rules["values_equal"],  # two plain values, as a test's == judges
             "unchanged": unchanged, "tag": tag,
             "describe": describe, "flush": flush, "fingerprint": fingerprint,
-            "seed_tests": seed_tests,
+            "seed_tests": seed_tests, "hold": hold,
             "hidden": hidden_all, "protected": protected,
             "runner_globals": runner_globals, "pytest": pytest_shim,
             "salt": os.urandom(8).hex()}
@@ -583,6 +619,9 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
     added = len(sys.modules) - known[0]
     spaces = stdlib_spaces() if added < 0 else known[1] if not added else \
         known[1] + stdlib_spaces(islice(reversed(sys.modules.items()), added))
+    if added:  # the classes of the modules preloaded here, held before any candidate code
+        hooks["hold"](*stdlib_classes(spaces[len(known[1]):] if added > 0 else spaces),
+                      added < 0)
     del known
     modules, put, pop, pytest_shim = sys.modules, dict.__setitem__, dict.pop, hooks["pytest"]
     run_test = hooks["judge"]["run"]  # the test's own globals live in its frame only
@@ -698,4 +737,5 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
     exit_(0)
 
 
-_CHANNEL_CODE = load_code("hooks", CHANNEL, "<sandbox-hooks>")  # compiled once per installation
+# compiled once per installation
+_CHANNEL_CODE = load_code("hooks", CHANNEL + CLASSES, "<sandbox-hooks>")

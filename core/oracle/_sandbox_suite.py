@@ -40,6 +40,7 @@ if TYPE_CHECKING or __package__:  # in the engine (tools, tests); the server: ba
         kill_uid,
         preload,
         static_imports,
+        stdlib_classes,
         stdlib_spaces,
         watchable,
         worker,
@@ -53,6 +54,7 @@ else:
         kill_uid,
         preload,
         static_imports,
+        stdlib_classes,
         stdlib_spaces,
         watchable,
         worker,
@@ -154,6 +156,7 @@ def _prior(hooks: dict) -> None:
             (sys.path, sys.meta_path, sys.path_hooks))
         # (W takes these as they are when it preloads nothing more: see stdlib_spaces)
         hooks["stdlib"] = (len(sys.modules), stdlib_spaces())
+        hooks["hold"](*stdlib_classes(hooks["stdlib"][1]), True)  # (_sandbox_classes.py)
 
 
 def describe(exc: BaseException) -> str:

@@ -105,7 +105,7 @@ def _compile_server_modules() -> None:
     for name in ("_sandbox_setup", "_sandbox_runner", "_sandbox_channel", "_sandbox_suite",
                  "_sandbox_compare", "_sandbox_plain", "_sandbox_rich", "_sandbox_explain",
                  "_sandbox_rewrite", "_sandbox_code", "_sandbox_seal", "_sandbox_draws",
-                 "_sandbox_tags"):
+                 "_sandbox_tags", "_sandbox_classes"):
         source = _CHILD.with_name(f"{name}.py")
         cached = source.parent / "__pycache__" / f"{name}.{tag}.pyc"
         try:
@@ -126,7 +126,7 @@ def _write_code_caches() -> None:
     holds (see ``_sandbox_code.py``): rewritten when older than a source they come from."""
     from . import _sandbox_code
 
-    for name, sources in (("hooks", ("_sandbox_channel",)),
+    for name, sources in (("hooks", ("_sandbox_channel", "_sandbox_classes")),
                           ("compare", ("_sandbox_compare", "_sandbox_plain", "_sandbox_rich",
                                        "_sandbox_explain"))):
         try:
@@ -137,8 +137,9 @@ def _write_code_caches() -> None:
             pass
         if name == "hooks":
             from ._sandbox_channel import CHANNEL
+            from ._sandbox_classes import CLASSES
 
-            _sandbox_code.write(name, CHANNEL, "<sandbox-hooks>")
+            _sandbox_code.write(name, CHANNEL + CLASSES, "<sandbox-hooks>")
         else:
             from ._sandbox_compare import SOURCE
 

@@ -1,0 +1,156 @@
+"""What a test may take from the candidate's namespace as a class (stdlib only).
+
+Imported by the fork server through :mod:`_sandbox_runner`, never by the engine. ``CLASSES``
+is source text executed in bare globals with the channel's (``_sandbox_channel.py``), so
+nothing in it leads back to runner modules, and the guard hides and protects what it makes.
+
+A test that reads a class from the candidate's namespace and lets it decide the verdict
+(``pytest.raises(StatisticsError)``, ``except StatisticsError``, ``isinstance(e,
+StatisticsError)``, through an alias of the test's own: ``E = StatisticsError``) gets it
+through one of two runner functions, which the rewriter (``_CandidateClasses`` in
+``_sandbox_rewrite.py``) puts at the point of use or at the alias:
+
+* ``own(X, label, name)``: an expected exception. A class the candidate's own code made (its
+  ``__module__``, read from its own namespace, is the candidate's), of metaclass exactly
+  ``type``, deriving from BaseException; or a standard-library exception class the runner
+  held before the candidate ran, by identity, read under its own name (``from statistics
+  import StatisticsError`` in the candidate); or a tuple of those.
+* ``classes(X, label, name)``: the class of an ``isinstance`` / ``issubclass`` call. The
+  same, without the BaseException rule, and a class of the candidate's may also have a
+  standard-library metaclass (``enum.Enum``'s, ``abc.ABC``'s); an exception class of the
+  candidate's only one whose instance and subclass checks are ``type``'s own (an ABC's
+  ``__subclasshook__`` would say which exceptions count).
+
+Anything else (``StatisticsError = Exception``, a metaclass of the candidate's whose
+``__instancecheck__`` or ``__subclasscheck__`` says yes, ``StatisticsError = object``, a
+standard-library class under another name) would let the candidate choose what counts as
+right: the test is an error. Nothing of the candidate's is called: exact types first, the
+class's ``__mro__``, flags and namespace read through ``type``'s own descriptors, identity
+comparisons and lookups by ``id`` only.
+
+``hold(found, metas, fresh)`` holds classes the runner found before any candidate code ran
+(the server: those of the standard-library modules it has loaded, again each time that set
+grows; W: those of the modules it preloaded for this suite), as ``id -> class``.
+"""
+
+from __future__ import annotations
+
+__all__ = ["CLASSES"]
+
+CLASSES = r'''
+def make_classes(audit, error, type_dict, mro_of, flags_of, qualname_of, name_of, items,
+                 candidate, base_exception):
+    """(own, classes, hold, whose, checked): see ``_sandbox_classes.py``."""
+    # (id -> class, id -> (metaclass, whether it is plain)) tables of the held classes:
+    # the server's (replaced when it has loaded more), then W's for what it preloaded
+    # (appended: W writes none of the server's pages)
+    held = []
+
+    def hold(found, metas, fresh, _held=held, _id=id, _append=list.append):
+        """Hold the classes ``found`` and the metaclasses among them, ``metas`` ((metaclass,
+        whether its instance and subclass checks are ``type``'s own) pairs): the runner's,
+        found before any candidate code ran. ``fresh``: in place of all held so far."""
+        table = ({_id(k): k for k in found}, {_id(pair[0]): pair for pair in metas})
+        if fresh:
+            _held[:] = [table]
+        else:
+            _append(_held, table)
+
+    def metaclass(k, _held=held, _mro=mro_of, _base=base_exception, _type=type, _id=id):
+        """Whether the metaclass of the candidate's class ``k`` (not ``type``) may decide
+        an ``isinstance`` against it: a standard-library one (``enum.Enum``'s,
+        ``abc.ABC``'s), and for an exception class one whose checks are ``type``'s own."""
+        meta = _type(k)
+        pair = None
+        for table in _held:
+            pair = table[1].get(_id(meta))
+            if pair is not None:
+                break
+        if pair is None or pair[0] is not meta:
+            return False
+        if pair[1]:
+            return True
+        for ancestor in _mro(k):
+            if ancestor is _base:
+                return False
+        return True
+
+    def whose(k, exception, name, _metaclass=metaclass, _dict=type_dict, _mro=mro_of,
+              _flags=flags_of, _qualname=qualname_of, _items=items, _candidate=candidate,
+              _base=base_exception, _held=held, _name=name_of, _type=type, _tuple=tuple,
+              _str=str, _id=id):
+        """The empty str when ``k`` (a class) is one the test may take from the candidate
+        under ``name`` (the identifier it reads, or None), else why not."""
+        found = False
+        for table in _held:
+            if table[0].get(_id(k)) is k:
+                found = True
+                break
+        shown = _qualname(k)
+        shown = shown if _type(shown) is _str else "?"
+        if found:
+            # (its name is the one it had before the candidate ran: a standard-library
+            # class's attribute set while a test runs is a violation, see the channel)
+            own_name = _name(k)
+            if _type(name) is not _str or _type(own_name) is not _str or name != own_name:
+                return "the class " + shown + " of the standard library, under another name"
+        elif _type(k) is not _type and (exception or not _metaclass(k)):
+            return "a class of another metaclass"
+        else:
+            if not _flags(k) & (1 << 9):  # not a heap type: a built-in class
+                return "the built-in class " + shown + ", which its code did not define"
+            module = None
+            for pair in _tuple(_items(_dict(k))):  # one C call: a copy
+                if _type(pair[0]) is not _str:
+                    module = None
+                    break
+                if pair[0] == "__module__":
+                    module = pair[1]
+            if _type(module) is not _str or module != _candidate:
+                return ("the class " + (module + "." if _type(module) is _str else "")
+                        + shown + ", which its code did not define")
+        if not exception:
+            return ""
+        for ancestor in _mro(k):
+            if ancestor is _base:
+                return ""
+        return "the class " + shown + ", which is not an exception"
+
+    def checked(expected, label, name, exception, _audit=audit, _error=error, _whose=whose,
+                _flags=flags_of, _type=type, _tuple=tuple, _pop=list.pop,
+                _extend=list.extend):
+        stack, why, nodes = [expected], "", 0
+        while stack and not why:
+            k = _pop(stack)
+            nodes += 1
+            if nodes > 10000:
+                why = "a tuple of too many classes"
+            elif _type(k) is _tuple:
+                _extend(stack, k)
+            elif not _flags(_type(k)) & (1 << 31):  # not a class at all
+                why = "an object that is not a class"
+            else:
+                why = _whose(k, exception, name)
+        if why:
+            what = ("an expected exception the test reads from the candidate must be a "
+                    "class of its own code (metaclass type) or the standard library's"
+                    if exception else "a class the test checks against, read from the "
+                    "candidate, must be one of its own code or the standard library's")
+            text = ("the test takes " + label + " from the candidate's code, which binds "
+                    "it to " + why + ": " + what)
+            _audit("erxr.plain", text.encode("utf-8", "replace")[:2000])
+            raise _error(text)
+        return expected
+
+    def own(expected, label, name, _checked=checked):
+        """``expected``, when ``pytest.raises(X)`` / ``except X`` may take it from the
+        candidate's namespace (``label``: the test's text, ``name``: the identifier read,
+        exact strs or None)."""
+        return _checked(expected, label, name, True)
+
+    def classes(expected, label, name, _checked=checked):
+        """``expected``, when ``isinstance(x, X)`` / ``issubclass(x, X)`` may take it from
+        the candidate's namespace."""
+        return _checked(expected, label, name, False)
+    return own, classes, hold, whose, checked, metaclass
+'''
