@@ -422,25 +422,12 @@ class _CandidateClasses(ast.NodeTransformer):
             n.value = self._wrap(n.value, kind)  # type: ignore[attr-defined]
             return
 
-    def visit_Assign(self, node: ast.Assign) -> Any:
+    def _visit_binding(self, node: ast.Assign | ast.AnnAssign | ast.For | ast.AsyncFor) -> Any:
         self.generic_visit(node)
         self._bound_value(node)
         return node
 
-    def visit_AnnAssign(self, node: ast.AnnAssign) -> Any:
-        self.generic_visit(node)
-        self._bound_value(node)
-        return node
-
-    def visit_For(self, node: ast.For) -> Any:
-        self.generic_visit(node)
-        self._bound_value(node)
-        return node
-
-    def visit_AsyncFor(self, node: ast.AsyncFor) -> Any:
-        self.generic_visit(node)
-        self._bound_value(node)
-        return node
+    visit_Assign = visit_AnnAssign = visit_For = visit_AsyncFor = _visit_binding
 
     def visit_Call(self, node: ast.Call) -> Any:
         self.generic_visit(node)

@@ -61,13 +61,12 @@ def pin_cpu_environment() -> None:
 
 @contextmanager
 def pinned_numerics() -> Iterator[None]:
-    """Hold torch to the AVX2 code paths, and oneDNN off, while the block runs (oneDNN's
-    switch is put back afterwards)."""
-    pin_cpu_environment()
+    """oneDNN off while the block runs, put back afterwards (the AVX2 pin of ATen and MKL
+    is :func:`pin_cpu_environment`'s, called before the model's first import)."""
     import torch
 
     was = torch.backends.mkldnn.enabled
-    torch.backends.mkldnn.enabled = False
+    torch.backends.mkldnn.enabled = False  # type: ignore[assignment]  # a ContextProp
     try:
         yield
     finally:
