@@ -71,14 +71,19 @@ print(encoder.encode([encoder.passage_prefix + s.code for s in bench.corpus]).to
 
 @pytest.mark.slow
 def test_vectors_do_not_depend_on_the_instruction_set_or_threads() -> None:
-    """An AVX2-only machine, as MKL and oneDNN see one (their own caps), and one thread, give
-    the bytes this machine gives, which are the shipped ones: CI's check-data rebuilds them
-    byte for byte on whatever CPU it has. Unpinned, an AVX-512 machine's differ (2e-7)."""
+    """Machines whose MKL and oneDNN may use only AVX2 or only SSE4.2 (their own caps), and
+    one thread, give the bytes this machine gives, which are the shipped ones: CI's
+    check-data rebuilds them byte for byte on whatever CPU it has. MKL's AVX2 branch is not
+    enough: vectors made with it on an AMD EPYC differed from an Intel Xeon's (8e-8, nearly
+    every element), since on a non-Intel CPU MKL runs its AUTO path instead; its COMPATIBLE
+    branch is the same code on both makers' CPUs (Intel's documentation)."""
     env = {k: v for k, v in os.environ.items()
            if k not in ("ATEN_CPU_CAPABILITY", "MKL_CBWR", "OMP_NUM_THREADS")}
     env.update(HF_HUB_OFFLINE="1")
     machines = {"this machine": {}, "one thread": {"OMP_NUM_THREADS": "1"},
-                "AVX2 only": {"MKL_ENABLE_INSTRUCTIONS": "AVX2", "DNNL_MAX_CPU_ISA": "AVX2"}}
+                "AVX2 only": {"MKL_ENABLE_INSTRUCTIONS": "AVX2", "DNNL_MAX_CPU_ISA": "AVX2"},
+                "SSE4.2 only": {"MKL_ENABLE_INSTRUCTIONS": "SSE4_2",
+                                "DNNL_MAX_CPU_ISA": "SSE41"}}
     made = {name: subprocess.run([sys.executable, "-c", ENCODE_TINY, str(DATA / "tiny")],
                                  env={**env, **extra}, capture_output=True, text=True,
                                  check=True).stdout.strip()
@@ -137,3 +142,14 @@ def test_embed_command_writes_a_file_a_torchless_install_can_use(
     monkeypatch.setattr(catalog, "dense_extra_installed", lambda: False)
     shipped = rank(load_benchmark(tmp_path / "b"), "minilm")
     assert np.allclose(shipped.known_scores(), encoded.known_scores(), atol=1e-5)
+
+
+def test_the_identity_names_the_code_paths_in_force(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Vectors made under a user's own MKL or ATen setting are cached apart from pinned ones."""
+    monkeypatch.delenv("MKL_CBWR", raising=False)
+    monkeypatch.delenv("ATEN_CPU_CAPABILITY", raising=False)
+    pinned = SentenceTransformerEncoder.minilm().identity
+    assert pinned.endswith("|cpu=avx2/mkl:COMPATIBLE")
+    monkeypatch.setenv("MKL_CBWR", "AUTO")
+    own = SentenceTransformerEncoder.minilm().identity
+    assert own.endswith("|cpu=avx2/mkl:AUTO") and own.split("|")[:-1] == pinned.split("|")[:-1]

@@ -128,8 +128,10 @@ def _env(work: Path, recipe: Recipe, hash_seed: int, threads: int) -> dict[str, 
     depends on the batch it was encoded in, so a warm cache changes low bits), no
     SOURCE_DATE_EPOCH, the one hash seed, and torch's threads shared out between the
     recipes running at once (vectors are bit-identical with 1 or 2 threads and on any
-    AVX2 CPU: the encoder pins torch's code paths, see execretrieval.ranking._dense)."""
-    env = {k: v for k, v in os.environ.items() if k != "SOURCE_DATE_EPOCH"}
+    AVX2 CPU, Intel's or AMD's: the encoder pins torch's and MKL's code paths, see
+    execretrieval.ranking._dense; a pin of the caller's own is dropped here)."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("SOURCE_DATE_EPOCH", "MKL_CBWR", "ATEN_CPU_CAPABILITY")}
     home = work / "_env" / recipe.name
     env.update(PYTHONHASHSEED=str(hash_seed), EXECRETRIEVAL_CACHE_DIR=str(home / "cache"),
                EXECRETRIEVAL_DATA_DIR=str(home / "data"), XDG_CONFIG_HOME=str(home / "config"),

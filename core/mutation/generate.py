@@ -17,6 +17,7 @@ import ast
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from types import MappingProxyType
 
 from ..benchmark.dataset import BUG_TYPES
@@ -69,8 +70,15 @@ def generate_mutants(source: str, function_name: str,
     """Every parsed, non-equivalent single-edit mutant of ``function_name`` in ``source``.
 
     Mutants come in operator order (``bug_types``), then source order. Raises BuildError
-    if the source does not parse or does not define the function.
+    if the source does not parse or does not define the function. The answer is
+    remembered (it is immutable): a build asks for the same canonical's mutants once to
+    choose its tests and again in each assembly pass.
     """
+    return _generate(source, function_name, tuple(bug_types))
+
+
+@lru_cache(maxsize=2048)
+def _generate(source: str, function_name: str, bug_types: tuple[str, ...]) -> MutantSet:
     try:
         tree = ast.parse(source)
     except SyntaxError as exc:

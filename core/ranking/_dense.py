@@ -8,12 +8,19 @@ when the first text is encoded. :class:`EmbeddingCache` stores vectors in SQLite
 
 A vector must not depend on the machine it was made on: the bundled ``.npz`` files are
 rebuilt byte for byte in CI (``make check-data``) on whatever CPU that runs on. torch picks
-its kernels by the best instruction set the CPU has, and an AVX-512 machine's vectors differ
-from an AVX2 machine's in the low bits (up to 2e-7, every row). :func:`pinned_numerics`
-holds each library to one code path that every x86-64 CPU of the last decade has: ATen's
-kernels and MKL's reproducible branch at AVX2, and oneDNN, whose kernels follow the CPU too,
-off while texts are encoded. The pin costs nothing measurable (256 HumanEval snippets: 9.1 s
-unpinned, 9.3 s pinned, 2 threads), and the vectors are the same with 1 or 2 threads.
+its kernels by the best instruction set the CPU has, and MKL its matrix products by the
+instruction set and the CPU's maker: an AVX-512 machine's vectors differ from an AVX2
+machine's, and an AMD machine's from an Intel one's, in the low bits (up to 2e-7, nearly
+every element). :func:`pin_cpu_environment` holds ATen's kernels to AVX2 and MKL to its
+``COMPATIBLE`` branch, the only one Intel's documentation says gives the same results on
+Intel and non-Intel CPUs alike (its ``AVX2`` branch is Intel-only: an AMD CPU runs its own
+AUTO path instead, which is how vectors made on an AMD machine failed the test on an Intel
+one); :func:`pinned_numerics` turns oneDNN, whose kernels follow the CPU too, off while texts
+are encoded. The vectors are the same with 1 or 2 threads and whatever instruction sets MKL
+and oneDNN are allowed. The price is MKL's SSE2 matrix products: 128 HumanEval snippets take
+16.3 s on one thread where the AVX2 branch took 6.8 s. A user who sets ``MKL_CBWR`` or
+``ATEN_CPU_CAPABILITY`` keeps it, and :func:`numerics_tag` (part of every encoder's
+identity) names what is in force, so vectors made under another pin are never mixed in.
 """
 
 from __future__ import annotations
@@ -48,15 +55,20 @@ _LOADED_LOCK = threading.Lock()
 
 # Read by torch and MKL when they first run a kernel, so set before the first import: a
 # process that ran torch's matrix products before loading an encoder keeps its own branch.
-CPU_NUMERICS = {"ATEN_CPU_CAPABILITY": "avx2", "MKL_CBWR": "AVX2"}
-# Part of every encoder's identity: vectors cached under another pin are not reused.
-NUMERICS_TAG = "cpu=avx2"
+CPU_NUMERICS = {"ATEN_CPU_CAPABILITY": "avx2", "MKL_CBWR": "COMPATIBLE"}
 
 
 def pin_cpu_environment() -> None:
     """Set :data:`CPU_NUMERICS` where the user has not (they stay set: torch reads them once)."""
     for key, value in CPU_NUMERICS.items():
         os.environ.setdefault(key, value)
+
+
+def numerics_tag() -> str:
+    """The code paths vectors are made with, as part of an encoder's identity: the pin, or
+    what the user set instead (``cpu=avx2/mkl:COMPATIBLE``)."""
+    aten, mkl = (os.environ.get(key) or value for key, value in CPU_NUMERICS.items())
+    return f"cpu={aten}/mkl:{mkl}"
 
 
 @contextmanager
@@ -123,7 +135,7 @@ class SentenceTransformerEncoder:
             "document", prompts.get("passage", ""))
         self.normalize = bool(normalize)
         self.identity = (f"{self.name}|{_folder_identity(self.path)}|"
-                         f"normalize={self.normalize}|{NUMERICS_TAG}")
+                         f"normalize={self.normalize}|{numerics_tag()}")
 
     @classmethod
     def minilm(cls, **options: Any) -> SentenceTransformerEncoder:
