@@ -384,9 +384,10 @@ def checks():
     globals, holding the standard library's classes)."""
     bare: dict = {"__builtins__": builtins}
     exec(CLASSES, bare)
-    made = _sandbox_runner.make_class_checks(bare)
-    made[2](*_sandbox_runner.stdlib_classes(_sandbox_runner.stdlib_spaces()), True)  # hold
-    return made[6], made[7]
+    _own, _classes, hold, isinstance_, issubclass_, _parts = \
+        _sandbox_runner.make_class_checks(bare)
+    hold(*_sandbox_runner.stdlib_classes(_sandbox_runner.stdlib_spaces()), True)
+    return isinstance_, issubclass_
 
 
 def _answer(function, *args):  # type: ignore[no-untyped-def]

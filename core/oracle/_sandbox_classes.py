@@ -60,7 +60,7 @@ CLASSES = r'''
 def make_classes(audit, error, type_dict, mro_of, flags_of, qualname_of, name_of, items,
                  candidate, base_exception, bases_of, subtype, union, union_args, abc_meta,
                  abc_check, real_isinstance, real_issubclass):
-    """(own, classes, hold, whose, checked, metaclass, isinstance, issubclass): see
+    """(own, classes, hold, isinstance, issubclass, the functions those hold): see
     ``_sandbox_classes.py``."""
     # (id -> class, id -> (metaclass, whether it is plain)) tables of the held classes:
     # the server's (replaced when it has loaded more), then W's for what it preloaded
@@ -251,5 +251,6 @@ def make_classes(audit, error, type_dict, mro_of, flags_of, qualname_of, name_of
         if _type(class_or_tuple) is _type and _type(cls) is _type:
             return _subtype(class_or_tuple, cls)
         return _decide(cls, class_or_tuple, cls, True)
-    return own, classes, hold, whose, checked, metaclass, isinstance, issubclass
+    return own, classes, hold, isinstance, issubclass, (whose, checked, metaclass,
+                                                      held_meta, derives, decide)
 '''

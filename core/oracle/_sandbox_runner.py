@@ -410,7 +410,7 @@ def _name_readers() -> tuple:
 
 
 def make_class_checks(namespace: dict) -> tuple:
-    """(own, classes, hold, whose, checked, metaclass, isinstance, issubclass) made by
+    """(own, classes, hold, isinstance, issubclass, the functions those hold) made by
     ``make_classes`` (``_sandbox_classes.py``) in the bare ``namespace`` it was executed in:
     what ``pytest.raises(X)`` / ``except X`` / ``isinstance(x, X)`` take when the test
     reads X from the candidate, and the test's own ``isinstance`` / ``issubclass``, which
@@ -469,8 +469,7 @@ def make_hooks() -> dict:
     # what pytest.raises(X) / except X / isinstance(x, X) take when the test reads X from
     # the candidate (_sandbox_classes.py)
     # and what a test's isinstance / issubclass mean: decided by the real type
-    own, classes, hold, whose, checked, metaclass, is_instance, is_subclass = \
-        make_class_checks(namespace)
+    own, classes, hold, is_instance, is_subclass, class_parts = make_class_checks(namespace)
     judge = {"compare": guarded["compare"], "chain": guarded["chain"], "own": own,
              "classes": classes,
              "import": import_module, "import_from": import_from, "run": run_test,
@@ -523,14 +522,13 @@ def make_hooks() -> dict:
                 runner_globals.append(module.__dict__)
     # their defaults hold originals, or the tests' random
     hidden_all = (hidden, raiser, on_sigxcpu, *loaders, run_test, seed_tests, *draws, tag,
-                  tag_add, *marking, import_module, recheck, hold, own, classes, whose,
-                  checked, metaclass, is_instance, is_subclass)  # (tag views, writable;
+                  tag_add, *marking, import_module, recheck, hold, own, classes,
+                  is_instance, is_subclass, *class_parts)  # (tag views, writable;
     # the tags a test's end needs, a list the importer and recheck hold)
     protected = (fingerprint, unchanged, *fingerprint_parts, describe, *describe_parts, flush,
                  import_error, *rules["functions"], *guarded.values(), *shim, *hidden_all,
                  run_test, import_module, import_from, intact, recheck, seed_tests, rebound,
-                 *draws, own, classes, hold, whose, checked, metaclass, is_instance,
-                 is_subclass)
+                 *draws, own, classes, hold, is_instance, is_subclass, *class_parts)
     # Made here, once; each W arms its own copy (see _install_hooks)
     fatal_names = tuple(_FATAL.get(n, b"") for n in range(65))  # private, immutable
     channel = namespace["make_channel"](
