@@ -10,17 +10,35 @@ whose namespace binds the name to something broader; it must never be reported `
 Each honest case is right code using the same idiom (its own exception class, a dataclass,
 an enum, an ABC, the standard library's own class imported by name) and must pass. All run
 through ``Oracle.run`` and once more in a ``run_many`` batch between honest suites.
+
+The test's own ``isinstance`` / ``issubclass`` decide by the object's real type: a wrong
+function whose result's ``__class__`` says ``int`` (or ``ValueError``, ``list`` for
+``Iterable``...), or whose ``__bases__`` say ``int``, must not pass a test that checks the
+type only; Python's answer for every honest object is kept (checked against the builtins on
+a grid of objects and classes, in process).
 """
 
 from __future__ import annotations
 
+import builtins
+import collections
+import collections.abc
+import datetime
+import decimal
+import enum
+import fractions
+import itertools
 import json
+import numbers
+import typing
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from execretrieval import Oracle
+from execretrieval.oracle import _sandbox_runner
+from execretrieval.oracle._sandbox_classes import CLASSES
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 ADD = ("def add(a, b):\n    return a + b\n", ["assert add(1, 2) == 3", "assert add(2, 2) == 4"])
@@ -40,7 +58,14 @@ class Case:
     name: str
     code: str
     tests: list[str]
-    says: str = "from the candidate's code"  # (hostile: what the error names)
+    # (hostile: what the error names; None: any verdict but pass, a fail included)
+    says: str | None = "from the candidate's code"
+
+
+# a wrong answer whose class says it is another: ``__class__`` is what Python's isinstance
+# falls back to when the real type does not match
+LIAR = ("class _Liar:\n    __class__ = property(lambda self: {cls})\n"
+        "def f(x):\n    return _Liar()\n")
 
 
 HOSTILE = [
@@ -92,6 +117,47 @@ HOSTILE = [
          "def mean(xs):\n    return sum(xs) / len(xs) if xs else json.loads('')\n",
          ["import pytest\nwith pytest.raises(StatisticsError):\n    mean([])"],
          says="changed a standard-library class"),
+    # 4. isinstance / issubclass against built-in classes and ABCs: the real type decides
+    Case("a_result_whose_class_says_int", LIAR.format(cls="int"),
+         ["assert isinstance(f(3), int)"], says=None),
+    Case("a_result_whose_class_says_str_as_a_class_attribute",
+         "class _Liar:\n    __class__ = str\ndef f(x):\n    return _Liar()\n",
+         ["assert isinstance(f('a'), str)"], says=None),
+    Case("a_result_whose_class_says_one_of_a_tuple", LIAR.format(cls="float"),
+         ["assert isinstance(f(3), (int, float))",
+          "assert isinstance(f(3), (str, (bytes, float)))"], says=None),
+    Case("a_result_whose_class_says_one_of_a_union", LIAR.format(cls="int"),
+         ["assert isinstance(f(3), int | None)", "assert isinstance(f(3), (str, int | None))"],
+         says=None),
+    Case("an_exception_whose_class_says_valueerror",
+         "class _Error(Exception):\n    __class__ = ValueError\n"
+         "def parse(s):\n    raise _Error(s)\n",
+         ["try:\n    parse('x')\nexcept Exception as e:\n    assert isinstance(e, ValueError)"],
+         says=None),
+    Case("an_exception_whose_class_says_the_candidates_own_class",
+         "class StatisticsError(ValueError):\n    pass\n"
+         "class _Error(ZeroDivisionError):\n    __class__ = StatisticsError\n"
+         "def mean(xs):\n    if not xs:\n        raise _Error()\n    return sum(xs) / len(xs)\n",
+         [CAUGHT.format("isinstance(e, StatisticsError)")], says=None),
+    Case("an_object_whose_bases_say_int",
+         "class _Kind:\n    __bases__ = (int,)\ndef kind(x):\n    return _Kind()\n",
+         ["assert issubclass(kind(3), int)", "assert issubclass(kind(3), (str, int))"],
+         says="issubclass() arg 1 must be a class"),
+    Case("a_class_whose_metaclass_lists_valueerror",
+         "class _Meta(type):\n    def mro(cls):\n"
+         "        return [cls, ValueError, Exception, BaseException, object]\n"
+         "class _Error(Exception, metaclass=_Meta):\n    pass\n"
+         "def error_class(s):\n    return _Error\n",
+         ["assert issubclass(error_class('x'), ValueError)",
+          "assert isinstance(error_class('x')(), (KeyError, ValueError))"], says=None),
+    Case("a_result_whose_class_says_list_to_an_abc", LIAR.format(cls="list"),
+         ["from collections.abc import Iterable, Sequence\nassert isinstance(f(3), Iterable)",
+          "import collections.abc\nassert isinstance(f(3), collections.abc.Sequence)"],
+         says=None),
+    Case("a_result_whose_class_says_int_to_numbers", LIAR.format(cls="int"),
+         ["import numbers\nassert isinstance(f(3), numbers.Number)",
+          "from numbers import Integral\nassert isinstance(f(3), (str, Integral))"],
+         says=None),
 ]
 
 HONEST = [
@@ -143,6 +209,51 @@ HONEST = [
           "assert isinstance(add(1, 2), type(add(0, 0)))"]),
     Case("class_the_test_defines", "def same(x):\n    return x\n",
          ["class T:\n    pass\nassert isinstance(same(T()), T)"]),
+    Case("builtin_classes_as_python_has_them", "def same(x):\n    return x\n",
+         ["assert isinstance(same(True), int) and not isinstance(same(1), bool)",
+          "assert issubclass(bool, int) and not issubclass(int, bool)",
+          "assert isinstance(same([1]), (list, tuple)) and isinstance(same(()), (list, tuple))",
+          "assert isinstance(same(None), int | None) and not isinstance(same('a'), int | None)",
+          "assert isinstance(same(3), (str, (bytes, int))) and isinstance(int, type)",
+          "assert issubclass(type(same(KeyError())), (TypeError, LookupError))",
+          "assert not isinstance(same(1.5), int) and isinstance(same(1.5), float | int)",
+          "x = same(2)\nassert isinstance(x, type(3)) and not isinstance(x, type('a'))",
+          "check = isinstance\nassert all(check(v, int) for v in same([1, 2, True]))"]),
+    Case("exceptions_as_python_has_them",
+         "def parse(s):\n    if not s.isdigit():\n        raise ValueError(s)\n"
+         "    return int(s)\n",
+         ["import pytest\nwith pytest.raises(ValueError):\n    parse('x')",
+          "try:\n    parse('x')\nexcept Exception as e:\n"
+          "    assert isinstance(e, ValueError) and not isinstance(e, KeyError)",
+          "try:\n    parse('x')\nexcept (TypeError, ValueError) as e:\n"
+          "    assert issubclass(type(e), Exception)"]),
+    Case("a_test_that_binds_isinstance_itself", "def same(x):\n    return x\n",
+         ["def isinstance(obj, cls):\n    return type(obj) is cls\n"
+          "assert isinstance(same(1), int) and not isinstance(same(True), int)"]),
+    Case("standard_library_abcs_and_numbers",
+         "from fractions import Fraction\nclass Bag:\n    def __init__(self, items):\n"
+         "        self.items = list(items)\n    def __iter__(self):\n"
+         "        return iter(self.items)\n    def __len__(self):\n"
+         "        return len(self.items)\n"
+         "def make(xs):\n    return Bag(xs)\ndef half(n):\n    return Fraction(n, 2)\n",
+         ["from collections.abc import Iterable, Sized, Sequence\n"
+          "assert isinstance(make([1]), Iterable) and isinstance(make([1]), Sized)\n"
+          "assert not isinstance(make([1]), Sequence) and isinstance([1], Sequence)",
+          "import numbers\nassert isinstance(half(1), numbers.Rational)\n"
+          "assert isinstance(3, numbers.Integral) and not isinstance(half(1), numbers.Integral)",
+          "from collections.abc import Iterable\nassert issubclass(Bag, Iterable)"]),
+    Case("an_abc_of_its_own_with_a_registered_class",
+         "from abc import ABC\nclass Shape(ABC):\n    pass\nclass Circle:\n    pass\n"
+         "Shape.register(Circle)\ndef make():\n    return Circle()\n",
+         ["assert isinstance(make(), Shape) and issubclass(Circle, Shape)"]),
+    Case("enums_and_a_class_changed_for_real",
+         "from enum import Enum, IntEnum\nclass Color(Enum):\n    RED = 1\n"
+         "class Level(IntEnum):\n    LOW = 1\nclass A:\n    pass\nclass B:\n    pass\n"
+         "def pick():\n    return Color.RED, Level.LOW\n"
+         "def made_b():\n    a = A()\n    a.__class__ = B\n    return a\n",
+         ["red, low = pick()\nassert isinstance(red, Color) and isinstance(low, int)\n"
+          "assert isinstance(low, (str, Level)) and not isinstance(red, int)",
+          "assert isinstance(made_b(), B) and not isinstance(made_b(), A)"]),
 ]
 CASES = {c.name: c for c in HOSTILE + HONEST}
 
@@ -153,8 +264,11 @@ def oracle():
         yield o
 
 
-def _hostile_verdict(result, says: str) -> None:  # type: ignore[no-untyped-def]
+def _hostile_verdict(result, says: str | None) -> None:  # type: ignore[no-untyped-def]
     assert not result.passed
+    assert all(o.status != "pass" for o in result.outcomes), result.outcomes
+    if says is None:  # (the real type said no: a fail)
+        return
     # the check refuses the class (not a crash of the wrong mean's division)
     assert any(o.status == "error" and says in o.detail for o in result.outcomes), \
         result.outcomes
@@ -200,3 +314,120 @@ def test_the_bundled_mean_passes_with_the_standard_librarys_own_error(oracle):
     result = oracle.run(code.replace(own, "from statistics import StatisticsError\n"),
                         query["test_suite"])
     assert result.passed, result.outcomes
+
+
+class _Color(enum.Enum):
+    RED = 1
+
+
+class _Level(enum.IntEnum):
+    LOW = 1
+
+
+class _Error(ValueError):
+    pass
+
+
+class _Point(typing.NamedTuple):
+    x: int
+
+
+@typing.runtime_checkable
+class _Sized(typing.Protocol):
+    def __len__(self) -> int: ...
+
+
+class _Bag:
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(())
+
+
+class _Liar:
+    """An object whose ``__class__`` says ``int``, and whose ``__bases__`` say ``int``."""
+    __class__ = property(lambda self: int)  # type: ignore[assignment]
+    __bases__ = (int,)
+
+
+class _ListLiar:
+    __class__ = property(lambda self: list)  # type: ignore[assignment]
+
+
+class _ListingMeta(type):
+    def mro(cls):  # type: ignore[no-untyped-def]
+        return [cls, ValueError, Exception, BaseException, object]
+
+
+class _Listed(Exception, metaclass=_ListingMeta):
+    pass
+
+
+OBJECTS = [0, 1, True, None, 1.5, 1j, "s", b"b", bytearray(), [], (), {}, set(), frozenset(),
+           range(3), _Color.RED, _Level.LOW, _Error("x"), KeyError(), _Point(1),
+           fractions.Fraction(1, 2), decimal.Decimal(1), collections.OrderedDict(),
+           collections.deque(), datetime.date(2020, 1, 1), datetime.datetime(2020, 1, 1), int,
+           type, _Color, iter([]), (x for x in ()), len, _Bag(), object(), ...]
+INFOS = [int, bool, float, str, object, type, list, tuple, dict, BaseException, ValueError,
+         LookupError, _Error, _Color, _Level, enum.Enum, _Point, numbers.Number,
+         numbers.Integral, fractions.Fraction, collections.abc.Iterable,
+         collections.abc.Sequence, collections.abc.Mapping, collections.abc.Hashable,
+         collections.abc.Callable, typing.Iterable, _Sized, _Bag, (int, float),
+         (list, tuple), (int, (str, (float,))), int | None, str | list | None,
+         (int | None, str), (), 5, (int, 5), (5, int), "int", list[int], int | list[int],
+         typing.Any, datetime.date,
+         # (typing's own objects, not annotations)
+         typing.List, typing.Union[int, str], typing.Optional[int]]  # noqa: UP006, UP007, UP045
+
+
+@pytest.fixture(scope="module")
+def checks():
+    """The test's isinstance and issubclass, made as the fork server makes them (in bare
+    globals, holding the standard library's classes)."""
+    bare: dict = {"__builtins__": builtins}
+    exec(CLASSES, bare)
+    _own, _classes, hold, isinstance_, issubclass_, _parts = \
+        _sandbox_runner.make_class_checks(bare)
+    hold(*_sandbox_runner.stdlib_classes(_sandbox_runner.stdlib_spaces()), True)
+    return isinstance_, issubclass_
+
+
+def _answer(function, *args):  # type: ignore[no-untyped-def]
+    try:
+        return function(*args)
+    except TypeError as exc:
+        return ("TypeError", str(exc))
+
+
+def test_isinstance_gives_pythons_answer_for_every_honest_object(checks):
+    isinstance_ = checks[0]
+    for obj, info in itertools.product(OBJECTS, INFOS):
+        assert _answer(isinstance_, obj, info) == _answer(isinstance, obj, info), (obj, info)
+
+
+def test_issubclass_gives_pythons_answer_for_every_honest_class(checks):
+    """(An object that is not a class is refused at the first class to check against,
+    before Python would say what else is wrong with the second argument: a TypeError too.)"""
+    issubclass_ = checks[1]
+    for cls, info in itertools.product([o for o in OBJECTS if isinstance(o, type)] + [
+            bool, _Error, _Point, _Level, fractions.Fraction, _Bag, enum.EnumMeta, _Sized,
+            1, "s", None], INFOS):
+        ours, pythons = _answer(issubclass_, cls, info), _answer(issubclass, cls, info)
+        if not isinstance(cls, type) and type(pythons) is tuple:
+            ours, pythons = ours[0], pythons[0]
+        assert ours == pythons, (cls, info)
+
+
+def test_a_liars_class_and_bases_decide_nothing(checks):
+    """What Python's builtins decide by ``__class__`` / ``__bases__`` / a metaclass's own
+    ``mro()``, these decide by the real type (or refuse an object that is not a class)."""
+    isinstance_, issubclass_ = checks
+    assert isinstance(_Liar(), int) and issubclass(_Liar(), int)  # (Python's builtins)
+    for info in (int, (str, int), (str, (int,)), int | None, numbers.Number, numbers.Integral):
+        assert not isinstance_(_Liar(), info), info
+        with pytest.raises(TypeError, match="arg 1 must be a class"):
+            issubclass_(_Liar(), info)
+    assert isinstance(_ListLiar(), collections.abc.Iterable)
+    assert not isinstance_(_ListLiar(), collections.abc.Iterable)
+    assert not isinstance_(_ListLiar(), (collections.abc.Sequence, list))
+    assert issubclass(_Listed, ValueError) and isinstance(_Listed(), ValueError)
+    assert not issubclass_(_Listed, ValueError) and not isinstance_(_Listed(), ValueError)
+    assert issubclass_(_Listed, Exception) and isinstance_(_Listed(), (KeyError, Exception))

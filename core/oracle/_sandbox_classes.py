@@ -28,6 +28,25 @@ right: the test is an error. Nothing of the candidate's is called: exact types f
 class's ``__mro__``, flags and namespace read through ``type``'s own descriptors, identity
 comparisons and lookups by ``id`` only.
 
+The test's own ``isinstance`` and ``issubclass`` (what the rewriter hands a test that reads
+those builtins) decide by the object's real type, never by what the candidate's objects
+say of themselves: Python's ``isinstance(x, int)`` falls back to ``x.__class__`` (a
+property anyone can define, so an object whose ``__class__`` says ``int`` passed ``assert
+isinstance(f(3), int)``) and ``issubclass(obj, int)`` to ``obj.__bases__``. Here
+``isinstance(x, C)`` is whether ``type(x)``'s ``__mro__`` holds ``C`` (``type``'s own
+``__subclasscheck__``, identity only), for ``C`` of metaclass exactly ``type`` (or a
+standard-library metaclass whose checks are ``type``'s, ``enum``'s), in a tuple or
+``int | str`` at any depth, in order; when ``type(x)``'s metaclass is another, its
+``__bases__`` are walked instead, since its own ``mro()`` may list classes it does not
+derive from. For a class of metaclass exactly ``abc.ABCMeta`` (``numbers.Number``,
+``collections.abc.Iterable``, an ``ABC`` of the test's or the candidate's) the ABC's own
+subclass check is asked about ``type(x)``, never about ``x.__class__``; a registered class
+and a subclass of the ABC whose metaclass is another stay what the ABC says.
+``issubclass(K, C)`` takes a real class ``K`` only (else a ``TypeError``, as Python gives
+for an object without ``__bases__``). Any other ``C`` (``typing``'s aliases and protocols,
+a metaclass of the test's) gets Python's own answer. For every honest object these are
+Python's answers.
+
 ``hold(found, metas, fresh)`` holds classes the runner found before any candidate code ran
 (the server: those of the standard-library modules it has loaded, again each time that set
 grows; W: those of the modules it preloaded for this suite), as ``id -> class``.
@@ -39,8 +58,10 @@ __all__ = ["CLASSES"]
 
 CLASSES = r'''
 def make_classes(audit, error, type_dict, mro_of, flags_of, qualname_of, name_of, items,
-                 candidate, base_exception):
-    """(own, classes, hold, whose, checked): see ``_sandbox_classes.py``."""
+                 candidate, base_exception, bases_of, subtype, union, union_args, abc_meta,
+                 abc_check, real_isinstance, real_issubclass):
+    """(own, classes, hold, isinstance, issubclass, the functions those hold): see
+    ``_sandbox_classes.py``."""
     # (id -> class, id -> (metaclass, whether it is plain)) tables of the held classes:
     # the server's (replaced when it has loaded more), then W's for what it preloaded
     # (appended: W writes none of the server's pages)
@@ -56,17 +77,21 @@ def make_classes(audit, error, type_dict, mro_of, flags_of, qualname_of, name_of
         else:
             _append(_held, table)
 
-    def metaclass(k, _held=held, _mro=mro_of, _base=base_exception, _type=type, _id=id):
-        """Whether the metaclass of the candidate's class ``k`` (not ``type``) may decide
-        an ``isinstance`` against it: a standard-library one (``enum.Enum``'s,
-        ``abc.ABC``'s), and for an exception class one whose checks are ``type``'s own."""
-        meta = _type(k)
-        pair = None
+    def held_meta(meta, _held=held, _id=id):
+        """(``meta``, whether its instance and subclass checks are ``type``'s own) when
+        ``meta`` is a metaclass the runner holds (the standard library's), else None."""
         for table in _held:
             pair = table[1].get(_id(meta))
             if pair is not None:
-                break
-        if pair is None or pair[0] is not meta:
+                return pair if pair[0] is meta else None
+        return None
+
+    def metaclass(k, _held_meta=held_meta, _mro=mro_of, _base=base_exception, _type=type):
+        """Whether the metaclass of the candidate's class ``k`` (not ``type``) may decide
+        an ``isinstance`` against it: a standard-library one (``enum.Enum``'s,
+        ``abc.ABC``'s), and for an exception class one whose checks are ``type``'s own."""
+        pair = _held_meta(_type(k))
+        if pair is None:
             return False
         if pair[1]:
             return True
@@ -152,5 +177,80 @@ def make_classes(audit, error, type_dict, mro_of, flags_of, qualname_of, name_of
         """``expected``, when ``isinstance(x, X)`` / ``issubclass(x, X)`` may take it from
         the candidate's namespace."""
         return _checked(expected, label, name, False)
-    return own, classes, hold, whose, checked, metaclass
+    def derives(k, c, _subtype=subtype, _bases=bases_of, _held_meta=held_meta,
+                _type=type, _error=error, _pop=list.pop, _extend=list.extend):
+        """Whether the class ``k`` derives from the class ``c``: ``c`` in ``k``'s
+        ``__mro__`` (``type.__subclasscheck__``, identity only) when ``k``'s metaclass is
+        ``type`` or the standard library's, else ``c`` among the classes its
+        ``__bases__`` reach (a metaclass's own ``mro()`` may list a class ``k`` does
+        not derive from)."""
+        meta = _type(k)
+        if meta is _type or _held_meta(meta) is not None:
+            return _subtype(c, k)
+        stack, nodes = [k], 0
+        while stack:
+            b = _pop(stack)
+            if b is c:
+                return True
+            nodes += 1
+            if nodes > 100000:
+                raise _error("a class with too many bases")
+            _extend(stack, _bases(b))
+        return False
+
+    def decide(k, info, obj, subclass, _derives=derives, _held_meta=held_meta,
+               _union=union, _args=union_args, _abc=abc_meta, _abc_check=abc_check,
+               _isinstance=real_isinstance, _issubclass=real_issubclass, _type=type,
+               _tuple=tuple, _error=error, _pop=list.pop, _extend=list.extend):
+        """Whether the class ``k`` (the real type of ``obj``, or ``obj`` itself when
+        ``subclass``: None when that is not a class) counts as one of ``info``: a class,
+        or a tuple or ``int | str`` of such at any depth, taken in order as Python does."""
+        stack, nodes = [info], 0
+        while stack:
+            c = _pop(stack)
+            nodes += 1
+            if nodes > 10000:
+                raise _error("a tuple of too many classes")
+            meta = _type(c)
+            if meta is _tuple:
+                _extend(stack, c[::-1])
+            elif meta is _union:
+                _extend(stack, _args(c)[::-1])
+            elif k is None:  # (as Python's: only once there is a class to check against)
+                raise _error("issubclass() arg 1 must be a class")
+            elif meta is _type:
+                if _derives(k, c):
+                    return True
+            elif meta is _abc:  # the ABC's own check, of the real type
+                if _abc_check(c, k):
+                    return True
+            else:
+                pair = _held_meta(meta)
+                if pair is not None and pair[1]:  # (enum's: type's own checks)
+                    if _derives(k, c):
+                        return True
+                elif _issubclass(obj, c) if subclass else _isinstance(obj, c):
+                    return True  # (typing's aliases and protocols, a metaclass of another)
+        return False
+
+    def isinstance(obj, class_or_tuple, /, _decide=decide, _subtype=subtype, _type=type):
+        """Whether the real type of ``obj`` is ``class_or_tuple`` or derives from it (or
+        from one in a tuple or union of classes): never what ``obj.__class__`` says."""
+        k = _type(obj)
+        if _type(class_or_tuple) is _type and _type(k) is _type:
+            return _subtype(class_or_tuple, k)
+        return _decide(k, class_or_tuple, obj, False)
+
+    def issubclass(cls, class_or_tuple, /, _decide=decide, _subtype=subtype, _type=type,
+                   _flags=flags_of):
+        """Whether the class ``cls`` is ``class_or_tuple`` or derives from it (or from one
+        in a tuple or union of classes): ``cls`` must be a class, never an object whose
+        ``__bases__`` say what it derives from."""
+        if not _flags(_type(cls)) & (1 << 31):  # not a class at all
+            return _decide(None, class_or_tuple, cls, True)
+        if _type(class_or_tuple) is _type and _type(cls) is _type:
+            return _subtype(class_or_tuple, cls)
+        return _decide(cls, class_or_tuple, cls, True)
+    return own, classes, hold, isinstance, issubclass, (whose, checked, metaclass,
+                                                      held_meta, derives, decide)
 '''

@@ -24,7 +24,9 @@ could shadow leads to them):
   compiled here, before the candidate can touch ``re``. Dunder names (``__name__``) are left
   alone: they are the module's. A helper the candidate defines under another name
   (``sum_digits``) is unaffected; a candidate that defines a function called ``sum`` and a
-  test that calls ``sum`` get the builtin;
+  test that calls ``sum`` get the builtin; ``isinstance`` and ``issubclass`` are the
+  runner's own (``_sandbox_classes.py``), which decide by the object's real type, not by
+  its ``__class__`` or ``__bases__``;
 * the expected exception of ``pytest.raises(X)`` and the class of ``except X:``, when the
   test reads X from the candidate's namespace (stdlib's ``StatisticsError``), go through
   the runner's ``own(X)``, which takes only an exception class the candidate's own code

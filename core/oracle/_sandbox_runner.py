@@ -59,7 +59,9 @@ anything else in the pipe as tampering.
 
 from __future__ import annotations
 
+import _abc
 import _signal
+import abc
 import builtins
 import ctypes
 import fcntl
@@ -407,6 +409,23 @@ def _name_readers() -> tuple:
     return tuple(found)
 
 
+def make_class_checks(namespace: dict) -> tuple:
+    """(own, classes, hold, isinstance, issubclass, the functions those hold) made by
+    ``make_classes`` (``_sandbox_classes.py``) in the bare ``namespace`` it was executed in:
+    what ``pytest.raises(X)`` / ``except X`` / ``isinstance(x, X)`` take when the test
+    reads X from the candidate, and the test's own ``isinstance`` / ``issubclass``, which
+    decide by the object's real type. Given only ``type``'s own descriptors and checks,
+    ``abc.ABCMeta``'s check and the real builtins."""
+    return namespace["make_classes"](
+        sys.audit, TypeError, type.__dict__["__dict__"].__get__,
+        type.__dict__["__mro__"].__get__, type.__dict__["__flags__"].__get__,
+        type.__dict__["__qualname__"].__get__, type.__dict__["__name__"].__get__,
+        types.MappingProxyType.items, _CANDIDATE, BaseException,
+        type.__dict__["__bases__"].__get__, type.__dict__["__subclasscheck__"],
+        types.UnionType, types.UnionType.__dict__["__args__"].__get__, abc.ABCMeta,
+        _abc._abc_subclasscheck, builtins.isinstance, builtins.issubclass)
+
+
 def make_hooks() -> dict:
     """Once per server, before any suite: the functions made in bare globals that every W
     shares (equality, fingerprint, describe, flush, the restricted ``signal.signal`` and
@@ -449,18 +468,16 @@ def make_hooks() -> dict:
     del test_random
     # what pytest.raises(X) / except X / isinstance(x, X) take when the test reads X from
     # the candidate (_sandbox_classes.py)
-    own, classes, hold, whose, checked, metaclass = namespace["make_classes"](
-        sys.audit, TypeError, type.__dict__["__dict__"].__get__,
-        type.__dict__["__mro__"].__get__, type.__dict__["__flags__"].__get__,
-        type.__dict__["__qualname__"].__get__, type.__dict__["__name__"].__get__,
-        types.MappingProxyType.items, _CANDIDATE, BaseException)
+    # and what a test's isinstance / issubclass mean: decided by the real type
+    own, classes, hold, is_instance, is_subclass, class_parts = make_class_checks(namespace)
     judge = {"compare": guarded["compare"], "chain": guarded["chain"], "own": own,
              "classes": classes,
              "import": import_module, "import_from": import_from, "run": run_test,
              "recheck": recheck, "views": {"random": random_view},
              "explain": guarded["explain"], "arith": guarded["arith"],
              "names": {n: v for n, v in vars(builtins).items()
-                       if not n.startswith("_") and n not in ("True", "False", "None")},
+                       if not n.startswith("_") and n not in ("True", "False", "None")}
+             | {"isinstance": is_instance, "issubclass": is_subclass},
              "pytest": pytest_shim, "pytest_names": {n: getattr(pytest_shim, n) for n in (
                  "raises", "approx", "fail")}}
     fingerprint, unchanged, *fingerprint_parts = namespace["make_fingerprint"](
@@ -505,13 +522,13 @@ def make_hooks() -> dict:
                 runner_globals.append(module.__dict__)
     # their defaults hold originals, or the tests' random
     hidden_all = (hidden, raiser, on_sigxcpu, *loaders, run_test, seed_tests, *draws, tag,
-                  tag_add, *marking, import_module, recheck, hold, own, classes, whose,
-                  checked, metaclass)  # (tag views, writable;
+                  tag_add, *marking, import_module, recheck, hold, own, classes,
+                  is_instance, is_subclass, *class_parts)  # (tag views, writable;
     # the tags a test's end needs, a list the importer and recheck hold)
     protected = (fingerprint, unchanged, *fingerprint_parts, describe, *describe_parts, flush,
                  import_error, *rules["functions"], *guarded.values(), *shim, *hidden_all,
                  run_test, import_module, import_from, intact, recheck, seed_tests, rebound,
-                 *draws, own, classes, hold, whose, checked, metaclass)
+                 *draws, own, classes, hold, is_instance, is_subclass, *class_parts)
     # Made here, once; each W arms its own copy (see _install_hooks)
     fatal_names = tuple(_FATAL.get(n, b"") for n in range(65))  # private, immutable
     channel = namespace["make_channel"](
