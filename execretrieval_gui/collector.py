@@ -11,8 +11,10 @@ usable) moves everything allocated so far into the permanent generation, where n
 ever looks again (``gc.freeze``), and sets the thresholds back.
 
 The hold only defers: a process that never shows a query still collects, once every
-:data:`START_THRESHOLD` allocations. What the start leaves as cyclic garbage (a few hundred
-objects) stays frozen, never freed.
+:data:`START_THRESHOLD` allocations. Frozen objects are still freed by reference counting
+(the first benchmark, when another one is opened); only a reference cycle among them is
+never collected — what the start leaves as cyclic garbage (a few hundred objects), and a
+cycle the start built that is dropped later.
 """
 
 from __future__ import annotations
