@@ -1,20 +1,19 @@
 """Python's cycle collector, held back while the window starts.
 
-A start allocates some 75,000 objects that live as long as the window — this package's
+A start allocates some 85,000 objects that live as long as the window — this package's
 modules and the engine's, the Python enums PySide6 builds for each Qt class as it is first
-touched, the widgets' wrappers — and frees almost none of them. With the default threshold
-the collector looks at each of them about twice (a hundred young-generation passes before
-the first query is usable), some 13 of the start's 250 ms of CPU, and finds next to
-nothing. :func:`hold` (when this package is imported) raises the young generation's
-threshold so far that no pass runs during the start; :func:`release` (the first query
-usable) moves everything allocated so far into the permanent generation, where no pass
-ever looks again (``gc.freeze``), and sets the thresholds back.
+touched, the widgets' wrappers — and frees almost none of them. With the default thresholds
+the collector looks at each of them about twice (some eighty young-generation passes before
+the first query is usable, some 8 of the start's 245 ms of CPU) and finds next to nothing.
+:func:`hold` (when this package is imported) raises the young generation's threshold so far
+that no pass runs during the start; :func:`release` (the first query usable) moves what the
+start allocated straight into the oldest generation, unexamined (``gc.freeze`` then
+``gc.unfreeze``), and sets the thresholds back. There the objects wait for the next full
+collection, as long-lived objects always do: a cycle among them (the first ranking, once
+another model replaces it) is still collected then.
 
 The hold only defers: a process that never shows a query still collects, once every
-:data:`START_THRESHOLD` allocations. Frozen objects are still freed by reference counting
-(the first benchmark, when another one is opened); only a reference cycle among them is
-never collected — what the start leaves as cyclic garbage (a few hundred objects), and a
-cycle the start built that is dropped later.
+:data:`START_THRESHOLD` allocations.
 """
 
 from __future__ import annotations
@@ -38,9 +37,11 @@ def hold() -> None:
 
 
 def release() -> None:
-    """Freeze what the start allocated and collect as before (nothing if not held)."""
+    """Collect as before, what the start allocated now in the oldest generation (nothing
+    if not held)."""
     global _saved
     if _saved is not None:
         saved, _saved = _saved, None
-        gc.freeze()
+        gc.freeze()     # every generation into the permanent one, the young count reset,
+        gc.unfreeze()   # and all of it back into the oldest: promoted without a pass
         gc.set_threshold(*saved)
