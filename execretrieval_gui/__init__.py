@@ -1,3 +1,8 @@
 """ExecRetrieval Inspector: the desktop GUI over the ``execretrieval`` engine."""
 
-from . import qtcompat as _qtcompat  # noqa: F401  (binding work-arounds, before any emit)
+# qtcompat first: it marks this package's modules for PySide6's import hook before the
+# hook meets one of them (see qtcompat)
+from . import qtcompat as _qtcompat  # noqa: F401, I001  (binding work-arounds, before any emit)
+from . import collector as _collector
+
+_collector.hold()   # until the first query is usable: see collector

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from execretrieval import Benchmark, BenchmarkError, atomic_write_text
 
 from . import (
+    collector,
     engine,
     menus,
     qtcompat,  # noqa: F401  (before anything else touches Qt)
@@ -181,6 +182,7 @@ class MainWindow(QMainWindow):
         reporter.export_busy.connect(self.set_export_busy)
         self.tabs.currentChanged.connect(self._on_tabs_current_changed)
         state.benchmark_loaded.connect(self._on_benchmark_loaded)
+        state.query_ready.connect(self._on_query_ready)
         state.rankings_changed.connect(self._on_rankings_changed)
         state.message.connect(self._on_state_message)
         state.failed.connect(self._on_failed)
@@ -428,6 +430,9 @@ class MainWindow(QMainWindow):
         for dock in self._docks_before_metrics:
             dock.show()
         self._docks_before_metrics = []
+
+    def _on_query_ready(self, _query_id: str) -> None:
+        collector.release()   # the start is over: see collector (a no-op from then on)
 
     def _on_rankings_changed(self, a: str, b: str) -> None:
         self.model_label.setText(f"model {a} vs {b}" if b else f"model {a}")
