@@ -56,7 +56,7 @@ class Task(QRunnable):
     def __init__(self, fn: Work, name: str = "task") -> None:
         super().__init__()
         self.setAutoDelete(False)
-        self.fn = fn
+        self.fn: Work | None = fn
         self.name = name
         self.signals = TaskSignals()
         self._stop = threading.Event()
@@ -92,8 +92,13 @@ class Task(QRunnable):
 
     def run(self) -> None:  # Qt override, runs on a pool thread
         _running.task = self
+        # the work is dropped before anyone hears of the end: a finished task lives on as
+        # long as Qt holds its connections, and its work's closure (the benchmark it ranked,
+        # the oracle) must not live with it
+        fn, self.fn = self.fn, None
+        assert fn is not None, "a task runs once"
         try:
-            value = self.fn(self.report, self.should_stop)
+            value = fn(self.report, self.should_stop)
         except BaseException as exc:  # noqa: BLE001 - everything must reach the GUI
             exc.__traceback_text__ = traceback.format_exc()  # type: ignore[attr-defined]
             self._emit(self.signals.error, exc)
