@@ -397,6 +397,23 @@ def _answer(function, *args):  # type: ignore[no-untyped-def]
         return ("TypeError", str(exc))
 
 
+class _Series(collections.abc.Iterable, typing.Protocol):
+    """A protocol that is not runtime-checkable under an ABC (narwhals has such)."""
+
+    def head(self) -> object: ...
+
+
+def test_an_abc_with_a_static_protocol_below_it_answers_as_python_does(checks):
+    """typing lets the ABC machinery pass over such a protocol and refuses anyone else:
+    the runner's check of ``Iterable`` is the machinery's, not a TypeError."""
+    isinstance_, issubclass_ = checks
+    for obj in (0, [], "ab", _Bag(), None):
+        assert _answer(isinstance_, obj, collections.abc.Iterable) == isinstance(
+            obj, collections.abc.Iterable), obj
+    assert _answer(issubclass_, int, collections.abc.Iterable) is False
+    assert _answer(isinstance_, [], _Series)[0] == "TypeError"   # asked directly: as Python
+
+
 def test_isinstance_gives_pythons_answer_for_every_honest_object(checks):
     isinstance_ = checks[0]
     for obj, info in itertools.product(OBJECTS, INFOS):

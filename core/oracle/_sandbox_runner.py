@@ -409,6 +409,20 @@ def _name_readers() -> tuple:
     return tuple(found)
 
 
+def _abc_subclasscheck() -> types.FunctionType:
+    """``abc.ABCMeta.__subclasscheck__`` as abc.py has it, ``_abc_subclasscheck(cls,
+    subclass)`` called from a module named ``abc``, holding only that C function. typing's
+    hook of a protocol that is not runtime-checkable raises unless the frame two above it
+    is the ABC machinery's own (``abc`` or ``functools``): called from the runner's frame,
+    the check of an ABC with such a protocol among its subclasses (narwhals, which pandas
+    brings, has some under ``Iterable``) was a TypeError where Python says no."""
+    space: dict = {"__name__": "abc", "__builtins__": {},
+                   "_abc_subclasscheck": _abc._abc_subclasscheck}
+    exec("def __subclasscheck__(cls, subclass):\n"
+         "    return _abc_subclasscheck(cls, subclass)\n", space)
+    return space["__subclasscheck__"]
+
+
 def make_class_checks(namespace: dict) -> tuple:
     """(own, classes, hold, isinstance, issubclass, the functions those hold) made by
     ``make_classes`` (``_sandbox_classes.py``) in the bare ``namespace`` it was executed in:
@@ -423,7 +437,7 @@ def make_class_checks(namespace: dict) -> tuple:
         types.MappingProxyType.items, _CANDIDATE, BaseException,
         type.__dict__["__bases__"].__get__, type.__dict__["__subclasscheck__"],
         types.UnionType, types.UnionType.__dict__["__args__"].__get__, abc.ABCMeta,
-        _abc._abc_subclasscheck, builtins.isinstance, builtins.issubclass)
+        _abc_subclasscheck(), builtins.isinstance, builtins.issubclass)
 
 
 def make_hooks() -> dict:
