@@ -322,3 +322,27 @@ def test_made_up_containers_also_hold_the_other_arguments(oracle: Oracle) -> Non
     sets = collect_cases([f], oracle, seed=0, n=40)
     answers = {c.expected for c in sets[0].cases if c.kind != "raises"}
     assert len(answers - {"0"}) >= 1, sets[0].cases
+
+
+CLOCK = '''
+
+def clock_text(utc: bool = True):
+    """The current time as hours, minutes and seconds, in UTC or local time."""
+    import datetime
+    now = datetime.datetime.now(tz=datetime.timezone.utc if utc else None)
+    return now.strftime("%H:%M:%S")
+'''
+
+
+def test_a_clock_the_probe_cannot_see_is_not_deterministic_on_any_machine(
+        tmp_path: Path, oracle: Oracle) -> None:
+    """datetime.now() is not rebound by the purity probe: the diagnosis's two runs, a
+    second apart, tell it (they ran within one second on a fast machine, and the same
+    build then said "fewer than 7 distinct valid inputs": http.cookiejar.time2isoz)."""
+    pkg = _package(tmp_path)
+    with (pkg / "__init__.py").open("a", encoding="utf-8") as out:
+        out.write(CLOCK)
+    build_from_code([pkg], tmp_path / "out", oracle=oracle, seed=0, name="tiny")
+    report = json.loads((tmp_path / "out" / "build_report.json").read_text(encoding="utf-8"))
+    fates = {f["name"]: f for f in report["functions"]}
+    assert fates["clock_text"]["reason"] == "not deterministic"

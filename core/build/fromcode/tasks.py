@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import ast
 import random
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -48,6 +49,7 @@ MAX_RAISES = 2
 _MADE_UP = 12           # calls made up for a function without examples
 _PROBED = 24            # calls the purity probe makes per function
 _DIAGNOSED = 8          # calls run again to explain a function without enough cases
+_APART = 1.05           # seconds between diagnose()'s two runs: a clock's second ticks
 _IO_ERRORS = frozenset({"OSError", "FileNotFoundError", "PermissionError", "IsADirectoryError",
                         "NotADirectoryError", "FileExistsError", "BlockingIOError",
                         "ConnectionError", "ConnectionRefusedError", "BrokenPipeError",
@@ -281,12 +283,19 @@ def _ordered(found: InputSet, doctest: frozenset[str]) -> tuple[Case, ...]:
 def diagnose(sets: Sequence[CaseSet], oracle: Any, minimum: int, *,
              should_stop: ShouldStop | None = None) -> list[str]:
     """Why each function (all short of ``minimum`` cases) has so few: its first calls run
-    again, evaluated twice under two hash seeds, and the commonest failure named."""
+    again, evaluated twice under two hash seeds, and the commonest failure named. The
+    second run starts :data:`_APART` seconds after the first ends, so a function that
+    reads the clock where the purity probe cannot see it (``datetime.datetime.now()``:
+    ``http.cookiejar.time2isoz()``) answers differently in the two runs whatever the
+    machine's speed: both runs within one second made it "fewer than 7 distinct valid
+    inputs" on a fast machine and "not deterministic" on a slow one."""
     calls = [[c.call for c in s.cases][:_DIAGNOSED] + _seed_calls(s.function, 0)[:_DIAGNOSED]
              for s in sets]
     calls = [list(dict.fromkeys(c))[:_DIAGNOSED] for c in calls]
-    runs = []
+    runs: list[Any] = []
     for hash_seed in (0, 1):
+        if runs:
+            time.sleep(_APART)
         with derived_oracle(oracle, hash_seed=hash_seed, output_chars=200_000) as probe:
             runs.append(run_chunked(probe, [(with_probes(s.function.canonical or ""),
                                              [evaluator(c, shared=True) for c in cs])
