@@ -11,11 +11,13 @@ from __future__ import annotations
 import collections
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import CancelledError, OracleError
-from .limits import Limits
 from .sandbox import ForkServer
+
+if TYPE_CHECKING:
+    from .limits import Limits
 
 __all__ = ["ForkServerPool"]
 

@@ -66,12 +66,13 @@ import subprocess
 import sys
 import tempfile
 import threading
-from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import OracleError
-from .limits import Limits
+
+if TYPE_CHECKING:
+    from .limits import Limits
 
 __all__ = ["ForkServer", "Limits"]
 
@@ -79,9 +80,21 @@ _CHILD = Path(__file__).with_name("_sandbox_child.py")
 _UID_BASE = 1_500_000_000  # far above any uid a real account uses
 
 
+def __getattr__(name: str) -> Any:
+    """``Limits``, imported on first use: a command that starts a server before anything
+    else (run-tests) does not wait for ``dataclasses`` (5 ms, ``inspect`` with it)."""
+    if name == "Limits":
+        from .limits import Limits
+
+        return Limits
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 @functools.lru_cache(maxsize=64)
 def _as_dict(limits: Limits) -> dict[str, int]:
     """``asdict(limits)``, once per distinct Limits (it is on every suite's path)."""
+    from dataclasses import asdict
+
     return asdict(limits)
 
 
