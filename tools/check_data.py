@@ -51,6 +51,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tools"))
 from data_diff import describe_difference  # noqa: E402  (tools/ is not a package)
 
+from execretrieval.ranking._dense import CPU_NUMERICS  # noqa: E402  (the encoder's pin)
+
 DATA = REPO / "data"
 CLI = (sys.executable, "-m", "execretrieval.cli")
 BENCH_FILES = ("queries.jsonl", "corpus.jsonl", "manifest.json")
@@ -131,7 +133,7 @@ def _env(work: Path, recipe: Recipe, hash_seed: int, threads: int) -> dict[str, 
     AVX2 CPU, Intel's or AMD's: the encoder pins torch's and MKL's code paths, see
     execretrieval.ranking._dense; a pin of the caller's own is dropped here)."""
     env = {k: v for k, v in os.environ.items()
-           if k not in ("SOURCE_DATE_EPOCH", "MKL_CBWR", "ATEN_CPU_CAPABILITY")}
+           if k != "SOURCE_DATE_EPOCH" and k not in CPU_NUMERICS}
     home = work / "_env" / recipe.name
     env.update(PYTHONHASHSEED=str(hash_seed), EXECRETRIEVAL_CACHE_DIR=str(home / "cache"),
                EXECRETRIEVAL_DATA_DIR=str(home / "data"), XDG_CONFIG_HOME=str(home / "config"),
