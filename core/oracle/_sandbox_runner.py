@@ -656,7 +656,7 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
     del known
     modules, put, pop, pytest_shim = sys.modules, dict.__setitem__, dict.pop, hooks["pytest"]
     run_test = hooks["judge"]["run"]  # the test's own globals live in its frame only
-    getrusage, setrlimit = resource.getrusage, resource.setrlimit
+    getrusage, setrlimit, getrlimit = resource.getrusage, resource.setrlimit, resource.getrlimit
     RUSAGE_SELF, RLIMIT_CPU, range_, int_ = resource.RUSAGE_SELF, resource.RLIMIT_CPU, range, int
     cpu_hard = resource.getrlimit(RLIMIT_CPU)[1]
     fstat, dup2, ioctl, sleep, from_bytes = os.fstat, os.dup2, fcntl.ioctl, time.sleep, \
@@ -684,8 +684,13 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
         audit("erxr.test", i)
         used = getrusage(RUSAGE_SELF)
         soft = int_(used.ru_utime + used.ru_stime) + 1 + cpu_seconds
+        limit = (soft if soft < cpu_hard else cpu_hard, cpu_hard)
         try:
-            setrlimit(RLIMIT_CPU, (soft if soft < cpu_hard else cpu_hard, cpu_hard))
+            # the limit as it is, read (no audit event): when it already is the one this
+            # test gets, as it is for most tests, setrlimit (an audit event through both
+            # hooks, ~20 us) would change nothing
+            if getrlimit(RLIMIT_CPU) != limit:
+                setrlimit(RLIMIT_CPU, limit)
         except BaseException_:
             pass
         module = ModuleType("__candidate__")

@@ -217,8 +217,13 @@ class Oracle:
         if self._closed:
             raise OracleError("this Oracle is closed")
         cancel = threading.Event()
-        finished: queue.SimpleQueue[tuple[int, SuiteResult | BaseException]] = \
+        finished: queue.SimpleQueue[tuple[int, SuiteResult | BaseException | None]] = \
             queue.SimpleQueue()
+        # Without progress or should_stop the calling thread has nothing to do per suite:
+        # the servers' threads store each result and wake it once, after the last (a wake-up
+        # per suite cost the host a thread switch and a GIL hand-over each)
+        quiet = progress is None and should_stop is None
+        left, counting = [len(todo)], threading.Lock()
 
         def ended(n: int, raw: dict[str, Any] | BaseException) -> None:
             if n < 0 or isinstance(raw, BaseException):
@@ -226,9 +231,19 @@ class Oracle:
                 return
             i = todo[n]
             try:
-                finished.put((i, self._record(checked[i][1], raw, keys[i])))
+                outcome = self._record(checked[i][1], raw, keys[i])
             except BaseException as exc:  # noqa: BLE001 - raised in the caller's thread
                 finished.put((i, exc))
+                return
+            if not quiet:
+                finished.put((i, outcome))
+                return
+            results[i] = outcome
+            with counting:
+                left[0] -= 1
+                last = left[0] == 0
+            if last:
+                finished.put((-2, None))  # every result is in ``results``
 
         threads = self._runner.run_batch(  # type: ignore[attr-defined]
             [checked[i] for i in todo], self.timeout, self.limits, cancel, ended)
@@ -242,6 +257,8 @@ class Oracle:
                     continue
                 if isinstance(outcome, BaseException):
                     raise outcome
+                if index == -2:
+                    break
                 results[index] = outcome
                 done += 1
                 if progress is not None:
