@@ -484,11 +484,19 @@ def make_hooks() -> dict:
     # the candidate (_sandbox_classes.py)
     # and what a test's isinstance / issubclass mean: decided by the real type
     own, classes, hold, is_instance, is_subclass, class_parts = make_class_checks(namespace)
+    # what a test's def / lambda bind: the function behind an opaque C wrapper, so what
+    # the test hands to the candidate leads nowhere (its globals, cells, code)
+    opaque = functools._lru_cache_wrapper
+    function_getters = tuple(vars(types.FunctionType)[name].__get__ for name in (
+        "__name__", "__qualname__", "__doc__", "__module__"))
+    wrap = namespace["make_wrap"](opaque, functools._CacheInfo,
+                                  opaque.__dict__["__dict__"].__set__, types.FunctionType,
+                                  function_getters)
     judge = {"compare": guarded["compare"], "chain": guarded["chain"], "own": own,
              "classes": classes,
              "import": import_module, "import_from": import_from, "run": run_test,
              "recheck": recheck, "views": {"random": random_view},
-             "explain": guarded["explain"], "arith": guarded["arith"],
+             "explain": guarded["explain"], "arith": guarded["arith"], "wrap": wrap,
              "names": {n: v for n, v in vars(builtins).items()
                        if not n.startswith("_") and n not in ("True", "False", "None")}
              | {"isinstance": is_instance, "issubclass": is_subclass},
@@ -542,7 +550,7 @@ def make_hooks() -> dict:
     protected = (fingerprint, unchanged, *fingerprint_parts, describe, *describe_parts, flush,
                  import_error, *rules["functions"], *guarded.values(), *shim, *hidden_all,
                  run_test, import_module, import_from, intact, recheck, seed_tests, rebound,
-                 *draws, own, classes, hold, is_instance, is_subclass, *class_parts)
+                 *draws, own, classes, hold, is_instance, is_subclass, *class_parts, wrap)
     # Made here, once; each W arms its own copy (see _install_hooks)
     fatal_names = tuple(_FATAL.get(n, b"") for n in range(65))  # private, immutable
     channel = namespace["make_channel"](
