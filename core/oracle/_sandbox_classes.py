@@ -59,8 +59,8 @@ __all__ = ["CLASSES"]
 CLASSES = r'''
 def make_classes(audit, error, type_dict, mro_of, flags_of, qualname_of, name_of, items,
                  candidate, base_exception, bases_of, subtype, union, union_args, abc_meta,
-                 abc_check, real_isinstance, real_issubclass):
-    """(own, classes, hold, isinstance, issubclass, the functions those hold): see
+                 abc_check, real_isinstance, real_issubclass, current_exception):
+    """(own, classes, hold, isinstance, issubclass, catch, the functions those hold): see
     ``_sandbox_classes.py``."""
     # (id -> class, id -> (metaclass, whether it is plain)) tables of the held classes:
     # the server's (replaced when it has loaded more), then W's for what it preloaded
@@ -251,6 +251,32 @@ def make_classes(audit, error, type_dict, mro_of, flags_of, qualname_of, name_of
         if _type(class_or_tuple) is _type and _type(cls) is _type:
             return _subtype(class_or_tuple, cls)
         return _decide(cls, class_or_tuple, cls, True)
-    return own, classes, hold, isinstance, issubclass, (whose, checked, metaclass,
-                                                      held_meta, derives, decide)
+    def catch(expected, _current=current_exception, _derives=derives,
+              _held_meta=held_meta, _type=type, _tuple=tuple, _error=error, _pop=list.pop,
+              _extend=list.extend):
+        """What a test's ``except X:`` matches (the rewriter makes it ``except
+        CATCH(X):``, evaluated while the exception is being handled): ``X`` itself,
+        unless the exception's class has a metaclass that is neither ``type`` nor the
+        standard library's and its ``__bases__`` reach no class of ``X``; then ``()``,
+        which matches nothing, so the exception goes on as if no handler named it.
+        Python matches by the class's ``__mro__``, which such a metaclass's own
+        ``mro()`` makes: it could list ``ValueError`` for a class that does not derive
+        from it."""
+        k = _type(_current())
+        meta = _type(k)
+        if meta is _type or _held_meta(meta) is not None:
+            return expected
+        stack, nodes = [expected], 0
+        while stack:
+            c = _pop(stack)
+            nodes += 1
+            if nodes > 10000:
+                raise _error("a tuple of too many classes")
+            if _type(c) is _tuple:
+                _extend(stack, c)
+            elif _derives(k, c):
+                return expected
+        return ()
+    return own, classes, hold, isinstance, issubclass, catch, (whose, checked, metaclass,
+                                                             held_meta, derives, decide)
 '''

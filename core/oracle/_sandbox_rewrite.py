@@ -33,7 +33,11 @@ could shadow leads to them):
   made, of metaclass ``type``, or the standard library's own; the class of
   ``isinstance(x, X)`` / ``issubclass(x, X)`` through ``classes(X)``; an alias of the
   test's own so used (``E = StatisticsError``) has its value checked where it is bound
-  (``_CandidateClasses``, ``_sandbox_classes.py``); else the test is an error;
+  (``_CandidateClasses``, ``_sandbox_classes.py``); else the test is an error; and
+  every ``except X:`` becomes ``except CATCH(X):`` (``catch``), which decides by the
+  exception class's real bases where its metaclass's own ``mro()`` could list ``X``;
+* every ``def`` and ``lambda`` binds its function behind the runner's opaque wrapper
+  (``_Functions``), so what the test hands to the candidate leads to none of its globals;
 * every ``import`` statement becomes a call of the runner's importer (``make_scope`` in
   ``_sandbox_channel.py``) given the module object the server loaded before any candidate
   code ran and a snapshot of its namespaces (``_Imports``, ``_snapshot``); the importer
@@ -399,9 +403,10 @@ class _CandidateClasses(ast.NodeTransformer):
     through any chain of such aliases."""
 
     def __init__(self, own_name: str, classes_name: str, raises_name: str | None,
-                 checks: set, bound: set, tree: ast.AST) -> None:
+                 checks: set, bound: set, tree: ast.AST, catch_name: str = "") -> None:
         self.own_name, self.classes_name, self.raises_name = own_name, classes_name, \
             raises_name
+        self.catch_name = catch_name
         self.checks, self.bound = checks, bound
         self.aliases: set[str] = set()  # names the test binds to the shim's raises
         for n in ast.walk(tree):
@@ -519,6 +524,10 @@ class _CandidateClasses(ast.NodeTransformer):
         self.generic_visit(node)
         if node.type is not None:
             node.type = self._wrap(node.type)
+            if self.catch_name:  # decided by the real bases (``catch``)
+                node.type = _located(ast.Call(
+                    func=_located(ast.Constant(self.catch_name), node.type),
+                    args=[node.type], keywords=[]), node.type)
         return node
 
 
@@ -837,6 +846,7 @@ def _prepared(judge: dict, salt: str) -> tuple:
              prefix + "import": judge["import"], prefix + "import_from": judge["import_from"],
              prefix + "recheck": judge["recheck"], prefix + "own": judge["own"],
              prefix + "classes": judge["classes"], prefix + "wrap": judge["wrap"],
+             prefix + "catch": judge["catch"],
              prefix + "classmethod": classmethod, prefix + "staticmethod": staticmethod}
     placeholders = {"pytest": prefix + "pytest"}
     for name, obj in judge["names"].items():
@@ -877,7 +887,8 @@ def compile_test(tree: ast.Module, judge: dict, salt: str,  # type: ignore[no-un
             "isinstance" in source or "issubclass" in source):
         checks = {placeholders[n] for n in ("isinstance", "issubclass") if n in placeholders}
         tree = _CandidateClasses(prefix + "own", prefix + "classes", attributes.get("raises"),
-                                 checks, _bound_names(tree), tree).visit(tree)
+                                 checks, _bound_names(tree), tree,
+                                 prefix + "catch").visit(tree)
         ast.fix_missing_locations(tree)
     if source is None or "import" in source:
         held: dict = {}
