@@ -173,6 +173,19 @@ HOSTILE = [
          ["import pytest\nwith pytest.raises(StatisticsError):\n    mean([])",
           "try:\n    mean([])\nexcept StatisticsError:\n    pass\nelse:\n    assert False"],
          says=None),
+    # a subclass of a standard-library ABC whose own metaclass says every class is one
+    # of its subclasses: the ABC's check (asking each subclass) said yes for an int
+    Case("an_abc_subclass_whose_metaclass_says_yes",
+         "import abc, collections.abc, numbers\nclass _Yes(abc.ABCMeta):\n"
+         "    def __subclasscheck__(cls, sub):\n        return True\n"
+         "class _Seq(collections.abc.Sequence, metaclass=_Yes):\n    pass\n"
+         "class _Num(numbers.Integral, metaclass=_Yes):\n    pass\n"
+         "def split(x):\n    return x\n",
+         ["from collections.abc import Sequence\nassert isinstance(split(3), Sequence)",
+          "import collections.abc\nassert isinstance(split(3), (dict, collections.abc.Sequence))",
+          "import numbers\nassert isinstance(split('3'), numbers.Number)",
+          "from collections.abc import Sequence\nassert issubclass(type(split(3)), Sequence)"],
+         says=None),
     Case("a_result_whose_class_says_list_to_an_abc", LIAR.format(cls="list"),
          ["from collections.abc import Iterable, Sequence\nassert isinstance(f(3), Iterable)",
           "import collections.abc\nassert isinstance(f(3), collections.abc.Sequence)"],
@@ -184,6 +197,28 @@ HOSTILE = [
 ]
 
 HONEST = [
+    # the standard library's ABCs answer as Python does for real and registered classes,
+    # and for a subclass of the candidate's with a metaclass of its own that derives
+    Case("abcs_answer_as_python_does",
+         "import abc, collections.abc, numbers\nclass _Meta(abc.ABCMeta):\n    pass\n"
+         "class Row(collections.abc.Sequence, metaclass=_Meta):\n"
+         "    def __init__(self, *v):\n        self.v = v\n"
+         "    def __getitem__(self, i):\n        return self.v[i]\n"
+         "    def __len__(self):\n        return len(self.v)\n"
+         "class Pair:\n    def __init__(self, a, b):\n        self.v = (a, b)\n"
+         "    def __getitem__(self, i):\n        return self.v[i]\n"
+         "    def __len__(self):\n        return 2\n"
+         "collections.abc.Sequence.register(Pair)\n"
+         "def row(*v):\n    return Row(*v)\ndef pair(a, b):\n    return Pair(a, b)\n",
+         ["from collections.abc import Sequence, Mapping, Iterable, Hashable\n"
+          "assert isinstance(row(1, 2), Sequence) and isinstance(pair(1, 2), Sequence)\n"
+          "assert all(isinstance(x, Sequence) for x in ([], (), 'a', b'', range(2)))\n"
+          "assert not isinstance({}, Sequence) and isinstance({}, Mapping)\n"
+          "assert isinstance(row(), Iterable) and not isinstance(row(), Hashable) is False",
+          "import numbers\nfrom fractions import Fraction\n"
+          "assert all(isinstance(x, numbers.Number) for x in (1, 1.5, 2j, True, Fraction(1)))\n"
+          "assert isinstance(3, numbers.Integral) and not isinstance(1.5, numbers.Integral)\n"
+          "assert not isinstance(row(), numbers.Number) and not isinstance('3', numbers.Number)"]),
     # exceptions of a class with a metaclass of the candidate's own (a registry) that
     # really derives from the expected class: caught as before (the test names builtins:
     # an expected class it read from the candidate would have to be of metaclass type)

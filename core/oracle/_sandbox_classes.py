@@ -59,7 +59,8 @@ __all__ = ["CLASSES"]
 CLASSES = r'''
 def make_classes(audit, error, type_dict, mro_of, flags_of, qualname_of, name_of, items,
                  candidate, base_exception, bases_of, subtype, union, union_args, abc_meta,
-                 abc_check, real_isinstance, real_issubclass, current_exception):
+                 abc_check, real_isinstance, real_issubclass, current_exception, abc_dump,
+                 subclasses_of):
     """(own, classes, hold, isinstance, issubclass, catch, the functions those hold): see
     ``_sandbox_classes.py``."""
     # (id -> class, id -> (metaclass, whether it is plain)) tables of the held classes:
@@ -198,8 +199,60 @@ def make_classes(audit, error, type_dict, mro_of, flags_of, qualname_of, name_of
             _extend(stack, _bases(b))
         return False
 
+    def abc_says(c, k, _derives=derives, _held_meta=held_meta, _abc=abc_meta,
+                 _dump=abc_dump, _subclasses=subclasses_of, _issubclass=real_issubclass,
+                 _abc_check=abc_check,
+                 _type=type, _getattr=getattr, _tuple=tuple, _set=set, _id=id, _len=len,
+                 _error=error, _pop=list.pop, _extend=list.extend, _add=set.add,
+                 _not_implemented=NotImplemented):
+        """Whether the class ``k`` counts as a subclass of the ABC ``c`` (metaclass
+        exactly ``abc.ABCMeta``), decided as ``ABCMeta.__subclasscheck__`` decides but
+        without its caches and with every subclass and registered class of ``c`` checked
+        here: an ABC of metaclass ``ABCMeta`` the same way (its ``__subclasshook__``
+        first), a class of a standard-library subclass of ``ABCMeta`` (typing's
+        protocols) by Python's check, any other
+        (``type``'s, or a metaclass of the candidate's) by the classes ``k``'s bases
+        reach. Asked only when Python's check said yes: a subclass of ``c`` whose own
+        metaclass's ``__subclasscheck__`` says yes to any class (and so fills ``c``'s
+        cache with them) decides nothing."""
+        stack, seen = [c], _set()
+        while stack:
+            a = _pop(stack)
+            if _id(a) in seen:
+                continue
+            _add(seen, _id(a))
+            if _len(seen) > 100000:
+                raise _error("an ABC with too many subclasses")
+            meta = _type(a)
+            if meta is not _abc:
+                if _held_meta(meta) is not None and _issubclass(meta, _abc):
+                    if _abc_check(a, k):  # (typing's protocols: asked as abc.py asks)
+                        return True
+                elif _derives(k, a):
+                    return True
+                continue
+            ok = _getattr(a, "__subclasshook__")(k)
+            if ok is True:
+                return True
+            if ok is False:
+                continue  # (this ABC says no; another one below c may still say yes)
+            if ok is not _not_implemented:
+                raise _error("__subclasshook__ must return either False, True, or "
+                             "NotImplemented")
+            if _derives(k, a):
+                return True
+            _extend(stack, _subclasses(a))
+            for ref in _tuple(_dump(a)[0]):  # (taken first: a registered class is often k)
+                registered = ref()
+                if registered is k:
+                    return True
+                if registered is not None:
+                    stack.append(registered)
+        return False
+
     def decide(k, info, obj, subclass, _derives=derives, _held_meta=held_meta,
                _union=union, _args=union_args, _abc=abc_meta, _abc_check=abc_check,
+               _abc_says=abc_says,
                _isinstance=real_isinstance, _issubclass=real_issubclass, _type=type,
                _tuple=tuple, _error=error, _pop=list.pop, _extend=list.extend):
         """Whether the class ``k`` (the real type of ``obj``, or ``obj`` itself when
@@ -221,8 +274,8 @@ def make_classes(audit, error, type_dict, mro_of, flags_of, qualname_of, name_of
             elif meta is _type:
                 if _derives(k, c):
                     return True
-            elif meta is _abc:  # the ABC's own check, of the real type
-                if _abc_check(c, k):
+            elif meta is _abc:  # the ABC's own check, of the real type (a yes: again,
+                if _abc_check(c, k) and _abc_says(c, k):  # without caches)
                     return True
             else:
                 pair = _held_meta(meta)
@@ -278,5 +331,6 @@ def make_classes(audit, error, type_dict, mro_of, flags_of, qualname_of, name_of
                 return expected
         return ()
     return own, classes, hold, isinstance, issubclass, catch, (whose, checked, metaclass,
-                                                             held_meta, derives, decide)
+                                                             held_meta, derives, decide,
+                                                             abc_says)
 '''

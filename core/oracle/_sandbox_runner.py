@@ -437,7 +437,8 @@ def make_class_checks(namespace: dict) -> tuple:
         types.MappingProxyType.items, _CANDIDATE, BaseException,
         type.__dict__["__bases__"].__get__, type.__dict__["__subclasscheck__"],
         types.UnionType, types.UnionType.__dict__["__args__"].__get__, abc.ABCMeta,
-        _abc_subclasscheck(), builtins.isinstance, builtins.issubclass, sys.exception)
+        _abc_subclasscheck(), builtins.isinstance, builtins.issubclass, sys.exception,
+        _abc._get_dump, type.__dict__["__subclasses__"])
 
 
 def make_hooks() -> dict:
