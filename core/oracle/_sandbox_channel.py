@@ -462,18 +462,20 @@ def make_wrap(opaque, info, set_dict, function_type, names):
     type) with no cache: calling it calls the function, it binds as a method, and nothing
     of it (no member, no method, ``__reduce__`` its ``__qualname__``) leads to the function;
     its ``__dict__`` (set through the type's own descriptor, ``set_dict``) holds the
-    function's name, qualified name, docstring and module, read through the function
-    type's own descriptors (``names``)."""
-    name_of, qualname_of, doc_of, module_of = names
+    function's name, qualified name, docstring, module and annotations (what
+    ``functools.singledispatch``'s ``register`` reads), read through the function type's
+    own descriptors (``names``)."""
+    name_of, qualname_of, doc_of, module_of, annotations_of = names
 
     def wrap(function, _opaque=opaque, _info=info, _set=set_dict, _type=type,
              _function=function_type, _name=name_of, _qualname=qualname_of, _doc=doc_of,
-             _module=module_of):
+             _module=module_of, _annotations=annotations_of):
         if _type(function) is not _function:  # (never: the rewrite wraps a fresh function)
             return function
         made = _opaque(function, 0, False, _info)
         _set(made, {"__name__": _name(function), "__qualname__": _qualname(function),
-                    "__doc__": _doc(function), "__module__": _module(function)})
+                    "__doc__": _doc(function), "__module__": _module(function),
+                    "__annotations__": _annotations(function)})
         return made
     return wrap
 

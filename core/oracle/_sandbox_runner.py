@@ -497,7 +497,7 @@ def make_hooks() -> dict:
     # the test hands to the candidate leads nowhere (its globals, cells, code)
     opaque = functools._lru_cache_wrapper
     function_getters = tuple(vars(types.FunctionType)[name].__get__ for name in (
-        "__name__", "__qualname__", "__doc__", "__module__"))
+        "__name__", "__qualname__", "__doc__", "__module__", "__annotations__"))
     wrap = namespace["make_wrap"](opaque, functools._CacheInfo,
                                   opaque.__dict__["__dict__"].__set__, types.FunctionType,
                                   function_getters)
