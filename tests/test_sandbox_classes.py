@@ -186,6 +186,16 @@ HOSTILE = [
           "import numbers\nassert isinstance(split('3'), numbers.Number)",
           "from collections.abc import Sequence\nassert issubclass(type(split(3)), Sequence)"],
          says=None),
+    # typing's protocols (read from the candidate's namespace) asked x.__class__ and x's
+    # attributes: a result whose class says int, or whose __getattr__ has every method
+    Case("a_result_whose_class_says_int_to_a_protocol",
+         "from typing import SupportsInt, SupportsIndex\n" + LIAR.format(cls="int"),
+         ["assert isinstance(f(3), SupportsInt)",
+          "assert isinstance(f(3), (str, SupportsIndex))"], says=None),
+    Case("a_result_whose_getattr_answers_a_protocol",
+         "from typing import SupportsInt\nclass _Any:\n    def __getattr__(self, name):\n"
+         "        return lambda *a: 1\ndef f(x):\n    return _Any()\n",
+         ["assert isinstance(f(3), SupportsInt)"], says=None),
     Case("a_result_whose_class_says_list_to_an_abc", LIAR.format(cls="list"),
          ["from collections.abc import Iterable, Sequence\nassert isinstance(f(3), Iterable)",
           "import collections.abc\nassert isinstance(f(3), collections.abc.Sequence)"],
@@ -197,6 +207,20 @@ HOSTILE = [
 ]
 
 HONEST = [
+    # typing's runtime protocols, read from the candidate's namespace, answer as Python
+    # does for real objects, a class of the candidate's own and a data protocol
+    Case("protocols_answer_as_python_does",
+         "from typing import Protocol, SupportsInt, SupportsIndex, runtime_checkable\n"
+         "@runtime_checkable\nclass Named(Protocol):\n    name: str\n"
+         "class Money:\n    def __init__(self, v):\n        self.v = v\n"
+         "    def __int__(self):\n        return self.v\n"
+         "class Tag:\n    def __init__(self, name):\n        self.name = name\n"
+         "def f(x):\n    return x\ndef money(v):\n    return Money(v)\n"
+         "def tag(n):\n    return Tag(n)\n",
+         ["assert isinstance(f(3), SupportsInt) and isinstance(f(3), SupportsIndex)",
+          "assert isinstance(money(2), SupportsInt) and not isinstance(money(2), SupportsIndex)",
+          "assert not isinstance(f('3'), SupportsInt) and isinstance(f(2.5), (str, SupportsInt))",
+          "assert isinstance(tag('a'), Named) and not isinstance(money(1), Named)"]),
     # the standard library's ABCs answer as Python does for real and registered classes,
     # and for a subclass of the candidate's with a metaclass of its own that derives
     Case("abcs_answer_as_python_does",

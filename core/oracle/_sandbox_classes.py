@@ -250,9 +250,24 @@ def make_classes(audit, error, type_dict, mro_of, flags_of, qualname_of, name_of
                     stack.append(registered)
         return False
 
+    def answers_itself(k, _mro=mro_of, _dict=type_dict, _items=items, _type=type,
+                       _tuple=tuple, _str=str, _object=object,
+                       _names=("__class__", "__getattribute__", "__getattr__")):
+        """Whether instances of the class ``k`` answer attribute reads themselves: a class
+        of its ``__mro__`` (``object`` aside) defines ``__class__`` (a property that can
+        name any class), ``__getattribute__`` or ``__getattr__``. Each namespace is read
+        key by key (a copy made in one C call), never searched."""
+        for base in _mro(k):
+            if base is _object:
+                continue
+            for key, _value in _tuple(_items(_dict(base))):
+                if _type(key) is _str and key in _names:
+                    return True
+        return False
+
     def decide(k, info, obj, subclass, _derives=derives, _held_meta=held_meta,
                _union=union, _args=union_args, _abc=abc_meta, _abc_check=abc_check,
-               _abc_says=abc_says,
+               _abc_says=abc_says, _answers_itself=answers_itself, _getattr=getattr,
                _isinstance=real_isinstance, _issubclass=real_issubclass, _type=type,
                _tuple=tuple, _error=error, _pop=list.pop, _extend=list.extend):
         """Whether the class ``k`` (the real type of ``obj``, or ``obj`` itself when
@@ -281,6 +296,17 @@ def make_classes(audit, error, type_dict, mro_of, flags_of, qualname_of, name_of
                 pair = _held_meta(meta)
                 if pair is not None and pair[1]:  # (enum's: type's own checks)
                     if _derives(k, c):
+                        return True
+                elif (not subclass and pair is not None and _issubclass(meta, _abc)
+                      and _answers_itself(k)):
+                    # a standard-library subclass of ABCMeta (typing's protocols) reads
+                    # x.__class__ and x's attributes, which such an object makes up: the
+                    # real type is asked instead, as abc.py asks
+                    if (_getattr(c, "_is_protocol", False) is True
+                            and _getattr(c, "_is_runtime_protocol", False) is not True):
+                        raise _error("Instance and class checks can only be used with "
+                                     "@runtime_checkable protocols")
+                    if _abc_check(c, k):
                         return True
                 elif _issubclass(obj, c) if subclass else _isinstance(obj, c):
                     return True  # (typing's aliases and protocols, a metaclass of another)
@@ -332,5 +358,5 @@ def make_classes(audit, error, type_dict, mro_of, flags_of, qualname_of, name_of
         return ()
     return own, classes, hold, isinstance, issubclass, catch, (whose, checked, metaclass,
                                                              held_meta, derives, decide,
-                                                             abc_says)
+                                                             abc_says, answers_itself)
 '''
