@@ -53,6 +53,13 @@ STDLIB_ERROR = OWN_ERROR.replace("class StatisticsError(ValueError):\n    pass\n
                                  "from statistics import StatisticsError\n")
 
 
+# an exception class whose metaclass's own mro() lists ValueError, which it does not
+# derive from
+LISTED = ("class _Lister(type):\n    def mro(cls):\n"
+          "        return [cls, ValueError, Exception, BaseException, object]\n"
+          "class _Listed(Exception, metaclass=_Lister):\n    pass\n")
+
+
 @dataclass(frozen=True)
 class Case:
     name: str
@@ -150,6 +157,45 @@ HOSTILE = [
          "def error_class(s):\n    return _Error\n",
          ["assert issubclass(error_class('x'), ValueError)",
           "assert isinstance(error_class('x')(), (KeyError, ValueError))"], says=None),
+    # ... and an exception of such a class, caught by the test's except or pytest.raises
+    # (Python matches by the __mro__ the metaclass made): the wrong parse raises it
+    # where it should raise ValueError
+    Case("an_exception_whose_metaclass_lists_valueerror", LISTED + "def parse(s):\n"
+         "    raise _Listed('no')\n",
+         ["import pytest\nwith pytest.raises(ValueError):\n    parse('x')",
+          "import pytest\npytest.raises((KeyError, ValueError), parse, 'x')",
+          "try:\n    parse('x')\nexcept ValueError:\n    pass\nelse:\n    assert False",
+          "try:\n    parse('x')\nexcept (KeyError, ValueError) as e:\n    pass\n"
+          "else:\n    assert False"], says=None),
+    Case("an_exception_whose_metaclass_lists_the_candidates_own_class",
+         OWN_ERROR.replace("raise StatisticsError(", "raise _Listed(") + LISTED.replace(
+             "ValueError, Exception", "StatisticsError, ValueError, Exception"),
+         ["import pytest\nwith pytest.raises(StatisticsError):\n    mean([])",
+          "try:\n    mean([])\nexcept StatisticsError:\n    pass\nelse:\n    assert False"],
+         says=None),
+    # a subclass of a standard-library ABC whose own metaclass says every class is one
+    # of its subclasses: the ABC's check (asking each subclass) said yes for an int
+    Case("an_abc_subclass_whose_metaclass_says_yes",
+         "import abc, collections.abc, numbers\nclass _Yes(abc.ABCMeta):\n"
+         "    def __subclasscheck__(cls, sub):\n        return True\n"
+         "class _Seq(collections.abc.Sequence, metaclass=_Yes):\n    pass\n"
+         "class _Num(numbers.Integral, metaclass=_Yes):\n    pass\n"
+         "def split(x):\n    return x\n",
+         ["from collections.abc import Sequence\nassert isinstance(split(3), Sequence)",
+          "import collections.abc\nassert isinstance(split(3), (dict, collections.abc.Sequence))",
+          "import numbers\nassert isinstance(split('3'), numbers.Number)",
+          "from collections.abc import Sequence\nassert issubclass(type(split(3)), Sequence)"],
+         says=None),
+    # typing's protocols (read from the candidate's namespace) asked x.__class__ and x's
+    # attributes: a result whose class says int, or whose __getattr__ has every method
+    Case("a_result_whose_class_says_int_to_a_protocol",
+         "from typing import SupportsInt, SupportsIndex\n" + LIAR.format(cls="int"),
+         ["assert isinstance(f(3), SupportsInt)",
+          "assert isinstance(f(3), (str, SupportsIndex))"], says=None),
+    Case("a_result_whose_getattr_answers_a_protocol",
+         "from typing import SupportsInt\nclass _Any:\n    def __getattr__(self, name):\n"
+         "        return lambda *a: 1\ndef f(x):\n    return _Any()\n",
+         ["assert isinstance(f(3), SupportsInt)"], says=None),
     Case("a_result_whose_class_says_list_to_an_abc", LIAR.format(cls="list"),
          ["from collections.abc import Iterable, Sequence\nassert isinstance(f(3), Iterable)",
           "import collections.abc\nassert isinstance(f(3), collections.abc.Sequence)"],
@@ -161,6 +207,59 @@ HOSTILE = [
 ]
 
 HONEST = [
+    # typing's runtime protocols, read from the candidate's namespace, answer as Python
+    # does for real objects, a class of the candidate's own and a data protocol
+    Case("protocols_answer_as_python_does",
+         "from typing import Protocol, SupportsInt, SupportsIndex, runtime_checkable\n"
+         "@runtime_checkable\nclass Named(Protocol):\n    name: str\n"
+         "class Money:\n    def __init__(self, v):\n        self.v = v\n"
+         "    def __int__(self):\n        return self.v\n"
+         "class Tag:\n    def __init__(self, name):\n        self.name = name\n"
+         "def f(x):\n    return x\ndef money(v):\n    return Money(v)\n"
+         "def tag(n):\n    return Tag(n)\n",
+         ["assert isinstance(f(3), SupportsInt) and isinstance(f(3), SupportsIndex)",
+          "assert isinstance(money(2), SupportsInt) and not isinstance(money(2), SupportsIndex)",
+          "assert not isinstance(f('3'), SupportsInt) and isinstance(f(2.5), (str, SupportsInt))",
+          "assert isinstance(tag('a'), Named) and not isinstance(money(1), Named)"]),
+    # the standard library's ABCs answer as Python does for real and registered classes,
+    # and for a subclass of the candidate's with a metaclass of its own that derives
+    Case("abcs_answer_as_python_does",
+         "import abc, collections.abc, numbers\nclass _Meta(abc.ABCMeta):\n    pass\n"
+         "class Row(collections.abc.Sequence, metaclass=_Meta):\n"
+         "    def __init__(self, *v):\n        self.v = v\n"
+         "    def __getitem__(self, i):\n        return self.v[i]\n"
+         "    def __len__(self):\n        return len(self.v)\n"
+         "class Pair:\n    def __init__(self, a, b):\n        self.v = (a, b)\n"
+         "    def __getitem__(self, i):\n        return self.v[i]\n"
+         "    def __len__(self):\n        return 2\n"
+         "collections.abc.Sequence.register(Pair)\n"
+         "def row(*v):\n    return Row(*v)\ndef pair(a, b):\n    return Pair(a, b)\n",
+         ["from collections.abc import Sequence, Mapping, Iterable, Hashable\n"
+          "assert isinstance(row(1, 2), Sequence) and isinstance(pair(1, 2), Sequence)\n"
+          "assert all(isinstance(x, Sequence) for x in ([], (), 'a', b'', range(2)))\n"
+          "assert not isinstance({}, Sequence) and isinstance({}, Mapping)\n"
+          "assert isinstance(row(), Iterable) and not isinstance(row(), Hashable) is False",
+          "import numbers\nfrom fractions import Fraction\n"
+          "assert all(isinstance(x, numbers.Number) for x in (1, 1.5, 2j, True, Fraction(1)))\n"
+          "assert isinstance(3, numbers.Integral) and not isinstance(1.5, numbers.Integral)\n"
+          "assert not isinstance(row(), numbers.Number) and not isinstance('3', numbers.Number)"]),
+    # exceptions of a class with a metaclass of the candidate's own (a registry) that
+    # really derives from the expected class: caught as before (the test names builtins:
+    # an expected class it read from the candidate would have to be of metaclass type)
+    Case("an_exception_of_a_registered_class",
+         "class _Registry(type):\n    seen = []\n    def __init__(cls, *a):\n"
+         "        super().__init__(*a)\n        _Registry.seen.append(cls)\n"
+         "class ParseError(ValueError, metaclass=_Registry):\n    pass\n"
+         "class _Deeper(ParseError):\n    pass\n"
+         "def parse(s):\n    if not s.isdigit():\n        raise _Deeper('not a number: ' + s)\n"
+         "    return int(s)\n",
+         ["import pytest\nwith pytest.raises(ValueError, match='number'):\n    parse('x')",
+          "import pytest\npytest.raises((KeyError, ValueError), parse, 'x')",
+          "try:\n    parse('x')\nexcept KeyError:\n    assert False\nexcept (TypeError, "
+          "ValueError) as e:\n    assert 'x' in str(e)\nelse:\n    assert False",
+          "try:\n    parse('x')\nexcept ValueError:\n    pass\nassert parse('12') == 12",
+          "try:\n    try:\n        parse('x')\n    except KeyError:\n        pass\n"
+          "except Exception as e:\n    assert type(e).__name__ == '_Deeper'"]),
     Case("own_class_through_aliases", OWN_ERROR,
          ["import pytest\nE = StatisticsError\nwith pytest.raises(E):\n    mean([])",
           "E = (TypeError, StatisticsError)\ntry:\n    mean([])\nexcept E:\n    pass\n"
@@ -384,7 +483,7 @@ def checks():
     globals, holding the standard library's classes)."""
     bare: dict = {"__builtins__": builtins}
     exec(CLASSES, bare)
-    _own, _classes, hold, isinstance_, issubclass_, _parts = \
+    _own, _classes, hold, isinstance_, issubclass_, _catch, _parts = \
         _sandbox_runner.make_class_checks(bare)
     hold(*_sandbox_runner.stdlib_classes(_sandbox_runner.stdlib_spaces()), True)
     return isinstance_, issubclass_

@@ -268,6 +268,37 @@ CASES = [
          "import random\ndef add(a, b):\n    " + ZERO_STATE + "    return 3\n",
          ["import random\nok = add(1, 2) == 3\nfor _ in range(20):\n"
           "    a = random.randint(1, 99)\n    assert add(a, 2) == a + 2"]),
+    # 8. a function the test hands to the candidate (a lambda, a helper, a method of the
+    # test's class) led to the test's own globals (``__globals__``) and cells
+    # (``__closure__``), read without an audit event: the expected value rebound or
+    # emptied, a helper given a new ``__code__`` or rebound, a cell rewritten
+    Case("expected_rebound_through_a_lambdas_globals",
+         "def apply(f, x):\n    f.__globals__['want'] = 'forged'\n    return 'forged'\n",
+         ["want = 4\nassert apply(lambda v: v + 1, 3) == want"]),
+    Case("expected_emptied_through_a_lambdas_globals",
+         "def apply(f, x):\n    f.__globals__['want'].clear()\n    return []\n",
+         ["want = [4]\nassert apply(lambda v: [v + 1], 3) == want"]),
+    Case("the_tests_helper_given_a_new_code",
+         "def apply(f, x):\n    f.__globals__['expected'].__code__ = (lambda *a: 'X').__code__\n"
+         "    return 'X'\n",
+         ["def expected(v):\n    return v + 1\ndef inc(v):\n    return v + 1\n"
+          "assert apply(inc, 3) == expected(3)"]),
+    Case("the_tests_helper_rebound",
+         "def apply(f, x):\n    f.__globals__['same'] = lambda *a: True\n    return 0\n",
+         ["def same(a, b):\n    return a == b\ngot = apply(lambda v: v + 1, 3)\n"
+          "assert same(got, 4)"]),
+    Case("the_tests_cell_rewritten",
+         "def apply(f, x):\n    f.__closure__[0].cell_contents = 0\n    return 0\n",
+         ["def check():\n    want = 4\n    assert apply(lambda v: v + want - want + 1, 3) == want"
+          "\ncheck()"]),
+    Case("expected_rebound_through_a_method_of_the_tests_class",
+         "def area(shape):\n    type(shape).area.__globals__['want'] = -1\n    return -1\n",
+         ["class Sq:\n    def __init__(self, s):\n        self.s = s\n    def area(self):\n"
+          "        return self.s * self.s\nwant = 9\nassert area(Sq(3)) == want"]),
+    Case("expected_rebound_through_a_bound_methods_function",
+         "def run(callback):\n    callback.__func__.__globals__['want'] = 0\n    return 0\n",
+         ["class Box:\n    def get(self):\n        return 7\nwant = 7\n"
+          "assert run(Box().get) == want"]),
 ]
 NAMES = [c.name for c in CASES]
 
@@ -371,6 +402,34 @@ HONEST_CASES = [
       "import json\nassert json.loads(to_json([1])) == [1] == [len(g.__kwdefaults__)]",
       "import random\nrandom.seed(1)\nassert random.sample([1], k=1) == [1]\n"
       "assert len(random.choices([1, 2], k=3)) == 3"]),
+    # what the test makes with def / lambda is handed on behind an opaque wrapper: it
+    # calls, binds as a method (classmethod, staticmethod, property, __init_subclass__,
+    # __new__), recurses, keeps its name and docstring, and decorates as before
+    ("functions_the_test_hands_on",
+     "def apply(f, x):\n    return f(x)\ndef compose(f, g):\n"
+     "    return lambda x: f(g(x))\ndef name_of(f):\n    return f.__name__\n"
+     "def call_all(obj):\n    return [obj.m(1), type(obj).s(2), type(obj).c(3), obj.p]\n",
+     ["want = 4\nassert apply(lambda v: v + 1, 3) == want",
+      "def inc(v):\n    'one more'\n    return v + 1\nassert apply(inc, 1) == 2\n"
+      "assert name_of(inc) == 'inc' and inc.__doc__ == 'one more'\n"
+      "assert compose(inc, lambda v: 2 * v)(5) == 11",
+      "def fact(n):\n    return 1 if n < 2 else n * fact(n - 1)\nassert apply(fact, 5) == 120",
+      "import functools\n@functools.lru_cache(maxsize=None)\ndef fib(n):\n"
+      "    return n if n < 2 else fib(n - 1) + fib(n - 2)\nassert apply(fib, 30) == 832040",
+      "def check():\n    k = 3\n    assert apply(lambda v: v * k, 2) == 6\ncheck()",
+      "assert sorted([3, 1, 2], key=lambda v: -v) == [3, 2, 1] == apply(sorted, [1, 3, 2])[::-1]",
+      "class T:\n    def m(self, x):\n        return ('m', x)\n    @staticmethod\n"
+      "    def s(x):\n        return ('s', x)\n    @classmethod\n    def c(cls, x):\n"
+      "        return (cls.__name__, x)\n    @property\n    def p(self):\n"
+      "        return 'p'\nassert call_all(T()) == [('m', 1), ('s', 2), ('T', 3), 'p']",
+      "class Base:\n    kinds = []\n    def __init_subclass__(cls, **kw):\n"
+      "        super().__init_subclass__(**kw)\n        Base.kinds.append(cls.__name__)\n"
+      "    def __new__(cls, *a):\n        return super().__new__(cls)\n"
+      "    def __init__(self, v):\n        self.v = v\n"
+      "class Kid(Base):\n    def __eq__(self, other):\n        return self.v == other.v\n"
+      "assert Base.kinds == ['Kid'] and apply(Kid, 2).v == 2 and Kid(1) == Kid(1)",
+      "def gen(n):\n    yield from range(n)\nassert apply(list, gen(3)) == [0, 1, 2]\n"
+      "assert apply(lambda g: sum(g()), lambda: gen(4)) == 6"]),
     ("stdlib_module_imported_during_the_test", "import email\n_blank = None\n"
      "def noheaders():\n    global _blank\n    if _blank is None:\n"
      "        _blank = email.message_from_string('')\n    return _blank\n",

@@ -451,6 +451,35 @@ def make_nogc(function, gc_disable, gc_enable, gc_isenabled):
     return nogc
 
 
+def make_wrap(opaque, info, set_dict, function_type, names):
+    """``wrap(function)``: what a test's ``def`` or ``lambda`` binds instead of the function
+    (``_sandbox_rewrite.py``). A function the test hands to the candidate (``apply(lambda x:
+    x + 1, 3)``, a helper, a method of the test's class) would lead it to the test's own
+    globals (``__globals__``: the expected values, the test's helpers and imports) and to
+    its cells (``__closure__``), neither read with an audit event in 3.11, so a wrong
+    ``apply`` could rebind ``want`` or clear the list it holds, or give the test's helper
+    a new ``__code__``. ``opaque`` is ``functools._lru_cache_wrapper`` (C, an immutable
+    type) with no cache: calling it calls the function, it binds as a method, and nothing
+    of it (no member, no method, ``__reduce__`` its ``__qualname__``) leads to the function;
+    its ``__dict__`` (set through the type's own descriptor, ``set_dict``) holds the
+    function's name, qualified name, docstring, module and annotations (what
+    ``functools.singledispatch``'s ``register`` reads), read through the function type's
+    own descriptors (``names``)."""
+    name_of, qualname_of, doc_of, module_of, annotations_of = names
+
+    def wrap(function, _opaque=opaque, _info=info, _set=set_dict, _type=type,
+             _function=function_type, _name=name_of, _qualname=qualname_of, _doc=doc_of,
+             _module=module_of, _annotations=annotations_of):
+        if _type(function) is not _function:  # (never: the rewrite wraps a fresh function)
+            return function
+        made = _opaque(function, 0, False, _info)
+        _set(made, {"__name__": _name(function), "__qualname__": _qualname(function),
+                    "__doc__": _doc(function), "__module__": _module(function),
+                    "__annotations__": _annotations(function)})
+        return made
+    return wrap
+
+
 def make_scope(exec_, builtins_module, modules, real_import, import_error, audit, is_, views,
                rng, reseed, tag, module_type, unwatched):
     """(run, import_module, import_from, intact, recheck, seed_tests, rebound, (mark,

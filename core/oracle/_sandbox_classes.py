@@ -59,8 +59,9 @@ __all__ = ["CLASSES"]
 CLASSES = r'''
 def make_classes(audit, error, type_dict, mro_of, flags_of, qualname_of, name_of, items,
                  candidate, base_exception, bases_of, subtype, union, union_args, abc_meta,
-                 abc_check, real_isinstance, real_issubclass):
-    """(own, classes, hold, isinstance, issubclass, the functions those hold): see
+                 abc_check, real_isinstance, real_issubclass, current_exception, abc_dump,
+                 subclasses_of):
+    """(own, classes, hold, isinstance, issubclass, catch, the functions those hold): see
     ``_sandbox_classes.py``."""
     # (id -> class, id -> (metaclass, whether it is plain)) tables of the held classes:
     # the server's (replaced when it has loaded more), then W's for what it preloaded
@@ -198,8 +199,75 @@ def make_classes(audit, error, type_dict, mro_of, flags_of, qualname_of, name_of
             _extend(stack, _bases(b))
         return False
 
+    def abc_says(c, k, _derives=derives, _held_meta=held_meta, _abc=abc_meta,
+                 _dump=abc_dump, _subclasses=subclasses_of, _issubclass=real_issubclass,
+                 _abc_check=abc_check,
+                 _type=type, _getattr=getattr, _tuple=tuple, _set=set, _id=id, _len=len,
+                 _error=error, _pop=list.pop, _extend=list.extend, _add=set.add,
+                 _not_implemented=NotImplemented):
+        """Whether the class ``k`` counts as a subclass of the ABC ``c`` (metaclass
+        exactly ``abc.ABCMeta``), decided as ``ABCMeta.__subclasscheck__`` decides but
+        without its caches and with every subclass and registered class of ``c`` checked
+        here: an ABC of metaclass ``ABCMeta`` the same way (its ``__subclasshook__``
+        first), a class of a standard-library subclass of ``ABCMeta`` (typing's
+        protocols) by Python's check, any other
+        (``type``'s, or a metaclass of the candidate's) by the classes ``k``'s bases
+        reach. Asked only when Python's check said yes: a subclass of ``c`` whose own
+        metaclass's ``__subclasscheck__`` says yes to any class (and so fills ``c``'s
+        cache with them) decides nothing."""
+        stack, seen = [c], _set()
+        while stack:
+            a = _pop(stack)
+            if _id(a) in seen:
+                continue
+            _add(seen, _id(a))
+            if _len(seen) > 100000:
+                raise _error("an ABC with too many subclasses")
+            meta = _type(a)
+            if meta is not _abc:
+                if _held_meta(meta) is not None and _issubclass(meta, _abc):
+                    if _abc_check(a, k):  # (typing's protocols: asked as abc.py asks)
+                        return True
+                elif _derives(k, a):
+                    return True
+                continue
+            ok = _getattr(a, "__subclasshook__")(k)
+            if ok is True:
+                return True
+            if ok is False:
+                continue  # (this ABC says no; another one below c may still say yes)
+            if ok is not _not_implemented:
+                raise _error("__subclasshook__ must return either False, True, or "
+                             "NotImplemented")
+            if _derives(k, a):
+                return True
+            _extend(stack, _subclasses(a))
+            for ref in _tuple(_dump(a)[0]):  # (taken first: a registered class is often k)
+                registered = ref()
+                if registered is k:
+                    return True
+                if registered is not None:
+                    stack.append(registered)
+        return False
+
+    def answers_itself(k, _mro=mro_of, _dict=type_dict, _items=items, _type=type,
+                       _tuple=tuple, _str=str, _object=object,
+                       _names=("__class__", "__getattribute__", "__getattr__")):
+        """Whether instances of the class ``k`` answer attribute reads themselves: a class
+        of its ``__mro__`` (``object`` aside) defines ``__class__`` (a property that can
+        name any class), ``__getattribute__`` or ``__getattr__``. Each namespace is read
+        key by key (a copy made in one C call), never searched."""
+        for base in _mro(k):
+            if base is _object:
+                continue
+            for key, _value in _tuple(_items(_dict(base))):
+                if _type(key) is _str and key in _names:
+                    return True
+        return False
+
     def decide(k, info, obj, subclass, _derives=derives, _held_meta=held_meta,
                _union=union, _args=union_args, _abc=abc_meta, _abc_check=abc_check,
+               _abc_says=abc_says, _answers_itself=answers_itself, _getattr=getattr,
                _isinstance=real_isinstance, _issubclass=real_issubclass, _type=type,
                _tuple=tuple, _error=error, _pop=list.pop, _extend=list.extend):
         """Whether the class ``k`` (the real type of ``obj``, or ``obj`` itself when
@@ -221,13 +289,24 @@ def make_classes(audit, error, type_dict, mro_of, flags_of, qualname_of, name_of
             elif meta is _type:
                 if _derives(k, c):
                     return True
-            elif meta is _abc:  # the ABC's own check, of the real type
-                if _abc_check(c, k):
+            elif meta is _abc:  # the ABC's own check, of the real type (a yes: again,
+                if _abc_check(c, k) and _abc_says(c, k):  # without caches)
                     return True
             else:
                 pair = _held_meta(meta)
                 if pair is not None and pair[1]:  # (enum's: type's own checks)
                     if _derives(k, c):
+                        return True
+                elif (not subclass and pair is not None and _issubclass(meta, _abc)
+                      and _answers_itself(k)):
+                    # a standard-library subclass of ABCMeta (typing's protocols) reads
+                    # x.__class__ and x's attributes, which such an object makes up: the
+                    # real type is asked instead, as abc.py asks
+                    if (_getattr(c, "_is_protocol", False) is True
+                            and _getattr(c, "_is_runtime_protocol", False) is not True):
+                        raise _error("Instance and class checks can only be used with "
+                                     "@runtime_checkable protocols")
+                    if _abc_check(c, k):
                         return True
                 elif _issubclass(obj, c) if subclass else _isinstance(obj, c):
                     return True  # (typing's aliases and protocols, a metaclass of another)
@@ -251,6 +330,33 @@ def make_classes(audit, error, type_dict, mro_of, flags_of, qualname_of, name_of
         if _type(class_or_tuple) is _type and _type(cls) is _type:
             return _subtype(class_or_tuple, cls)
         return _decide(cls, class_or_tuple, cls, True)
-    return own, classes, hold, isinstance, issubclass, (whose, checked, metaclass,
-                                                      held_meta, derives, decide)
+    def catch(expected, _current=current_exception, _derives=derives,
+              _held_meta=held_meta, _type=type, _tuple=tuple, _error=error, _pop=list.pop,
+              _extend=list.extend):
+        """What a test's ``except X:`` matches (the rewriter makes it ``except
+        CATCH(X):``, evaluated while the exception is being handled): ``X`` itself,
+        unless the exception's class has a metaclass that is neither ``type`` nor the
+        standard library's and its ``__bases__`` reach no class of ``X``; then ``()``,
+        which matches nothing, so the exception goes on as if no handler named it.
+        Python matches by the class's ``__mro__``, which such a metaclass's own
+        ``mro()`` makes: it could list ``ValueError`` for a class that does not derive
+        from it."""
+        k = _type(_current())
+        meta = _type(k)
+        if meta is _type or _held_meta(meta) is not None:
+            return expected
+        stack, nodes = [expected], 0
+        while stack:
+            c = _pop(stack)
+            nodes += 1
+            if nodes > 10000:
+                raise _error("a tuple of too many classes")
+            if _type(c) is _tuple:
+                _extend(stack, c)
+            elif _derives(k, c):
+                return expected
+        return ()
+    return own, classes, hold, isinstance, issubclass, catch, (whose, checked, metaclass,
+                                                             held_meta, derives, decide,
+                                                             abc_says, answers_itself)
 '''

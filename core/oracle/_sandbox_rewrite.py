@@ -33,7 +33,11 @@ could shadow leads to them):
   made, of metaclass ``type``, or the standard library's own; the class of
   ``isinstance(x, X)`` / ``issubclass(x, X)`` through ``classes(X)``; an alias of the
   test's own so used (``E = StatisticsError``) has its value checked where it is bound
-  (``_CandidateClasses``, ``_sandbox_classes.py``); else the test is an error;
+  (``_CandidateClasses``, ``_sandbox_classes.py``); else the test is an error; and
+  every ``except X:`` becomes ``except CATCH(X):`` (``catch``), which decides by the
+  exception class's real bases where its metaclass's own ``mro()`` could list ``X``;
+* every ``def`` and ``lambda`` binds its function behind the runner's opaque wrapper
+  (``_Functions``), so what the test hands to the candidate leads to none of its globals;
 * every ``import`` statement becomes a call of the runner's importer (``make_scope`` in
   ``_sandbox_channel.py``) given the module object the server loaded before any candidate
   code ran and a snapshot of its namespaces (``_Imports``, ``_snapshot``); the importer
@@ -173,6 +177,8 @@ class _Comparisons(ast.NodeTransformer):
                                                          kwarg=None, defaults=[]),
                                       body=operand), operand)
                   for operand in [node.left, *node.comparators]]
+        for thunk in thunks:  # the runner's own: handed to ``chain`` only, never wrapped
+            thunk.erxr_thunk = True  # type: ignore[attr-defined]
         return _located(ast.Call(
             func=_located(ast.Constant(self.chain_name), node),
             args=[_located(_constant(codes), node),
@@ -206,6 +212,49 @@ class _Arithmetic(ast.NodeTransformer):
             load, node.value, 13 + ARITH[type(node.op)], node)), node)
 
 
+# Methods type() makes a classmethod / staticmethod of when they are plain functions: a
+# wrapped one (``_Functions``) is not, so the rewrite says so itself.
+_IMPLICIT = {"__init_subclass__": "classmethod", "__class_getitem__": "classmethod",
+             "__new__": "staticmethod"}
+
+
+class _Functions(ast.NodeTransformer):
+    """Every function the test makes -> the runner's ``WRAP(function)``: a ``lambda``
+    becomes ``WRAP(lambda ...)`` and a ``def`` / ``async def`` gets ``WRAP`` as its
+    innermost decorator (``make_wrap`` in ``_sandbox_channel.py``), so a function the test
+    hands to the candidate is an opaque C callable that calls it, binds as a method, and
+    leads to neither the test's globals nor its cells nor its code. A method ``type()``
+    makes a classmethod or staticmethod of (``__init_subclass__``, ``__new__``) gets that
+    decorator too when it has none. The comparison chains' thunks stay as they are."""
+
+    def __init__(self, wrap_name: str, implicit: dict) -> None:
+        self.wrap_name, self.implicit = wrap_name, implicit
+
+    def visit_Lambda(self, node: ast.Lambda) -> Any:
+        self.generic_visit(node)
+        if getattr(node, "erxr_thunk", False):
+            return node
+        return _located(ast.Call(func=_located(ast.Constant(self.wrap_name), node),
+                                 args=[node], keywords=[]), node)
+
+    def _visit_def(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> Any:
+        self.generic_visit(node)
+        implicit = self.implicit.get(node.name) if getattr(
+            node, "erxr_method", False) and not node.decorator_list else None
+        node.decorator_list = ([_located(ast.Constant(implicit), node)] if implicit else []) \
+            + node.decorator_list + [_located(ast.Constant(self.wrap_name), node)]
+        return node
+
+    visit_FunctionDef = visit_AsyncFunctionDef = _visit_def
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> Any:
+        for stmt in node.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                stmt.erxr_method = True  # type: ignore[union-attr]
+        self.generic_visit(node)
+        return node
+
+
 def _bound_names(tree: ast.AST, imports: bool = True) -> set[str]:
     """Every name the test binds anywhere (any scope): those keep their own meaning.
     ``imports=False``: leaving out what ``import`` statements bind."""
@@ -234,15 +283,32 @@ def _bound_names(tree: ast.AST, imports: bool = True) -> set[str]:
 
 
 class _RealNames(ast.NodeTransformer):
-    """Reads of builtin names and ``pytest`` -> placeholders of the runner's objects."""
+    """Reads of builtin names and ``pytest`` -> placeholders of the runner's objects. A
+    zero-argument ``super()`` in a function becomes ``SUPER(__class__, <its first
+    argument>)``, which is what it means: the compiler makes a method's ``__class__`` cell
+    only where it sees the name ``super`` or ``__class__``, so the placeholder alone made
+    every ``super()`` of a test's class a RuntimeError."""
 
     def __init__(self, placeholders: dict, attributes: dict, patterns: dict,
                  bound: set) -> None:
         self.placeholders, self.attributes, self.patterns = placeholders, attributes, patterns
         self.bound = bound
+        self.firsts: list[str | None] = []  # the enclosing functions' first arguments
 
     def _real(self, name: str) -> str | None:
         return self.placeholders.get(name) if name not in self.bound else None
+
+    def _visit_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+                        ) -> Any:
+        positional = node.args.posonlyargs + node.args.args
+        self.firsts.append(positional[0].arg if positional else None)
+        try:
+            self.generic_visit(node)
+        finally:
+            self.firsts.pop()
+        return node
+
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = _visit_function
 
     def visit_Name(self, node: ast.Name) -> Any:
         real = self._real(node.id) if isinstance(node.ctx, ast.Load) else None
@@ -257,6 +323,11 @@ class _RealNames(ast.NodeTransformer):
         return node
 
     def visit_Call(self, node: ast.Call) -> Any:
+        if (isinstance(node.func, ast.Name) and node.func.id == "super" and not node.args
+                and not node.keywords and self.firsts and self.firsts[-1] is not None
+                and self._real("super") is not None):
+            node.args = [_located(ast.Name("__class__", ast.Load()), node),
+                         _located(ast.Name(self.firsts[-1], ast.Load()), node)]
         self.generic_visit(node)
         if isinstance(node.func, ast.Constant) and node.func.value == self.attributes.get(
                 "raises"):
@@ -345,9 +416,10 @@ class _CandidateClasses(ast.NodeTransformer):
     through any chain of such aliases."""
 
     def __init__(self, own_name: str, classes_name: str, raises_name: str | None,
-                 checks: set, bound: set, tree: ast.AST) -> None:
+                 checks: set, bound: set, tree: ast.AST, catch_name: str = "") -> None:
         self.own_name, self.classes_name, self.raises_name = own_name, classes_name, \
             raises_name
+        self.catch_name = catch_name
         self.checks, self.bound = checks, bound
         self.aliases: set[str] = set()  # names the test binds to the shim's raises
         for n in ast.walk(tree):
@@ -465,6 +537,10 @@ class _CandidateClasses(ast.NodeTransformer):
         self.generic_visit(node)
         if node.type is not None:
             node.type = self._wrap(node.type)
+            if self.catch_name:  # decided by the real bases (``catch``)
+                node.type = _located(ast.Call(
+                    func=_located(ast.Constant(self.catch_name), node.type),
+                    args=[node.type], keywords=[]), node.type)
         return node
 
 
@@ -782,7 +858,9 @@ def _prepared(judge: dict, salt: str) -> tuple:
              prefix + "explain": judge["explain"], prefix + "pytest": judge["pytest"],
              prefix + "import": judge["import"], prefix + "import_from": judge["import_from"],
              prefix + "recheck": judge["recheck"], prefix + "own": judge["own"],
-             prefix + "classes": judge["classes"]}
+             prefix + "classes": judge["classes"], prefix + "wrap": judge["wrap"],
+             prefix + "catch": judge["catch"],
+             prefix + "classmethod": classmethod, prefix + "staticmethod": staticmethod}
     placeholders = {"pytest": prefix + "pytest"}
     for name, obj in judge["names"].items():
         placeholders[name] = prefix + "b-" + name
@@ -822,7 +900,8 @@ def compile_test(tree: ast.Module, judge: dict, salt: str,  # type: ignore[no-un
             "isinstance" in source or "issubclass" in source):
         checks = {placeholders[n] for n in ("isinstance", "issubclass") if n in placeholders}
         tree = _CandidateClasses(prefix + "own", prefix + "classes", attributes.get("raises"),
-                                 checks, _bound_names(tree), tree).visit(tree)
+                                 checks, _bound_names(tree), tree,
+                                 prefix + "catch").visit(tree)
         ast.fix_missing_locations(tree)
     if source is None or "import" in source:
         held: dict = {}
@@ -837,6 +916,9 @@ def compile_test(tree: ast.Module, judge: dict, salt: str,  # type: ignore[no-un
                 keywords=[])))
         ast.fix_missing_locations(tree)
         swaps = {**swaps, **held}
+    if source is None or "lambda" in source or "def" in source:
+        tree = _Functions(prefix + "wrap", {name: prefix + kind
+                                            for name, kind in _IMPLICIT.items()}).visit(tree)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # "'str' object is not callable" on a placeholder
         code = compile(tree, "<test>", "exec")

@@ -424,7 +424,7 @@ def _abc_subclasscheck() -> types.FunctionType:
 
 
 def make_class_checks(namespace: dict) -> tuple:
-    """(own, classes, hold, isinstance, issubclass, the functions those hold) made by
+    """(own, classes, hold, isinstance, issubclass, catch, the functions those hold) made by
     ``make_classes`` (``_sandbox_classes.py``) in the bare ``namespace`` it was executed in:
     what ``pytest.raises(X)`` / ``except X`` / ``isinstance(x, X)`` take when the test
     reads X from the candidate, and the test's own ``isinstance`` / ``issubclass``, which
@@ -437,7 +437,8 @@ def make_class_checks(namespace: dict) -> tuple:
         types.MappingProxyType.items, _CANDIDATE, BaseException,
         type.__dict__["__bases__"].__get__, type.__dict__["__subclasscheck__"],
         types.UnionType, types.UnionType.__dict__["__args__"].__get__, abc.ABCMeta,
-        _abc_subclasscheck(), builtins.isinstance, builtins.issubclass)
+        _abc_subclasscheck(), builtins.isinstance, builtins.issubclass, sys.exception,
+        _abc._get_dump, type.__dict__["__subclasses__"])
 
 
 def make_hooks() -> dict:
@@ -483,12 +484,28 @@ def make_hooks() -> dict:
     # what pytest.raises(X) / except X / isinstance(x, X) take when the test reads X from
     # the candidate (_sandbox_classes.py)
     # and what a test's isinstance / issubclass mean: decided by the real type
-    own, classes, hold, is_instance, is_subclass, class_parts = make_class_checks(namespace)
+    own, classes, hold, is_instance, is_subclass, catch, class_parts = \
+        make_class_checks(namespace)
+    # pytest.raises decides by the real type too: a metaclass's own mro() could list the
+    # expected class for an exception class that does not derive from it
+    shim_exit = vars(pytest_shim)["_exit"]
+    names = shim_exit.__code__.co_varnames[4:4 + len(shim_exit.__defaults__)]
+    shim_exit.__defaults__ = tuple(is_subclass if name == "_issubclass" else value
+                                   for name, value in zip(names, shim_exit.__defaults__))
+    del names
+    # what a test's def / lambda bind: the function behind an opaque C wrapper, so what
+    # the test hands to the candidate leads nowhere (its globals, cells, code)
+    opaque = functools._lru_cache_wrapper
+    function_getters = tuple(vars(types.FunctionType)[name].__get__ for name in (
+        "__name__", "__qualname__", "__doc__", "__module__", "__annotations__"))
+    wrap = namespace["make_wrap"](opaque, functools._CacheInfo,
+                                  opaque.__dict__["__dict__"].__set__, types.FunctionType,
+                                  function_getters)
     judge = {"compare": guarded["compare"], "chain": guarded["chain"], "own": own,
-             "classes": classes,
+             "classes": classes, "catch": catch,
              "import": import_module, "import_from": import_from, "run": run_test,
              "recheck": recheck, "views": {"random": random_view},
-             "explain": guarded["explain"], "arith": guarded["arith"],
+             "explain": guarded["explain"], "arith": guarded["arith"], "wrap": wrap,
              "names": {n: v for n, v in vars(builtins).items()
                        if not n.startswith("_") and n not in ("True", "False", "None")}
              | {"isinstance": is_instance, "issubclass": is_subclass},
@@ -537,12 +554,12 @@ def make_hooks() -> dict:
     # their defaults hold originals, or the tests' random
     hidden_all = (hidden, raiser, on_sigxcpu, *loaders, run_test, seed_tests, *draws, tag,
                   tag_add, *marking, import_module, recheck, hold, own, classes,
-                  is_instance, is_subclass, *class_parts)  # (tag views, writable;
+                  is_instance, is_subclass, catch, *class_parts)  # (tag views, writable;
     # the tags a test's end needs, a list the importer and recheck hold)
     protected = (fingerprint, unchanged, *fingerprint_parts, describe, *describe_parts, flush,
                  import_error, *rules["functions"], *guarded.values(), *shim, *hidden_all,
                  run_test, import_module, import_from, intact, recheck, seed_tests, rebound,
-                 *draws, own, classes, hold, is_instance, is_subclass, *class_parts)
+                 *draws, own, classes, hold, is_instance, is_subclass, *class_parts, wrap, catch)
     # Made here, once; each W arms its own copy (see _install_hooks)
     fatal_names = tuple(_FATAL.get(n, b"") for n in range(65))  # private, immutable
     channel = namespace["make_channel"](
