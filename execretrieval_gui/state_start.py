@@ -99,6 +99,8 @@ class StartMixin:
                     r.snippet.corpus_id in blind for r in self.rows):
                 self.select_query(self.query_id, force=True)   # same ranking: keeps the row
 
-        self.blind_slot.start(
-            lambda _progress, _should_stop: engine.blind_distractors(bench, model, ranking),
-            on_result=found)
+        def work(_progress: Any, _should_stop: Any) -> dict[str, str]:
+            _ = bench.fingerprint   # off the UI thread for what reads it later (reports)
+            return engine.blind_distractors(bench, model, ranking)
+
+        self.blind_slot.start(work, on_result=found)

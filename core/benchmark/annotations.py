@@ -161,6 +161,9 @@ class AnnotationStore:
         (``exact``: content as now) or, else, all of them whose query exists (stale)."""
         where = "benchmark='' AND legacy_fingerprint" + ("=?" if exact else "!=?")
         with self._lock:
+            if self._db.execute("SELECT 1 FROM flags WHERE benchmark='' LIMIT 1").fetchone() \
+                    is None:   # no migrated flag waits: the fingerprint is not needed
+                return 0
             rows = self._db.execute(f"SELECT flag_id, query_id FROM flags WHERE {where}",
                                     (self.benchmark.fingerprint,)).fetchall()
             updates = [(self.name, self._hashes[qid] if exact else "", fid)
