@@ -100,7 +100,8 @@ class StartMixin:
                 self.select_query(self.query_id, force=True)   # same ranking: keeps the row
 
         def work(_progress: Any, _should_stop: Any) -> dict[str, str]:
-            _ = bench.fingerprint   # off the UI thread for what reads it later (reports)
-            return engine.blind_distractors(bench, model, ranking)
+            blind = engine.blind_distractors(bench, model, ranking)
+            _ = bench.fingerprint   # then, off the UI thread, for what reads it (reports)
+            return blind
 
         self.blind_slot.start(work, on_result=found)
