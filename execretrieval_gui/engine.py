@@ -98,7 +98,8 @@ def load(path: str | Path, progress: Progress | None = None,
     if progress:
         progress(0, 1)
     bench = load_benchmark(path)
-    _ = bench.fingerprint  # computed here, off the UI thread
+    # not the fingerprint: nothing before the first usable query needs it (the first screen
+    # is keyed by the files' digest); the blind-spot task computes it after that
     _warm_tokenizer()
     if bench.path is not None:
         try:

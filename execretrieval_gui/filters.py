@@ -16,7 +16,7 @@ from PySide6.QtCore import (
 from execretrieval import Benchmark, Query
 
 from .engine import QueryStatus
-from .models import SORT_ROLE, QueryTableModel
+from .models import QUERY_ROLES, SORT_ROLE, QueryTableModel, fill_roles, span_clear
 
 __all__ = ["DISCORDANT", "OUTCOMES", "QueryFilter", "QueryFilterProxy", "accepts", "bug_types_of",
            "matching"]
@@ -71,34 +71,41 @@ class QueryFilterProxy(QSortFilterProxyModel):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self.criteria = QueryFilter()
+        # each query's bug types, made when a bug-type filter first asks (a walk over the
+        # whole corpus that a start, and every filter without a bug type, does without)
         self._bug_types: dict[str, frozenset[str]] = {}
+        self._bug_types_of: Benchmark | None = None
         self.setSortRole(SORT_ROLE)
 
     def setSourceModel(self, model: Any) -> None:  # Qt override
         super().setSourceModel(model)
         model.modelReset.connect(self._on_source_reset)
-        self._on_source_reset()
 
     def _on_source_reset(self) -> None:
-        model = self.sourceModel()
-        bench = getattr(model, "benchmark", None)
-        self._bug_types = bug_types_of(bench) if bench is not None else {}
+        # another benchmark: the last one's bug types go (and do not keep it alive)
+        if getattr(self.sourceModel(), "benchmark", None) is not self._bug_types_of:
+            self._bug_types, self._bug_types_of = {}, None
+
+    def _bug_types_for(self, bench: Benchmark) -> dict[str, frozenset[str]]:
+        if self._bug_types_of is not bench:
+            self._bug_types, self._bug_types_of = bug_types_of(bench), bench
+        return self._bug_types
 
     def multiData(self, index: QModelIndex | QPersistentModelIndex,  # Qt override
                   span: QModelRoleDataSpan) -> None:
         # A delegate asks seven roles of each cell it paints in one multiData(); Qt's
         # default forwards each through data() and maps it to the source again (two calls
-        # into Python a role): here the cell is mapped once and the source asked directly.
+        # into Python a role): here the cell is mapped once and the source asked directly,
+        # only for the roles it serves
         model = self.sourceModel()
+        if not isinstance(model, QueryTableModel):
+            super().multiData(index, span)
+            return
         source = self.mapToSource(index)
-        data = model.data
-        for i in range(len(span)):
-            role_data = span[i]
-            value = data(source, role_data.role())
-            if value is None:
-                role_data.clearData()
-            else:
-                role_data.setData(value)
+        if source.isValid():
+            fill_roles(model, source.row(), source.column(), span, QUERY_ROLES)
+        else:
+            span_clear(span)
 
     def set_filter(self, criteria: QueryFilter) -> None:
         # beginFilterChange/endFilterChange left stale rows on PySide6 6.12
@@ -110,8 +117,10 @@ class QueryFilterProxy(QSortFilterProxyModel):
         model = self.sourceModel()
         if not isinstance(model, QueryTableModel) or model.benchmark is None:
             return True
-        return accepts(self.criteria, model.benchmark.queries[source_row], source_row,
-                       model.status, model.status_b, model.flagged, self._bug_types)
+        bench = model.benchmark
+        return accepts(self.criteria, bench.queries[source_row], source_row, model.status,
+                       model.status_b, model.flagged,
+                       self._bug_types_for(bench) if self.criteria.bug_type else {})
 
 
 def bug_types_of(bench: Benchmark) -> dict[str, frozenset[str]]:

@@ -99,6 +99,9 @@ class StartMixin:
                     r.snippet.corpus_id in blind for r in self.rows):
                 self.select_query(self.query_id, force=True)   # same ranking: keeps the row
 
-        self.blind_slot.start(
-            lambda _progress, _should_stop: engine.blind_distractors(bench, model, ranking),
-            on_result=found)
+        def work(_progress: Any, _should_stop: Any) -> dict[str, str]:
+            blind = engine.blind_distractors(bench, model, ranking)
+            _ = bench.fingerprint   # then, off the UI thread, for what reads it (reports)
+            return blind
+
+        self.blind_slot.start(work, on_result=found)

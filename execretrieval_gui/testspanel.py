@@ -166,8 +166,9 @@ class TestsPanel(QWidget):
         self.matrix_table = QTableView()
         self.matrix_table.setObjectName("matrixTable")
         self.matrix_table.setModel(self.matrix)
-        self.matrix_table.horizontalHeader().setSectionResizeMode(
-            QHeaderView.ResizeMode.ResizeToContents)
+        # its columns fit their contents from the first time its tab is shown: a header
+        # that fits them measures every cell at each reset that changes the columns, shown
+        # or not (at start-up the first query's 8x10 cells, before the window is usable)
         self.matrix_table.horizontalHeader().setMinimumSectionSize(26)
         self.matrix_table.verticalHeader().setDefaultSectionSize(22)
         self.matrix_table.setToolTip("Click a row to show that candidate")
@@ -202,6 +203,8 @@ class TestsPanel(QWidget):
         self.tabs.addTab(outcome_page, "Outcomes")
         self.tabs.addTab(self.matrix_table, "Top-k × tests")
         self.tabs.addTab(scratch, "Scratch")
+        self._matrix_fits = False
+        self.tabs.currentChanged.connect(self._on_tabs_current_changed)
 
         bar = QHBoxLayout()
         bar.addWidget(self.spinner, 1)
@@ -376,6 +379,12 @@ class TestsPanel(QWidget):
         self.output_button.setText("Hide output" if shown else "Output")
         if shown:
             self._show_output()
+
+    def _on_tabs_current_changed(self, index: int) -> None:
+        if self.tabs.widget(index) is self.matrix_table and not self._matrix_fits:
+            self._matrix_fits = True
+            self.matrix_table.horizontalHeader().setSectionResizeMode(
+                QHeaderView.ResizeMode.ResizeToContents)
 
     def _on_matrix_current_changed(self, current: object, _previous: object) -> None:
         if current.isValid():  # type: ignore[attr-defined]

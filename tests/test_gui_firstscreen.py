@@ -143,6 +143,40 @@ def test_a_changed_model_file_or_benchmark_is_never_shown_from_the_old_screen(
     assert firstscreen.key_for(bench, "bm25+exec", 10) is None
 
 
+def test_the_key_follows_the_benchmark_files_and_else_its_fingerprint(
+        tiny_dir: Path, tmp_path: Path) -> None:
+    """A benchmark read from its folder is keyed by its two files' digest, taken as they
+    were read (no fingerprint before the first query is usable); one made otherwise by its
+    fingerprint, which a changed record changes too."""
+    from execretrieval.benchmark.dataset import Benchmark
+
+    folder = _copy(tiny_dir, tmp_path)
+    bench = load_benchmark(folder)
+    key = firstscreen.key_for(bench, "minilm", 10)
+    assert key is not None and bench.source_digest is not None
+    assert bench._fingerprint is None   # keyed without it
+    again = load_benchmark(folder)
+    assert (again.source_digest, firstscreen.key_for(again, "minilm", 10)) == \
+        (bench.source_digest, key)
+    # one query's text changed on disk: another digest, another key
+    queries = folder / "queries.jsonl"
+    lines = queries.read_text(encoding="utf-8").splitlines()
+    record = json.loads(lines[0])
+    record["query"] += " (reworded)"
+    queries.write_text("\n".join([json.dumps(record), *lines[1:]]) + "\n", encoding="utf-8")
+    changed = load_benchmark(folder)
+    assert changed.source_digest != bench.source_digest
+    assert firstscreen.key_for(changed, "minilm", 10) not in (None, key)
+    # the same content not read from files: the fingerprint decides
+    made = Benchmark(bench.queries, bench.corpus, name=bench.name, path=folder)
+    made_changed = Benchmark(changed.queries, changed.corpus, name=bench.name, path=folder)
+    assert made.source_digest is None
+    assert firstscreen.key_for(made, "minilm", 10) == firstscreen.key_for(
+        Benchmark(bench.queries, bench.corpus, path=folder), "minilm", 10)
+    assert firstscreen.key_for(made_changed, "minilm", 10) not in (
+        None, key, firstscreen.key_for(made, "minilm", 10))
+
+
 def test_a_kept_screen_that_does_not_read_is_ignored_and_written_again(
         qtbot, make_window, tiny_dir: Path, caplog: pytest.LogCaptureFixture) -> None:
     cache = Path(os.environ["EXECRETRIEVAL_CACHE_DIR"])

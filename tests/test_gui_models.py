@@ -122,6 +122,71 @@ def test_candidates_model(qtmodeltester, tiny) -> None:  # type: ignore[no-untyp
         model.set_b_ranks([1], "minilm")
 
 
+def _painted_as(model, index):  # type: ignore[no-untyped-def]
+    """What a delegate paints of the cell (Qt 6 asks its roles in one multiData())."""
+    from PySide6.QtGui import QBrush, QPalette
+    from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem
+
+    option = QStyleOptionViewItem()
+    QStyledItemDelegate().initStyleOption(option, index)
+    return (option.text, int(option.displayAlignment), QBrush(option.backgroundBrush),
+            QBrush(option.palette.brush(QPalette.ColorRole.Text)))
+
+
+def _asked_as(model, index):  # type: ignore[no-untyped-def]
+    """The same from data(), one role at a time (what a test, a tooltip or a sort asks)."""
+    from PySide6.QtGui import QBrush, QPalette
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    default = QStyleOptionViewItem()
+    text = index.data(Qt.ItemDataRole.DisplayRole)
+    align = index.data(Qt.ItemDataRole.TextAlignmentRole)
+    background = index.data(Qt.ItemDataRole.BackgroundRole)
+    foreground = index.data(Qt.ItemDataRole.ForegroundRole)
+    return ("" if text is None else text,
+            int(default.displayAlignment) if align is None else int(align),
+            QBrush() if background is None else background,
+            QBrush(default.palette.brush(QPalette.ColorRole.Text)) if foreground is None
+            else foreground)
+
+
+def test_painted_cells_say_what_data_says(qtbot, tiny) -> None:  # type: ignore[no-untyped-def]
+    """The query list's proxy answers a delegate's roles in a multiData() of its own (and
+    the candidates model in Qt's): every cell is painted as data() gives it, role by role."""
+    bench, ranking = tiny
+    model = QueryTableModel()
+    model.set_benchmark(bench)
+    model.set_status(query_status(bench, ranking), None)
+    model.set_flagged({bench.queries[1].query_id})
+    proxy = QueryFilterProxy()
+    proxy.setSourceModel(model)
+    proxy.sort(QueryTableModel.CANON, Qt.SortOrder.DescendingOrder)   # rows mapped apart
+    query = bench.queries[0]
+    rows = []
+    for r, j in enumerate(ranking.top(0, 10)):
+        snippet = bench.corpus[int(j)]
+        tie = (4, 5) if r in (3, 4) else (0, 0)   # ranks 4-5 share a score
+        rows.append(CandidateRow(r + 1, int(j), snippet, 1.0 - r / 10, -r / 10,
+                                 role_of(query, snippet), rank_best=tie[0], rank_worst=tie[1]))
+    candidates = CandidatesModel()
+    candidates.set_rows(rows, len(query.test_suite))
+    candidates.set_outcome(rows[1].snippet.corpus_id, _result(query.test_suite, 3))
+    candidates.set_outcome(rows[2].snippet.corpus_id, _result(query.test_suite, 8))
+    candidates.set_pending({rows[0].snippet.corpus_id})
+    seen = set()
+    for m in (proxy, candidates):
+        for r in range(m.rowCount()):
+            for c in range(m.columnCount()):
+                painted = _painted_as(m, m.index(r, c))
+                assert painted == _asked_as(m, m.index(r, c)), (type(m).__name__, r, c)
+                seen.add(painted[0])
+    assert {"⚑", "FAIL 3/8", "PASS 8/8", "running…", "≡ 4-5"} <= seen   # they say things
+    # a cell that is no longer there paints nothing (an index kept across a reset)
+    stale = candidates.index(len(rows) - 1, 0)
+    candidates.set_rows(rows[:2], len(query.test_suite))
+    assert _painted_as(candidates, stale)[0] == ""
+
+
 def test_outcome_matrix_and_flag_models(qtmodeltester, tiny) -> None:  # type: ignore[no-untyped-def]
     bench, _ = tiny
     tests = bench.queries[0].test_suite

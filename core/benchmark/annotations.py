@@ -97,11 +97,10 @@ class AnnotationStore:
         self.annotator = annotator or default_annotator()
         self.path: Path | str = ":memory:" if path == ":memory:" else Path(
             path if path is not None else default_store_path())
+        # each query's content hash, made when first asked (a flag's staleness, a new
+        # flag): hashing every query at open took ~2 ms on builtin, ~10 at paper scale,
+        # before a window's first query showed
         self._hashes: dict[str, str] = {}
-        for q in benchmark.queries:
-            canonical = benchmark.canonical_for(q.query_id)
-            self._hashes[q.query_id] = query_content_hash(
-                q.query, q.function_name, q.test_suite, canonical.code if canonical else "")
         self._lock = threading.Lock()
         try:
             if isinstance(self.path, Path):
@@ -161,10 +160,13 @@ class AnnotationStore:
         (``exact``: content as now) or, else, all of them whose query exists (stale)."""
         where = "benchmark='' AND legacy_fingerprint" + ("=?" if exact else "!=?")
         with self._lock:
+            if self._db.execute("SELECT 1 FROM flags WHERE benchmark='' LIMIT 1").fetchone() \
+                    is None:   # no migrated flag waits: the fingerprint is not needed
+                return 0
             rows = self._db.execute(f"SELECT flag_id, query_id FROM flags WHERE {where}",
                                     (self.benchmark.fingerprint,)).fetchall()
-            updates = [(self.name, self._hashes[qid] if exact else "", fid)
-                       for fid, qid in rows if qid in self._hashes]
+            updates = [(self.name, self._hash_of(qid) if exact else "", fid)
+                       for fid, qid in rows if self.benchmark.has_query(qid)]
             if updates:
                 self._db.execute("BEGIN IMMEDIATE")
                 self._db.executemany("UPDATE flags SET benchmark=?, content_hash=? "
@@ -195,7 +197,17 @@ class AnnotationStore:
     # writing ---------------------------------------------------------------------------
     def content_hash(self, query_id: str) -> str:
         """The current content hash of a query of this benchmark ('' if it has none)."""
-        return self._hashes.get(query_id, "")
+        return self._hash_of(query_id) or ""
+
+    def _hash_of(self, query_id: str) -> str | None:
+        """The query's content hash (None if this benchmark has no such query)."""
+        found = self._hashes.get(query_id)
+        if found is None and self.benchmark.has_query(query_id):
+            q = self.benchmark.query(query_id)
+            canonical = self.benchmark.canonical_for(query_id)
+            found = self._hashes[query_id] = query_content_hash(
+                q.query, q.function_name, q.test_suite, canonical.code if canonical else "")
+        return found
 
     def _write(self, sql: str, args: Iterable[Any], what: str) -> sqlite3.Cursor:
         with self._lock:
@@ -243,7 +255,7 @@ class AnnotationStore:
 
     # reading ---------------------------------------------------------------------------
     def _with_stale(self, flag: Flag) -> Flag:
-        current = self._hashes.get(flag.query_id)
+        current = self._hash_of(flag.query_id)
         return replace(flag, stale=current is None or flag.content_hash != current)
 
     def _select(self, where: str, args: tuple[Any, ...]) -> list[Flag]:
