@@ -490,8 +490,9 @@ def make_hooks() -> dict:
     # expected class for an exception class that does not derive from it
     shim_exit = vars(pytest_shim)["_exit"]
     names = shim_exit.__code__.co_varnames[4:4 + len(shim_exit.__defaults__)]
-    shim_exit.__defaults__ = tuple(is_subclass if name == "_issubclass" else value
-                                   for name, value in zip(names, shim_exit.__defaults__))
+    shim_exit.__defaults__ = tuple(
+        is_subclass if name == "_issubclass" else value
+        for name, value in zip(names, shim_exit.__defaults__, strict=True))
     del names
     # what a test's def / lambda bind: the function behind an opaque C wrapper, so what
     # the test hands to the candidate leads nowhere (its globals, cells, code)
