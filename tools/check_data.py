@@ -90,6 +90,7 @@ class Recipe:
     done: threading.Event = field(default_factory=threading.Event)
     status: int | None = None
     seconds: float = 0.0
+    cpu: float = 0.0  # CPU seconds of its process tree (user + system)
     log: str = ""
 
 
@@ -180,11 +181,16 @@ def _run_one(recipe: Recipe, work: Path, env: dict[str, str],
                           stderr=subprocess.STDOUT, text=True, errors="replace") as proc:
         if started is not None:
             started(proc)
-        output, _ = proc.communicate()
+        output = proc.stdout.read() if proc.stdout is not None else ""
+        # reaped here, for the CPU time of the recipe's whole process tree (every process
+        # in it is reaped by its parent: the oracle's servers and their workers too)
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
     recipe.seconds = time.monotonic() - began
+    recipe.cpu = usage.ru_utime + usage.ru_stime
     recipe.status, recipe.log = proc.returncode, output
     state = "ok" if proc.returncode == 0 else f"FAILED (exit {proc.returncode})"
-    print(f"  {recipe.name:<16} {recipe.seconds:6.1f} s  {state}  "
+    print(f"  {recipe.name:<16} {recipe.seconds:6.1f} s  {recipe.cpu:6.1f} s CPU  {state}  "
           f"({env['OMP_NUM_THREADS']} thread(s))", flush=True)
 
 
@@ -362,7 +368,9 @@ def main(argv: list[str] | None = None) -> int:
                   + (f", {len(unmade)} without a recipe" if unmade else "")
                   + f" ({elapsed:.0f} s)")
             return 1
-        print(f"check-data: all {files} files rebuilt byte-identical ({elapsed:.0f} s)")
+        cpu = sum(r.cpu for r in selected)
+        print(f"check-data: all {files} files rebuilt byte-identical ({elapsed:.0f} s, "
+              f"{cpu:.0f} s CPU)")
         return 0
     finally:
         if not args.keep:
