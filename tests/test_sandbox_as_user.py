@@ -3,7 +3,8 @@
 Run as root (as CI does), this test creates an unprivileged account once (``useradd``,
 idempotent) and runs ``tests/test_sandbox_hostile.py``, ``tests/test_sandbox_channel.py``,
 ``tests/test_sandbox_output.py``, ``tests/test_sandbox_fingerprint.py`` and
-``tests/test_sandbox_inputs.py`` (the hostile battery) and ``execretrieval doctor --json``
+``tests/test_sandbox_inputs.py`` (the hostile battery; also the CPU-time timeout, which
+reads the test process's CPU clock) and ``execretrieval doctor --json``
 as that user with ``setpriv``. The interpreter may live where other users cannot read it
 (pyenv under ``/root``, 0700): the run then happens in a private mount namespace (made by
 ``unshare --mount`` as root, before dropping to the user) where an empty tmpfs covers that
@@ -93,7 +94,7 @@ def test_hostile_battery_and_doctor_as_an_ordinary_user():
                    "tests/test_sandbox_hostile.py", "tests/test_sandbox_channel.py",
                    "tests/test_sandbox_output.py", "tests/test_sandbox_fingerprint.py",
                    "tests/test_sandbox_inputs.py", "tests/test_sandbox_tags.py",
-                   "tests/test_sandbox_classes.py",
+                   "tests/test_sandbox_classes.py", "tests/test_sandbox_cpu_timeout.py",
                    timeout=1800)
     tail = (run.stdout + run.stderr)[-4000:]
     assert run.returncode == 0, f"the hostile battery failed as {USER}:\n{tail}"

@@ -19,10 +19,10 @@ Every file under ``data/`` is made by one recipe, the command that made it:
 
 Each recipe runs in a fresh temporary folder with its own empty result cache, under one
 random ``PYTHONHASHSEED`` (printed; ``--hash-seed`` repeats a run) and without
-``SOURCE_DATE_EPOCH``, several at a time (``--jobs``, default the number of cores). The
-encoders, whose output no clock can change, run beside everything, an exclusive build
-included, at the lowest CPU priority while that runs (``SCHED_IDLE``): they take only
-the cycles it leaves idle (the stdlib build keeps about one core of two busy). A
+``SOURCE_DATE_EPOCH``, several at a time (``--jobs``, default the number of cores). No
+build needs the machine to itself: the builder judges a mutant's timeout by the CPU time
+its suite used, so the load never changes which mutants are rejected. The encoders, whose
+output no clock can change either, run in slots of their own beside the builds. A
 file under ``data/`` that no recipe makes fails the check as well, so a new bundled
 benchmark needs its recipe here. A difference is printed as the file, the first line (or
 array row) that differs and both versions; for a corpus, also which queries' distractors
@@ -45,7 +45,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -82,14 +82,12 @@ class Recipe:
     argv: tuple[str, ...]
     outputs: dict[str, str]
     after: tuple[str, ...] = ()  # recipes whose output folder this one reads
-    # runs with nothing beside it: its verdicts depend on wall time (see recipes())
-    exclusive: bool = False
-    # no clock can change its output (an encoder): it runs in slots of its own, beside
-    # any recipe, an exclusive one too (at idle CPU priority while that runs)
+    # an encoder: it runs in slots of its own, beside any recipe
     background: bool = False
     done: threading.Event = field(default_factory=threading.Event)
     status: int | None = None
     seconds: float = 0.0
+    cpu: float = 0.0  # CPU seconds of its process tree (user + system)
     log: str = ""
 
 
@@ -103,13 +101,12 @@ def recipes(data: Path = DATA) -> list[Recipe]:
                     {f"builtin/{f}": f"builtin/{f}" for f in BENCH_FILES}),
              Recipe("humaneval", (*CLI, "import-humaneval", "--out", "{out}/humaneval"),
                     {**{f"humaneval/{f}": f"humaneval/{f}" for f in BENCH_FILES},
-                     "humaneval/LICENSE": "humaneval/LICENSE"}, exclusive=True),
+                     "humaneval/LICENSE": "humaneval/LICENSE"}),
              Recipe("tiny", (py, str(REPO / "tools" / "make_tiny.py"), "--out", "{out}/tiny"),
                     {f"tiny/{f}": f"tiny/{f}" for f in BENCH_FILES}),
-             # alone, like HumanEval: a mutant that loops is rejected by its 1 s timeout
              Recipe("stdlib", (*CLI, "build-from-code", *STDLIB_MODULES, "--out",
                                "{out}/stdlib", "--name", "stdlib"),
-                    {f"stdlib/{f}": f"stdlib/{f}" for f in STDLIB_FILES}, exclusive=True)]
+                    {f"stdlib/{f}": f"stdlib/{f}" for f in STDLIB_FILES})]
     embed = [Recipe(f"embed-{b}", (*CLI, "embed", f"{{out:{b}}}/{b}", "--model", "minilm",
                                    "--out", "{out}/minilm.npz"),
                     {f"{b}/embeddings/minilm.npz": "minilm.npz"}, after=(b,),
@@ -118,14 +115,11 @@ def recipes(data: Path = DATA) -> list[Recipe]:
     seed = [Recipe("seed-src", (py, str(REPO / "tools" / "check_seed_src.py")), {}),
             Recipe("seed", (py, str(REPO / "tools" / "make_seed.py"), "--out",
                             "{out}/seed.jsonl"), {"builtin/seed.jsonl": "seed.jsonl"})]
-    # HumanEval first and alone: some of its mutants take 0.4-0.5 s of the builder's 1 s
-    # mutant time limit, and a timeout rejects a mutant, so running it next to another
-    # build could change the selection; builtin's slowest mutant that finishes takes
-    # 26 ms, so it shares the machine. An encoder runs beside any build, at idle priority
-    # (SCHED_IDLE: a runnable build always preempts it) while an exclusive one runs:
-    # HumanEval's shares the machine with builtin's build, builtin's fills the stdlib
-    # build's idle time, and stdlib's, last and alone, gets every core.
-    return [build[1], build[0], embed[1], build[3], embed[0], embed[3], build[2], embed[2],
+    # The two longest build-then-embed chains first (HumanEval's encoder is the longest
+    # recipe, the stdlib build the longest build), side by side: no build runs alone
+    # since a mutant's timeout is CPU time (some of HumanEval's mutants take 0.4-0.5 s of
+    # its 1 s, which wall time beside other builds used to turn into timeouts).
+    return [build[1], build[3], embed[1], build[0], embed[3], embed[0], build[2], embed[2],
             *seed]
 
 
@@ -152,81 +146,49 @@ def _env(work: Path, recipe: Recipe, hash_seed: int, threads: int) -> dict[str, 
     return env
 
 
-def _set_idle(pid: int, idle: bool) -> None:
-    """Every thread of ``pid`` to idle CPU priority (``SCHED_IDLE``: any runnable normal
-    process preempts it) or back to normal; threads it starts later inherit the policy.
-    Going back needs privileges an ordinary user may lack: such an encoder stays idle
-    (it still gets every cycle nothing else wants)."""
-    if not hasattr(os, "sched_setscheduler"):
-        return
-    policy = os.SCHED_IDLE if idle else os.SCHED_OTHER
-    try:
-        tids = [int(t) for t in os.listdir(f"/proc/{pid}/task")]
-    except OSError:
-        return
-    for tid in tids:
-        try:
-            os.sched_setscheduler(tid, policy, os.sched_param(0))
-        except OSError:
-            pass
-
-
-def _run_one(recipe: Recipe, work: Path, env: dict[str, str],
-             started: Callable[[subprocess.Popen[str]], None] | None = None) -> None:
+def _run_one(recipe: Recipe, work: Path, env: dict[str, str]) -> None:
     (work / recipe.name).mkdir(parents=True)
     argv = [_expand(a, work, recipe) for a in recipe.argv]
     began = time.monotonic()
     with subprocess.Popen(argv, cwd=REPO, env=env, stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, text=True, errors="replace") as proc:
-        if started is not None:
-            started(proc)
-        output, _ = proc.communicate()
+        output = proc.stdout.read() if proc.stdout is not None else ""
+        # reaped here, for the CPU time of the recipe's whole process tree (every process
+        # in it is reaped by its parent: the oracle's servers and their workers too)
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
     recipe.seconds = time.monotonic() - began
+    recipe.cpu = usage.ru_utime + usage.ru_stime
     recipe.status, recipe.log = proc.returncode, output
     state = "ok" if proc.returncode == 0 else f"FAILED (exit {proc.returncode})"
-    print(f"  {recipe.name:<16} {recipe.seconds:6.1f} s  {state}  "
+    print(f"  {recipe.name:<16} {recipe.seconds:6.1f} s  {recipe.cpu:6.1f} s CPU  {state}  "
           f"({env['OMP_NUM_THREADS']} thread(s))", flush=True)
 
 
 def run_all(selected: Sequence[Recipe], work: Path, hash_seed: int, jobs: int) -> None:
-    """Run the recipes, ``jobs`` at a time, each after the recipes it reads from, an
-    exclusive one alone; the background ones (encoders) ``jobs`` at a time besides, at
-    idle priority while an exclusive recipe runs. A free slot goes to the first ready
-    recipe in list order, so the long build-then-embed chains start early and the short
-    recipes fill the gaps. torch's threads: the cores shared out between ``jobs``
-    recipes, all of them for an exclusive recipe and for an encoder that starts with no
-    build left to run or running."""
+    """Run the recipes, ``jobs`` at a time, each after the recipes it reads from; the
+    background ones (encoders) ``jobs`` at a time besides. A free slot goes to the first
+    ready recipe in list order, so the long build-then-embed chains start early and the
+    short recipes fill the gaps. torch's threads: the cores shared out between ``jobs``
+    recipes, all of them for an encoder that starts with no build left to run or
+    running."""
     by_name = {r.name: r for r in selected}
     cores = os.cpu_count() or 1
     threads = max(1, cores // jobs)
-    pending, running, background, alone = list(selected), 0, 0, False
-    encoders: dict[str, int] = {}  # the pid of every background recipe running
+    pending, running, background = list(selected), 0, 0
     changed = threading.Condition()
 
     def finish(recipe: Recipe, count: int) -> None:
-        nonlocal running, background, alone
-
-        def started(proc: subprocess.Popen[str]) -> None:
-            with changed:  # before the child can start a thread of its own
-                encoders[recipe.name] = proc.pid
-                if alone:
-                    _set_idle(proc.pid, True)
-
+        nonlocal running, background
         try:
-            _run_one(recipe, work, _env(work, recipe, hash_seed, count),
-                     started if recipe.background else None)
+            _run_one(recipe, work, _env(work, recipe, hash_seed, count))
         finally:
             with changed:
                 recipe.done.set()
                 if recipe.background:
                     background -= 1
-                    encoders.pop(recipe.name, None)
                 else:
                     running -= 1
-                    if alone:
-                        for pid in encoders.values():
-                            _set_idle(pid, False)
-                    alone = False
                 changed.notify_all()
 
     with ThreadPoolExecutor(max_workers=2 * jobs) as pool, changed:
@@ -238,12 +200,7 @@ def run_all(selected: Sequence[Recipe], work: Path, hash_seed: int, jobs: int) -
                     recipe.done.set()
                     pending.remove(recipe)
                     break
-                if recipe.background:
-                    free = background < jobs
-                elif recipe.exclusive:
-                    free = running == 0
-                else:
-                    free = running < jobs and not alone
+                free = background < jobs if recipe.background else running < jobs
                 if free and all(d.done.is_set() for d in deps):
                     pending.remove(recipe)
                     if recipe.background:
@@ -251,12 +208,8 @@ def run_all(selected: Sequence[Recipe], work: Path, hash_seed: int, jobs: int) -
                         count = cores if last else threads
                         background += 1
                     else:
-                        count = cores if recipe.exclusive else threads
+                        count = threads
                         running += 1
-                        alone = recipe.exclusive
-                        if alone:
-                            for pid in encoders.values():
-                                _set_idle(pid, True)
                     pool.submit(finish, recipe, count)
                     break
             else:
@@ -362,7 +315,9 @@ def main(argv: list[str] | None = None) -> int:
                   + (f", {len(unmade)} without a recipe" if unmade else "")
                   + f" ({elapsed:.0f} s)")
             return 1
-        print(f"check-data: all {files} files rebuilt byte-identical ({elapsed:.0f} s)")
+        cpu = sum(r.cpu for r in selected)
+        print(f"check-data: all {files} files rebuilt byte-identical ({elapsed:.0f} s, "
+              f"{cpu:.0f} s CPU)")
         return 0
     finally:
         if not args.keep:

@@ -35,7 +35,7 @@ from ..inputs.suggest import suggest_tests
 from ..mutation.generate import Mutant, generate_mutants
 from ..oracle.cache import SharedCache
 from ..oracle.execution import Oracle
-from ..oracle.limits import MUTANT_TIMEOUT, Limits
+from ..oracle.limits import MUTANT_TIMEOUT, MUTANT_WALL_BACKSTOP, Limits
 from ..oracle.results import SuiteResult
 from .results import BOUNDARY_TYPES, AuditResult, MutantRun, QueryAudit, SuggestedTest, Survivor
 from .suspicion import WEIGHTS, score_query, surviving
@@ -199,7 +199,8 @@ def run_audit(benchmark: Benchmark, oracle: Oracle, *, seeds: int = DEFAULT_SEED
     canonicals = oracle.run_many(seed_jobs, progress=meter.hook(), should_stop=should_stop)
     meter.base += len(seed_jobs)
     executed = oracle.executed - before
-    with derived_oracle(oracle, mutant_timeout) as mutant_oracle:
+    with derived_oracle(oracle, mutant_timeout,
+                        wall_backstop=MUTANT_WALL_BACKSTOP) as mutant_oracle:  # as the builder
         results = mutant_oracle.run_many(jobs, progress=meter.hook(), should_stop=should_stop)
         executed += mutant_oracle.executed
         settled_timeout = mutant_oracle.timeout

@@ -60,8 +60,9 @@ def register(subparsers: Any) -> None:
                              f"a boundary add (default {DEFAULT_INPUTS}; 0 leaves "
                              f"survivors unclassified)")
     parser.add_argument("--mutant-timeout", type=seconds, default=MUTANT_TIMEOUT, metavar="S",
-                        help="per-suite timeout for the mutants (a mutant that times out is "
-                             f"killed; default {MUTANT_TIMEOUT:g}, or --timeout if shorter)")
+                        help="per-suite timeout for the mutants, in CPU seconds (a mutant "
+                             "that times out is killed; default "
+                             f"{MUTANT_TIMEOUT:g}, or --timeout if shorter)")
     parser.add_argument("--input-seed", type=non_negative_int, default=0, metavar="S",
                         help="seed of the generated inputs (default 0)")
     parser.add_argument("--suggest", action="store_true",
@@ -140,7 +141,11 @@ def _apply(args: argparse.Namespace, bench: Any, audit: AuditResult, out_dir: Pa
 
     # the shipped corpus is kept; whether a rebuild would pick other distractors is only said
     suites = {q.query_id: q.test_suite for q in strengthened(bench, audit)[0].queries}
-    with make_oracle(args) as oracle, make_oracle(args, timeout=args.mutant_timeout) as mutants, \
+    from ..oracle.limits import MUTANT_WALL_BACKSTOP, Limits
+
+    with make_oracle(args) as oracle, \
+            make_oracle(args, timeout=args.mutant_timeout,
+                        limits=Limits(wall_backstop=MUTANT_WALL_BACKSTOP)) as mutants, \
             TerminalProgress("rebuilding the distractor choice") as progress:
         check = distractor_changes(bench, suites, oracle, mutant_oracle=mutants,
                                    progress=progress)

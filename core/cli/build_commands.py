@@ -32,9 +32,11 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=non_negative_int, default=0, metavar="N",
                         help="seed for choosing distractors (default 0)")
     parser.add_argument("--timeout", type=seconds, default=5.0, metavar="S",
-                        help="per-suite timeout for canonicals and validation (default 5)")
+                        help="per-suite timeout for canonicals and validation, in CPU "
+                             "seconds (default 5)")
     parser.add_argument("--mutant-timeout", type=seconds, default=MUTANT_TIMEOUT, metavar="S",
-                        help="per-suite timeout for candidate mutants; one that times out is "
+                        help="per-suite timeout for candidate mutants, in CPU seconds (10 times it "
+                             "of wall clock stops one that sleeps); one that times out is "
                              f"rejected (default {MUTANT_TIMEOUT:g})")
     parser.add_argument("--candidate-limit", type=non_negative_int, default=40, metavar="N",
                         help="execute at most N mutants per task, spread over bug types "
@@ -101,11 +103,17 @@ def _stop_on_interrupt() -> Iterator[Callable[[], bool]]:
 
 @contextmanager
 def _oracles(args: argparse.Namespace) -> Iterator[tuple[Any, Any]]:
+    from ..oracle.limits import MUTANT_WALL_BACKSTOP, Limits
+
     connection = dask_connection(args)  # one cluster for both timeouts
     try:
-        with make_oracle(args, connection=connection) as oracle, \
-                make_oracle(args, timeout=args.mutant_timeout,
-                            connection=connection) as mutant_oracle:
+        # every timeout of a build is CPU time (a wall-clock backstop stops code that
+        # sleeps), so the machine's load never changes which mutants are rejected, which
+        # canonical passes or which generated input is kept
+        by_cpu = Limits(wall_backstop=MUTANT_WALL_BACKSTOP)
+        with make_oracle(args, connection=connection, limits=by_cpu) as oracle, \
+                make_oracle(args, timeout=args.mutant_timeout, connection=connection,
+                            limits=by_cpu) as mutant_oracle:
             yield oracle, mutant_oracle
     finally:
         if connection is not None:

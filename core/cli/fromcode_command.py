@@ -47,9 +47,11 @@ def register(subparsers: Any) -> None:
                         "without an instance; other methods are still skipped)")
     p.add_argument("--name", help="benchmark name (default: DIR's folder name)")
     p.add_argument("--timeout", type=float, default=5.0, metavar="S",
-                   help="per-suite timeout for canonicals and validation (default 5)")
+                   help="per-suite timeout for canonicals and validation, in CPU seconds "
+                        "(default 5)")
     p.add_argument("--mutant-timeout", type=float, default=MUTANT_TIMEOUT, metavar="S",
-                   help=f"per-suite timeout for candidate mutants (default {MUTANT_TIMEOUT:g})")
+                   help="per-suite timeout for candidate mutants, in CPU seconds "
+                        f"(default {MUTANT_TIMEOUT:g})")
     p.add_argument("--no-cache", action="store_true",
                    help="execute everything, ignoring the result cache")
     add_dask_option(p)

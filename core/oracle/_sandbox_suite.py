@@ -30,6 +30,8 @@ import time
 from _blake2 import blake2b
 
 TYPE_CHECKING = False  # (not typing.TYPE_CHECKING: the server does not import typing)
+if TYPE_CHECKING:
+    from typing import Any
 
 if TYPE_CHECKING or __package__:  # in the engine (tools, tests); the server: bare
     from ._sandbox_channel import TAMPERED_EXIT
@@ -182,25 +184,25 @@ def run_suite(req: dict, workdir: str, uid: int | None, active: dict, hooks: dic
     cpu_seconds = int(limits.get("cpu_seconds") or 0) or max(1, int(timeout + 1.999))
     first = next((n for n, w in enumerate(work) if w is not None), 0)
     output = _Output(len(tests), int(req["output_chars"]), first)
-    deadline = started + timeout
+    clock = _Clock(started, timeout, int(limits.get("wall_backstop") or 0))
     alive, i = True, 0
     while i < len(work):
         if work[i] is None:
             i += 1
             continue
-        if time.monotonic() >= deadline:
-            _timeout_rest(outcomes, i, work, timeout, reached=False)
+        if clock.over(None):
+            _timeout_rest(outcomes, i, work, clock, reached=False)
             break
         spec = {"code": code, "work": work, "start": i, "uid": uid,
                 "devnull": hooks["devnull"],
                 "limits": limits, "cpu_seconds": cpu_seconds, "workdir": workdir,
                 "imported": imported, "active": active, "quiet": silent}
-        i, timed_out, alive = _run_worker(spec, hooks, deadline, output, outcomes,
+        i, timed_out, alive = _run_worker(spec, hooks, clock, output, outcomes,
                                           enter_pidns, leave_pidns)
         if not alive:
             return None
         if timed_out:
-            _timeout_rest(outcomes, i, work, timeout, reached=True)
+            _timeout_rest(outcomes, i, work, clock, reached=True)
             break
     setup, printed = output.texts()
     result = [outcomes.get(n, ["timeout", "the sandbox runner stopped before this test"])
@@ -310,19 +312,77 @@ def _fair_shares(needs: list[int], budget: int) -> list[int]:
     return shares
 
 
-def _timeout_rest(outcomes: dict, start: int, work: tuple, timeout: float, *,
+class _Clock:
+    """The suite's time limit. By default ``timeout`` seconds of wall-clock time from the
+    suite's start. With ``wall_backstop`` N >= 1 (the builder's mutants), ``timeout`` is
+    CPU time: the user + system time of the suite's test processes (each W's, from its
+    CPU clock while it runs, from ``wait4`` once reaped), so how busy the machine is
+    changes no verdict; N times ``timeout`` of wall-clock time stops a suite that sleeps
+    or blocks anyway."""
+
+    def __init__(self, started: float, timeout: float, wall_backstop: int) -> None:
+        self.started, self.timeout = started, timeout
+        self.by_cpu = wall_backstop >= 1
+        self.deadline = started + timeout * (wall_backstop if self.by_cpu else 1)
+        self.spent = 0.0  # CPU seconds of the suite's Ws already reaped
+
+    @staticmethod
+    def cpu_of(pid: int) -> float | None:
+        """CPU seconds a running (or unreaped) W has used: its process CPU clock
+        (clock_getcpuclockid's id, ``~pid << 3 | CPUCLOCK_SCHED``); None if unreadable."""
+        try:
+            return time.clock_gettime((~pid << 3) | 2)
+        except (OSError, OverflowError):
+            return None
+
+    def left(self, pid: int | None) -> float:
+        """Seconds to wait before looking again (<= 0: the limit ran out). In CPU mode W
+        uses at most one CPU second per second of waiting on one thread, so waiting what
+        is left of its CPU budget never oversleeps the limit by more than its threads."""
+        wall = self.deadline - time.monotonic()
+        if not self.by_cpu or wall <= 0:
+            return wall
+        running = self.cpu_of(pid) if pid is not None else 0.0
+        if running is None:  # no CPU clock: the wall clock since the suite began
+            return min(wall, self.started + self.timeout - time.monotonic())
+        return min(wall, self.timeout - self.spent - running)
+
+    def over(self, pid: int | None) -> bool:
+        return self.left(pid) <= 0
+
+    def reaped(self, usage: Any) -> None:
+        if usage is not None:  # a W's struct_rusage (os.wait4)
+            self.spent += usage.ru_utime + usage.ru_stime
+
+    def describe(self) -> tuple[str, str]:
+        """What ran out; in CPU mode also the CPU time the suite's test processes used and
+        the wall time it took (in parentheses: a wall-clock timeout's detail stays the
+        same every run, as it was before the CPU clock came)."""
+        if not self.by_cpu:
+            return f"the suite's time limit of {self.timeout:g} s", ""
+        if self.spent >= self.timeout:
+            what = f"the suite's CPU time limit of {self.timeout:g} s"
+        else:  # it slept or blocked
+            what = (f"the suite's wall-clock backstop of {self.deadline - self.started:g} s "
+                    f"(its CPU time limit is {self.timeout:g} s)")
+        return what, (f" (CPU {self.spent:.2f} s, wall "
+                      f"{time.monotonic() - self.started:.2f} s)")
+
+
+def _timeout_rest(outcomes: dict, start: int, work: tuple, clock: _Clock, *,
                   reached: bool) -> None:
+    what, used = clock.describe()
     for i in range(start, len(work)):
         if work[i] is None:
             continue
         if reached and i == start:
-            detail = f"the suite's time limit of {timeout:g} s ran out during this test"
+            detail = f"{what} ran out during this test{used}"
         else:
-            detail = f"not reached: the suite's time limit of {timeout:g} s ran out"
+            detail = f"not reached: {what} ran out{used}"
         outcomes[i] = ["timeout", detail]
 
 
-def _run_worker(spec: dict, hooks: dict, deadline: float, output: _Output,
+def _run_worker(spec: dict, hooks: dict, clock: _Clock, output: _Output,
                 outcomes: dict, enter_pidns, leave_pidns
                 ) -> tuple[int, bool, bool]:  # type: ignore[no-untyped-def]
     """Fork W for tests ``spec["start"]``...; (next test, time ran out, host still there)."""
@@ -376,7 +436,7 @@ def _run_worker(spec: dict, hooks: dict, deadline: float, output: _Output,
     status_word, alive = None, True
     try:
         while status_word is None and not reader.broken:
-            left = deadline - time.monotonic()
+            left = clock.left(pid)
             if left <= 0:
                 break
             ready = {fd for fd, _ in poller.poll(
@@ -389,8 +449,10 @@ def _run_worker(spec: dict, hooks: dict, deadline: float, output: _Output,
                 alive = False
                 break
             if pidfd is None or pidfd in ready:
-                done, word = os.waitpid(pid, 0 if pidfd is not None else os.WNOHANG)
+                done, word, usage = os.wait4(pid, 0 if pidfd is not None else os.WNOHANG)
                 status_word = word if done else None
+                if done:
+                    clock.reaped(usage)
     finally:
         # Back to the server's own PID namespace for its later forks; not before W ended,
         # since the ctypes call writes pages W still shares (copies while W runs). Nothing
@@ -399,7 +461,7 @@ def _run_worker(spec: dict, hooks: dict, deadline: float, output: _Output,
             leave_pidns()
     if pidfd is not None:
         os.close(pidfd)
-    _cleanup(pid, in_pidns, spec["uid"], reaped=status_word is not None)
+    clock.reaped(_cleanup(pid, in_pidns, spec["uid"], reaped=status_word is not None))
     for _ in range(4096):  # every verdict W wrote, read a buffer (32 KB) at a time
         if reader.broken or reader.feed(rfd):
             break
@@ -540,8 +602,10 @@ def _ending(status_word: int) -> tuple[str, str]:
     return "error", f"Exited: the test process exited with code {code} before the test finished"
 
 
-def _cleanup(pid: int, in_pidns: bool, uid: int | None, *, reaped: bool) -> None:
-    """Kill W (in a PID namespace that kills everything W left) and reap what comes back."""
+def _cleanup(pid: int, in_pidns: bool, uid: int | None, *, reaped: bool) -> Any:
+    """Kill W (in a PID namespace that kills everything W left) and reap what comes back;
+    W's resource usage if it was reaped here (else None)."""
+    usage = None
     if not reaped:
         for target in (lambda: os.killpg(pid, signal.SIGKILL),
                        lambda: os.kill(pid, signal.SIGKILL)):
@@ -549,7 +613,7 @@ def _cleanup(pid: int, in_pidns: bool, uid: int | None, *, reaped: bool) -> None
                 target()
             except OSError:
                 pass
-        os.waitpid(pid, 0)
+        usage = os.wait4(pid, 0)[2]
     if not in_pidns:
         try:
             os.killpg(pid, signal.SIGKILL)
@@ -558,3 +622,4 @@ def _cleanup(pid: int, in_pidns: bool, uid: int | None, *, reaped: bool) -> None
         if uid is not None:
             kill_uid(uid)
     kill_descendants()  # orphans of W come to us (child subreaper): kill and reap them
+    return usage

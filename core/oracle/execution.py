@@ -67,7 +67,10 @@ class Oracle:
             raise ValueError(f"timeout must be positive and finite, not {timeout!r}")
         self.timeout = float(timeout)
         self.limits = limits
-        self._limits_key = json.dumps(asdict(limits), sort_keys=True)  # part of every key
+        fields = asdict(limits)
+        if not fields["wall_backstop"]:  # the wall clock: keys as before the CPU clock came
+            del fields["wall_backstop"]
+        self._limits_key = json.dumps(fields, sort_keys=True)  # part of every key
         self.workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
         self.cache: Cache | None = ResultCache() if cache is _DEFAULT else cache
         self._lock = threading.Lock()

@@ -35,7 +35,12 @@ verdict channel in ``_sandbox_runner.py``, the comparison rules in ``_sandbox_co
   kills everything the candidate started; the server, a child subreaper, reaps them.
   Without PID namespaces: the process group, and descendants the subreaper inherits, are
   killed (plus ``kill(-1)`` as the sandbox uid).
-* **Limits**: RLIMIT_AS (memory), RLIMIT_CPU (a backstop behind the wall-clock timeout),
+* **Timeout**: a suite's timeout is wall-clock time from its start, or, with
+  ``Limits.wall_backstop`` N >= 1 (the builder's mutants), the CPU time its test processes
+  used (each worker's CPU clock while it runs, ``wait4``'s usage once reaped), with N times
+  the timeout of wall clock as a backstop (a suite that sleeps or blocks); a timeout's
+  detail gives the CPU and wall time used (``_sandbox_suite._Clock``).
+* **Limits**: RLIMIT_AS (memory), RLIMIT_CPU (a backstop behind the suite's timeout),
   RLIMIT_FSIZE, RLIMIT_NPROC, RLIMIT_CORE = 0. stdout and stderr go through a pipe (a
   fresh one per worker): the server keeps the head of each test's part and drops the rest,
   so output never counts against a limit; which test printed what comes from boundaries
