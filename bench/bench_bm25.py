@@ -8,6 +8,7 @@ bench/bench_bm25.py
 
 from __future__ import annotations
 
+import argparse
 import time
 
 import numpy as np
@@ -51,6 +52,7 @@ def synthetic(seed: int = SEED) -> tuple[list[str], list[str]]:
 
 
 def main() -> None:
+    argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args()
     queries, snippets = synthetic()
     t0 = time.perf_counter()
     doc_tokens = [tokenize(s) for s in snippets]

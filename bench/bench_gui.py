@@ -5,7 +5,7 @@ canonical and four single-edit mutants per query, one query with three) with two
 embedding matrices, then measures, offscreen:
 
 1. launch -> usable window: a fresh process from interpreter start to the first query's
-   candidates, diff and (cached) test outcomes shown; median of 3 runs;
+   candidates, diff and (cached) test outcomes shown; median of 3 runs (``--launches``);
 2. query switch: click in the browser -> candidates, diff and test outcomes shown and
    painted, with the outcomes in the oracle cache (target <= 20 ms median: one frame); and
    the same for queries never executed, where candidates and diff show at once and the
@@ -16,6 +16,7 @@ Run: ``QT_QPA_PLATFORM=offscreen .venv/bin/python bench/bench_gui.py`` (``make b
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import statistics
@@ -175,6 +176,10 @@ def _ms(values: list[float]) -> str:
 
 
 def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--launches", type=int, default=3,
+                        help="fresh processes timed from launch to a usable window (median)")
+    args = parser.parse_args()
     base = Path(tempfile.mkdtemp(prefix="bench-gui-"))
     os.environ.setdefault("EXECRETRIEVAL_CACHE_DIR", str(base / "cache"))
     os.environ.setdefault("EXECRETRIEVAL_DATA_DIR", str(base / "data"))
@@ -200,7 +205,7 @@ def main() -> int:
         oracle.run_many(jobs)
     print(f"warmed the oracle cache with {len(jobs)} suites in {time.perf_counter() - t:.1f} s")
 
-    launches = [launch_once(folder) for _ in range(3)]
+    launches = [launch_once(folder) for _ in range(args.launches)]
     print("launch -> window shown:  median "
           f"{statistics.median(x['shown'] for x in launches):.2f} s")
     print("launch -> usable window (first query ranked, diffed, outcomes shown): median "

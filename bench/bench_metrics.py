@@ -9,6 +9,7 @@ model, extrapolated to 24. Run: .venv/bin/python bench/bench_metrics.py
 
 from __future__ import annotations
 
+import argparse
 import time
 
 import numpy as np
@@ -43,6 +44,7 @@ def synthetic_benchmark(seed: int = SEED) -> Benchmark:
 
 
 def main() -> None:
+    argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args()
     bench = synthetic_benchmark()
     assert len(bench.corpus) == N_SNIPPETS, len(bench.corpus)
     rng = np.random.default_rng(SEED)
