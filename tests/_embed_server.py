@@ -5,6 +5,8 @@ every row it gets back. Faults are queued and served one per request, in order:
 
 - ``("status", code, headers, message)``: an error answer in OpenAI's JSON shape;
 - ``("slow", seconds)``: answer correctly, but only after ``seconds``;
+- ``("hold", event)``: answer correctly once the test sets ``event`` (a threading.Event;
+  at most 60 s), so a test can act while a client waits, whatever the machine's load;
 - ``("malformed",)``: a 200 whose body is not JSON;
 - ``("error200", message)``: a 200 whose JSON is an error, not vectors;
 - ``("count",)`` / ``("dim",)``: one vector too few / one vector one number short.
@@ -198,6 +200,8 @@ class EmbeddingServer:
                     return self._send(200, b"<html>Bad gateway</html>", "text/html")
                 if fault is not None and fault[0] == "slow":
                     time.sleep(fault[1])
+                if fault is not None and fault[0] == "hold":
+                    fault[1].wait(60)
                 if server.delay:
                     time.sleep(server.delay)
                 texts = request["input"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import signal
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,18 @@ DATA = REPO / "data"
 #: an oracle limit for tests whose generated inputs include some on which code loops
 #: (the input engine keeps the limit for the canonical's chunks: each such input costs it)
 LOOP_LIMIT = 2.0
+
+
+@pytest.fixture(autouse=True)
+def _children_answer_sigint() -> None:
+    # A shell that runs a command in the background without job control (`make test &` in
+    # a script, `nohup ... &`) starts it with SIGINT ignored, and an ignored signal stays
+    # ignored across exec: every command a test interrupts (Ctrl+C in the CLI, the GUI's
+    # Cancel) would run on to its end, as in a CI run started that way. A handler of
+    # Python's own is reset to the default on exec, so each test's children answer SIGINT
+    # as a terminal user's would.
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

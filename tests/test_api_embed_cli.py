@@ -14,6 +14,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 import zipfile
 from pathlib import Path
@@ -147,19 +148,27 @@ def test_a_killed_run_resumes_sending_only_the_missing_texts(tiny_dir: Path,
 def test_ctrl_c_exits_130_and_keeps_what_is_cached(tiny_dir: Path, tmp_path: Path) -> None:
     bench = copy_tiny(tiny_dir, tmp_path)
     env = {**os.environ, "NO_PROXY": "*"}
+    gate = threading.Event()
     with EmbeddingServer(delay=0.3) as server:
+        # two answers (four vectors), then the third request waits for the test: the
+        # interrupt comes while the client waits, however long the machine takes to get there
+        server.faults.extend([("slow", 0), ("slow", 0), ("hold", gate)])
         proc = subprocess.Popen([sys.executable, "-m", "execretrieval.cli", "embed",
                                  str(bench), "--api", server.base_url, "--model", "test-embed",
                                  "--batch", "2", "--concurrency", "1"],
                                 env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 text=True)
-        deadline = time.monotonic() + 60
-        # the interrupt comes once four vectors are in the cache (not once the server has
-        # answered them: the client may not have stored the answer yet)
-        while _rows_so_far() < 4 and time.monotonic() < deadline and proc.poll() is None:
-            time.sleep(0.02)
-        proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=30)
+        try:
+            deadline = time.monotonic() + 120
+            # the interrupt comes once four vectors are in the cache (not once the server
+            # has answered them: the client may not have stored the answer yet)
+            while _rows_so_far() < 4 and time.monotonic() < deadline and proc.poll() is None:
+                time.sleep(0.02)
+            proc.send_signal(signal.SIGINT)
+            time.sleep(0.5)   # the answer it waits for comes after the interrupt
+        finally:
+            gate.set()
+        _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert "Traceback" not in err
     assert "the same command sends only the rest" in err and "interrupted" in err
