@@ -129,7 +129,9 @@ def _painted_as(model, index):  # type: ignore[no-untyped-def]
 
     option = QStyleOptionViewItem()
     QStyledItemDelegate().initStyleOption(option, index)
-    return (option.text, int(option.displayAlignment), QBrush(option.backgroundBrush),
+    # the delegate shows a line break as U+2028, whoever answered the roles
+    return (option.text.replace("\u2028", "\n"), int(option.displayAlignment),
+            QBrush(option.backgroundBrush),
             QBrush(option.palette.brush(QPalette.ColorRole.Text)))
 
 
@@ -151,8 +153,9 @@ def _asked_as(model, index):  # type: ignore[no-untyped-def]
 
 
 def test_painted_cells_say_what_data_says(qtbot, tiny) -> None:  # type: ignore[no-untyped-def]
-    """The query list's proxy answers a delegate's roles in a multiData() of its own (and
-    the candidates model in Qt's): every cell is painted as data() gives it, role by role."""
+    """The query list's proxy answers a delegate's roles in a multiData() of its own (the
+    candidates and outcomes models in Qt's): every cell is painted as data() gives it, role
+    by role."""
     bench, ranking = tiny
     model = QueryTableModel()
     model.set_benchmark(bench)
@@ -173,18 +176,30 @@ def test_painted_cells_say_what_data_says(qtbot, tiny) -> None:  # type: ignore[
     candidates.set_outcome(rows[1].snippet.corpus_id, _result(query.test_suite, 3))
     candidates.set_outcome(rows[2].snippet.corpus_id, _result(query.test_suite, 8))
     candidates.set_pending({rows[0].snippet.corpus_id})
+    outcomes = OutcomeModel()
+    outcomes.set_tests(query.test_suite, _result(query.test_suite, 5),
+                       _result(query.test_suite, 7))
     seen = set()
-    for m in (proxy, candidates):
+    for m in (proxy, candidates, outcomes):
         for r in range(m.rowCount()):
             for c in range(m.columnCount()):
                 painted = _painted_as(m, m.index(r, c))
                 assert painted == _asked_as(m, m.index(r, c)), (type(m).__name__, r, c)
                 seen.add(painted[0])
-    assert {"⚑", "FAIL 3/8", "PASS 8/8", "running…", "≡ 4-5"} <= seen   # they say things
+    assert {"⚑", "FAIL 3/8", "PASS 8/8", "running…", "≡ 4-5", "✓ pass", "✗ fail"} <= seen
+    # the test column in the fixed-width font data() gives it
+    from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem
+    option = QStyleOptionViewItem()
+    QStyledItemDelegate().initStyleOption(option, outcomes.index(0, OutcomeModel.TEST))
+    mono = outcomes.index(0, OutcomeModel.TEST).data(Qt.ItemDataRole.FontRole)
+    assert option.font.family() == mono.family() != QStyleOptionViewItem().font.family()
     # a cell that is no longer there paints nothing (an index kept across a reset)
     stale = candidates.index(len(rows) - 1, 0)
     candidates.set_rows(rows[:2], len(query.test_suite))
     assert _painted_as(candidates, stale)[0] == ""
+    stale = outcomes.index(len(query.test_suite) - 1, OutcomeModel.TEST)
+    outcomes.set_tests(query.test_suite[:2], None, None)
+    assert _painted_as(outcomes, stale)[0] == ""
 
 
 def test_outcome_matrix_and_flag_models(qtmodeltester, tiny) -> None:  # type: ignore[no-untyped-def]
