@@ -251,14 +251,18 @@ def make_classes(audit, error, type_dict, mro_of, flags_of, qualname_of, name_of
         return False
 
     def answers_itself(k, _mro=mro_of, _dict=type_dict, _items=items, _type=type,
-                       _tuple=tuple, _str=str, _object=object,
+                       _tuple=tuple, _str=str, _object=object, _flags=flags_of,
                        _names=("__class__", "__getattribute__", "__getattr__")):
         """Whether instances of the class ``k`` answer attribute reads themselves: a class
-        of its ``__mro__`` (``object`` aside) defines ``__class__`` (a property that can
-        name any class), ``__getattribute__`` or ``__getattr__``. Each namespace is read
-        key by key (a copy made in one C call), never searched."""
+        of its ``__mro__`` (``object`` and the other immutable types aside: C types, whose
+        ``__getattribute__``, a slot wrapper in ``int``'s namespace, is their own C code,
+        which no Python code can replace) defines ``__class__`` (a property that can name
+        any class), ``__getattribute__`` or ``__getattr__``. Each namespace is read key by
+        key (a copy made in one C call), never searched. (``int`` counted: a protocol with
+        a data member, asked about ``3`` by the ABC machinery from the runner's frame, was
+        a TypeError where Python says no.)"""
         for base in _mro(k):
-            if base is _object:
+            if base is _object or _flags(base) & (1 << 8):  # Py_TPFLAGS_IMMUTABLETYPE
                 continue
             for key, _value in _tuple(_items(_dict(base))):
                 if _type(key) is _str and key in _names:

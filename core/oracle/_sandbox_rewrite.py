@@ -282,6 +282,23 @@ def _bound_names(tree: ast.AST, imports: bool = True) -> set[str]:
     return bound
 
 
+def _annotation_names(tree: ast.AST) -> set[int]:
+    """The ids of the names in a test's annotations when the test has ``from __future__
+    import annotations``: those annotations are their text (``'int'``), never evaluated,
+    so their names stay names (a placeholder's text is no type ``get_type_hints`` finds)."""
+    if not any(isinstance(n, ast.ImportFrom) and n.module == "__future__" and any(
+            a.name == "annotations" for a in n.names) for n in tree.body):  # type: ignore
+        return set()
+    found: set[int] = set()
+    for n in ast.walk(tree):
+        notes = [n.annotation] if isinstance(n, (ast.arg, ast.AnnAssign)) else (
+            [n.returns] if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) else [])
+        for note in notes:
+            if note is not None:
+                found.update(id(m) for m in ast.walk(note) if isinstance(m, ast.Name))
+    return found
+
+
 class _RealNames(ast.NodeTransformer):
     """Reads of builtin names and ``pytest`` -> placeholders of the runner's objects. A
     zero-argument ``super()`` in a function becomes ``SUPER(__class__, <its first
@@ -290,10 +307,11 @@ class _RealNames(ast.NodeTransformer):
     every ``super()`` of a test's class a RuntimeError."""
 
     def __init__(self, placeholders: dict, attributes: dict, patterns: dict,
-                 bound: set) -> None:
+                 bound: set, tree: ast.AST) -> None:
         self.placeholders, self.attributes, self.patterns = placeholders, attributes, patterns
         self.bound = bound
         self.firsts: list[str | None] = []  # the enclosing functions' first arguments
+        self.text = _annotation_names(tree)
 
     def _real(self, name: str) -> str | None:
         return self.placeholders.get(name) if name not in self.bound else None
@@ -311,7 +329,8 @@ class _RealNames(ast.NodeTransformer):
     visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = _visit_function
 
     def visit_Name(self, node: ast.Name) -> Any:
-        real = self._real(node.id) if isinstance(node.ctx, ast.Load) else None
+        real = self._real(node.id) if isinstance(node.ctx, ast.Load) and id(
+            node) not in self.text else None
         return _located(ast.Constant(real), node) if real is not None else node
 
     def visit_Attribute(self, node: ast.Attribute) -> Any:
@@ -713,6 +732,11 @@ def _snapshot(module: Any) -> tuple:
         kind = type(value)
         if isinstance(value, type) and value.__module__ == name \
                 and not value.__flags__ & (1 << 8):  # (not Py_TPFLAGS_IMMUTABLETYPE)
+            # a class's ``__annotations__``, read, is stored in its namespace (an empty
+            # dict) when it has none: typing's protocol check reads those of the protocol
+            # and its bases, so ``isinstance(x, typing.SupportsInt)`` grew SupportsInt's
+            # namespace, and the test was an error. Read here, before the snapshot.
+            type.__dict__["__annotations__"].__get__(value)
             attrs = vars(value)  # (its metadata strs may be other, equal objects in W)
             keys = tuple(k for k in attrs if k not in ("__module__", "__doc__",
                                                        "__qualname__"))
@@ -892,7 +916,8 @@ def compile_test(tree: ast.Module, judge: dict, salt: str,  # type: ignore[no-un
         tree = _Arithmetic(prefix + "arith").visit(tree)
     if source is None or not foldable.isdisjoint(_IDENTIFIER.findall(source)):
         patterns: dict = {}
-        tree = _RealNames(placeholders, attributes, patterns, _bound_names(tree)).visit(tree)
+        tree = _RealNames(placeholders, attributes, patterns, _bound_names(tree),
+                          tree).visit(tree)
         ast.fix_missing_locations(tree)  # (imports turned into assignments)
         if patterns:
             swaps = {**swaps, **patterns}
@@ -921,5 +946,8 @@ def compile_test(tree: ast.Module, judge: dict, salt: str,  # type: ignore[no-un
                                             for name, kind in _IMPLICIT.items()}).visit(tree)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # "'str' object is not callable" on a placeholder
-        code = compile(tree, "<test>", "exec")
+        # dont_inherit: not this module's ``from __future__ import annotations``, which made
+        # a test's annotations the text of its placeholders (``x: int`` read as the string
+        # "'\\0erxr-...-b-int'", so ``functools.singledispatch``'s ``register`` failed)
+        code = compile(tree, "<test>", "exec", dont_inherit=True)
     return _swap_constants(code, swaps)
