@@ -312,6 +312,7 @@ class _RealNames(ast.NodeTransformer):
         self.bound = bound
         self.firsts: list[str | None] = []  # the enclosing functions' first arguments
         self.text = _annotation_names(tree)
+        self.compiled = placeholders["pytest"][:-len("pytest")] + "compiled"
 
     def _real(self, name: str) -> str | None:
         return self.placeholders.get(name) if name not in self.bound else None
@@ -347,6 +348,15 @@ class _RealNames(ast.NodeTransformer):
                 and self._real("super") is not None):
             node.args = [_located(ast.Name("__class__", ast.Load()), node),
                          _located(ast.Name(self.firsts[-1], ast.Load()), node)]
+        if (isinstance(node.func, ast.Name) and node.func.id in ("eval", "exec")
+                and node.args and not isinstance(node.args[0], ast.Starred)
+                and self._real(node.func.id) is not None):
+            # the code a test evaluates: checked and compiled by the runner (``compiled``
+            # in ``_sandbox_channel.py``): no function made at run time carries its globals
+            node.args[0] = _located(ast.Call(
+                func=_located(ast.Constant(self.compiled), node),
+                args=[node.args[0], _located(ast.Constant(node.func.id), node)],
+                keywords=[]), node.args[0])
         self.generic_visit(node)
         if isinstance(node.func, ast.Constant) and node.func.value == self.attributes.get(
                 "raises"):
@@ -883,7 +893,7 @@ def _prepared(judge: dict, salt: str) -> tuple:
              prefix + "import": judge["import"], prefix + "import_from": judge["import_from"],
              prefix + "recheck": judge["recheck"], prefix + "own": judge["own"],
              prefix + "classes": judge["classes"], prefix + "wrap": judge["wrap"],
-             prefix + "catch": judge["catch"],
+             prefix + "catch": judge["catch"], prefix + "compiled": judge["compiled"],
              prefix + "classmethod": classmethod, prefix + "staticmethod": staticmethod}
     placeholders = {"pytest": prefix + "pytest"}
     for name, obj in judge["names"].items():
