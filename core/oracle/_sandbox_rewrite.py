@@ -255,6 +255,101 @@ class _Functions(ast.NodeTransformer):
         return node
 
 
+class _ClassGuard(ast.NodeTransformer):
+    """A test that defines classes keeps them as it made them (``make_class_guard`` in
+    ``_sandbox_classes.py``): its code starts with ``START()``, each class statement is
+    followed by ``NOTE(<the class>)``, every call ``f(x)`` becomes ``CHECKED(f(x))`` (so
+    what a wrong function did to a class the test handed it an instance of is seen before
+    the test reads the class again), and each simple statement that writes attributes
+    (``Box.want = 6``, ``type(self).n += 1``, ``del C.m``, ``setattr(C, 'n', 0)``) is
+    followed by ``RENOTE(<the attribute names>)``, which takes the test's own writes in."""
+
+    def __init__(self, prefix: str, placeholders: dict) -> None:
+        self.start, self.note = prefix + "guard-start", prefix + "guard-note"
+        self.renote, self.checked = prefix + "guard-renote", prefix + "guard-checked"
+        # setattr / delattr: by name, or the runner's placeholder of the real builtin
+        self.writers = {"setattr", "delattr"} | {placeholders.get(n) for n in (
+            "setattr", "delattr")} - {None}
+
+    def _writer(self, node: ast.Call) -> bool:
+        func = node.func
+        return (isinstance(func, ast.Name) and func.id in self.writers) or (
+            isinstance(func, ast.Constant) and func.value in self.writers)
+
+    def _call(self, name: str, args: list, where: ast.AST) -> ast.Call:
+        return _located(ast.Call(func=_located(ast.Constant(name), where), args=args,
+                                 keywords=[]), where)
+
+    def _writes(self, stmt: ast.stmt) -> tuple | None | bool:
+        """The attribute names a simple statement writes (a tuple), None for a computed
+        one (``setattr(c, name, v)``), False for none."""
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.For,
+                             ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith,
+                             ast.Try, ast.Match, ast.Return, ast.Raise,
+                             getattr(ast, "TryStar", ast.Try))):
+            return False
+        names: set[str] = set()
+        for n in ast.walk(stmt):
+            if isinstance(n, ast.Attribute) and not isinstance(n.ctx, ast.Load):
+                names.add(n.attr)
+            elif isinstance(n, ast.Call) and self._writer(n):
+                if len(n.args) >= 2 and isinstance(n.args[1], ast.Constant) \
+                        and isinstance(n.args[1].value, str):
+                    names.add(n.args[1].value)
+                else:
+                    return None
+        return tuple(sorted(names)) if names else False
+
+    def _block(self, block: list) -> list:
+        out: list = []
+        for stmt in block:
+            writes = self._writes(stmt)
+            out.append(self.visit(stmt))
+            if isinstance(stmt, ast.ClassDef):
+                out.append(_located(ast.Expr(self._call(self.note, [_located(
+                    ast.Name(stmt.name, ast.Load()), stmt)], stmt)), stmt))
+            elif writes is not False:
+                out.append(_located(ast.Expr(self._call(
+                    self.renote, [_located(_constant(writes), stmt)], stmt)), stmt))
+        return out
+
+    def generic_visit(self, node: ast.AST) -> ast.AST:
+        for field in _BLOCK_FIELDS:
+            block = getattr(node, field, None)
+            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                setattr(node, field, self._block(block))
+        for field, value in ast.iter_fields(node):
+            if field in _BLOCK_FIELDS and isinstance(value, list) and value and isinstance(
+                    value[0], ast.stmt):
+                continue
+            if isinstance(value, list):
+                value[:] = [self.visit(v) if isinstance(v, ast.AST) else v for v in value]
+            elif isinstance(value, ast.AST):
+                setattr(node, field, self.visit(value))
+        return node
+
+    def visit_Module(self, node: ast.Module) -> Any:
+        self.generic_visit(node)
+        first = 0
+        while first < len(node.body) and isinstance(node.body[first], ast.ImportFrom) \
+                and node.body[first].module == "__future__":  # type: ignore[attr-defined]
+            first += 1
+        node.body.insert(first, ast.Expr(self._call(self.start, [], node.body[0])))
+        node.body.append(ast.Expr(self._call(self.checked, [ast.Constant(None)],
+                                             node.body[-1])))
+        return node
+
+    def visit_Call(self, node: ast.Call) -> Any:
+        self.generic_visit(node)
+        if self._writer(node):
+            return node  # (the test's own write: RENOTE follows the statement)
+        return self._call(self.checked, [node], node)
+
+
+def _defines_classes(tree: ast.AST) -> bool:
+    return any(isinstance(n, ast.ClassDef) for n in ast.walk(tree))
+
+
 def _bound_names(tree: ast.AST, imports: bool = True) -> set[str]:
     """Every name the test binds anywhere (any scope): those keep their own meaning.
     ``imports=False``: leaving out what ``import`` statements bind."""
@@ -894,6 +989,8 @@ def _prepared(judge: dict, salt: str) -> tuple:
              prefix + "recheck": judge["recheck"], prefix + "own": judge["own"],
              prefix + "classes": judge["classes"], prefix + "wrap": judge["wrap"],
              prefix + "catch": judge["catch"], prefix + "compiled": judge["compiled"],
+             **{prefix + "guard-" + kind: function for kind, function in zip(
+                 ("start", "note", "renote", "checked"), judge["guard"], strict=True)},
              prefix + "classmethod": classmethod, prefix + "staticmethod": staticmethod}
     placeholders = {"pytest": prefix + "pytest"}
     for name, obj in judge["names"].items():
@@ -951,6 +1048,9 @@ def compile_test(tree: ast.Module, judge: dict, salt: str,  # type: ignore[no-un
                 keywords=[])))
         ast.fix_missing_locations(tree)
         swaps = {**swaps, **held}
+    if (source is None or "class" in source) and _defines_classes(tree):
+        tree = _ClassGuard(prefix, placeholders).visit(tree)
+        ast.fix_missing_locations(tree)
     if source is None or "lambda" in source or "def" in source:
         tree = _Functions(prefix + "wrap", {name: prefix + kind
                                             for name, kind in _IMPLICIT.items()}).visit(tree)
