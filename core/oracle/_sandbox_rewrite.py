@@ -38,6 +38,11 @@ could shadow leads to them):
   exception class's real bases where its metaclass's own ``mro()`` could list ``X``;
 * every ``def`` and ``lambda`` binds its function behind the runner's opaque wrapper
   (``_Functions``), so what the test hands to the candidate leads to none of its globals;
+  the code a test's ``eval(x)`` / ``exec(x)`` evaluates is the runner's ``compiled(x,
+  mode)``, which refuses code that makes a function (it would carry the test's globals);
+* in a test that defines classes, each class is held after its class statement and checked
+  after every call the test makes (``_ClassGuard``), so a wrong function cannot rebind
+  what the test's class binds through an instance the test handed it;
 * every ``import`` statement becomes a call of the runner's importer (``make_scope`` in
   ``_sandbox_channel.py``) given the module object the server loaded before any candidate
   code ran and a snapshot of its namespaces (``_Imports``, ``_snapshot``); the importer
