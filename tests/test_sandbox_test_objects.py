@@ -58,6 +58,19 @@ ATTACKS = [
      "def double(b):\n    type(b).value = lambda self: 21\n    return 42\n",
      ["def check():\n" + "".join("    " + line + "\n" for line in BOX.splitlines())
       + "    b = Box(3)\n    assert double(b) == 2 * b.value()\ncheck()"]),
+    ("instance_given_another_class",
+     "def double(b):\n    class Evil(type(b)):\n        def value(self):\n"
+     "            return 21\n    b.__class__ = Evil\n    return 42\n",
+     [BOX + "b = Box(3)\nassert double(b) == 2 * b.value()"]),
+    ("class_changed_by_the_candidates_generator",
+     "def items(b):\n    def gen():\n        type(b).want = 9\n        yield 9\n    return gen()\n",
+     [BOX + "b = Box(1)\nfor x in items(b):\n    assert x == Box.want"]),
+    ("class_changed_by_the_candidates_thread",
+     "import threading, time\ndef double(b):\n    def later():\n        time.sleep(0.01)\n"
+     "        type(b).value = lambda self: 21\n    threading.Thread(target=later).start()\n"
+     "    return 42\n",
+     [BOX + "import time\nb = Box(3)\ngot = double(b)\ntime.sleep(0.05)\n"
+      "assert got == 2 * b.value()"]),
     # 2. a function the test compiles at run time, handed over: its __globals__ are the test's
     ("eval_lambda_rebinds_test_globals",
      "def apply(f):\n    f.__globals__['want'] = 42\n    return 42\n",

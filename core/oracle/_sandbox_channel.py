@@ -59,7 +59,7 @@ CHANNEL = r'''
 def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, getframe,
                  getpid, getpgrp, getsignal, new_mac, magic, taint_events, candidate,
                  fatal_names, type_dict, items, tampered_exit, threads, frame_type,
-                 stdlib, get_ident, name_readers, state_readers=()):
+                 stdlib, get_ident, name_readers, state_readers=(), test_classes=()):
     """The verdict channel: an audit hook, referenced only by the interpreter's hook list."""
     tuple_, int_, bytes_, bool_, str_, type_, len_ = tuple, int, bytes, bool, str, type, len
     issubclass_ = issubclass
@@ -298,6 +298,15 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
                                 break
                     elif type_(args[1]) is str_ and args[1] == "__class__":
                         state[5] = True  # a module's class swapped outlives the test
+                        # an instance of a class the test defines (held while the test
+                        # runs: make_class_guard) given another class, whose methods and
+                        # values the test would then read
+                        kind = type_(target)
+                        for entry in test_classes:
+                            if entry[0] is kind:
+                                violation(b"candidate code gave an instance of the test's "
+                                          b"own class another class (its __class__)")
+                                break
             elif event == "erxr.arm":  # W, before any candidate code runs
                 if state:
                     violation(b"Tampered: the verdict channel was armed twice")

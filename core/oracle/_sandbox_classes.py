@@ -366,8 +366,10 @@ def make_classes(audit, error, type_dict, mro_of, flags_of, qualname_of, name_of
 
 
 def make_class_guard(audit, error, type_dict, items, name_of, flags_of):
-    """((start, note, renote, checked), their helpers): what keeps the classes a test
-    defines as the test made them (``_ClassGuard`` in ``_sandbox_rewrite.py``). Python 3.11 audits no write to
+    """((start, note, renote, checked), their helpers, the classes held): what keeps the
+    classes a test defines as the test made them (``_ClassGuard`` in
+    ``_sandbox_rewrite.py``; the channel refuses a new ``__class__`` for an instance of
+    one of the classes held, ``make_channel``). Python 3.11 audits no write to
     a class's attributes, so a wrong function handed an instance of the test's class could
     rebind a method or value of it (``type(obj).value = ...``) that the test then reads.
     ``start()`` begins a test that defines classes; ``note(cls)``, after each class
@@ -443,5 +445,5 @@ def make_class_guard(audit, error, type_dict, items, name_of, flags_of):
             if key is not None:
                 _refuse(entry[0], key)
             entry[1] = now
-    return (start, note, renote, checked), (differs, refuse)
+    return (start, note, renote, checked), (differs, refuse), held
 '''

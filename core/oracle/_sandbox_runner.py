@@ -507,7 +507,7 @@ def make_hooks() -> dict:
                                           type.__dict__["__flags__"].__get__, str, bytes,
                                           sys.audit, TypeError)
     # what keeps the classes a test defines as it made them (_sandbox_classes.py)
-    guard_parts, guard_helpers = namespace["make_class_guard"](
+    guard_parts, guard_helpers, test_classes = namespace["make_class_guard"](
         sys.audit, TypeError, type.__dict__["__dict__"].__get__, types.MappingProxyType.items,
         type.__dict__["__name__"].__get__, type.__dict__["__flags__"].__get__)
     judge = {"compare": guarded["compare"], "chain": guarded["chain"], "own": own,
@@ -580,7 +580,7 @@ def make_hooks() -> dict:
         _CANDIDATE, fatal_names, type.__dict__["__dict__"].__get__,
         types.MappingProxyType.items, TAMPERED_EXIT, __import__("_thread")._count,
         types.FrameType, frozenset(sys.stdlib_module_names),
-        __import__("_thread").get_ident, _name_readers(), (intact.__code__,))
+        __import__("_thread").get_ident, _name_readers(), (intact.__code__,), test_classes)
     guard = namespace["make_guard"](_BLOCKED_EVENTS, _BLOCKED_IMPORTS, hidden_all,
                                     protected + rules["factories"], PermissionError,
                                     import_error)
