@@ -58,6 +58,14 @@ ATTACKS = [
      "def double(b):\n    type(b).value = lambda self: 21\n    return 42\n",
      ["def check():\n" + "".join("    " + line + "\n" for line in BOX.splitlines())
       + "    b = Box(3)\n    assert double(b) == 2 * b.value()\ncheck()"]),
+    # the class's own __init__ (its write to the instance) called by the candidate after
+    # it put a property of that name on the class
+    ("property_taken_in_by_the_tests_own_init",
+     "def guess(b):\n    type(b).v = property(lambda s: 7, lambda s, x: None)\n"
+     "    type(b)(0)\n    return 7\n",
+     [BOX + "b = Box(1)\nassert guess(b) == b.v",
+      "class E(Exception):\n    def __init__(self, v):\n        self.v = v\n"
+      "e = E(1)\nassert guess(e) == e.v"]),
     ("instance_given_another_class",
      "def double(b):\n    class Evil(type(b)):\n        def value(self):\n"
      "            return 21\n    b.__class__ = Evil\n    return 42\n",

@@ -267,7 +267,11 @@ class _ClassGuard(ast.NodeTransformer):
     what a wrong function did to a class the test handed it an instance of is seen before
     the test reads the class again), and each simple statement that writes attributes
     (``Box.want = 6``, ``type(self).n += 1``, ``del C.m``, ``setattr(C, 'n', 0)``) is
-    followed by ``RENOTE(<the attribute names>)``, which takes the test's own writes in."""
+    followed by ``RENOTE(<the attribute names>)``, which takes the test's own writes in.
+    A write to the first argument of a plain method of the test's class (``self.v = v``
+    in ``__init__``) writes an instance, not a class, and takes nothing in: else a wrong
+    function could set a property ``v`` on the class and call the class, whose
+    ``__init__``'s own write would take the change in."""
 
     def __init__(self, prefix: str, placeholders: dict) -> None:
         self.start, self.note = prefix + "guard-start", prefix + "guard-note"
@@ -275,6 +279,42 @@ class _ClassGuard(ast.NodeTransformer):
         # setattr / delattr: by name, or the runner's placeholder of the real builtin
         self.writers = {"setattr", "delattr"} | {placeholders.get(n) for n in (
             "setattr", "delattr")} - {None}
+        self.class_decorators = {"classmethod", "staticmethod"} | {placeholders.get(n) for n in (
+            "classmethod", "staticmethod")} - {None}
+        self.instances: list[str | None] = []  # the enclosing methods' instance argument
+        self.type_name = placeholders.get("type")  # (a metaclass's methods take classes)
+
+    def _instance(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+        """The name of a plain method's instance argument (None for a classmethod,
+        staticmethod, ``__new__``, ``__init_subclass__`` or ``__class_getitem__``, or a
+        method of a metaclass, whose first argument is a class)."""
+        if not getattr(node, "erxr_guard_method", False) or node.name in (
+                "__new__", "__init_subclass__", "__class_getitem__"):
+            return None
+        for decorator in node.decorator_list:
+            if (isinstance(decorator, ast.Name) and decorator.id in self.class_decorators) or (
+                    isinstance(decorator, ast.Constant)
+                    and decorator.value in self.class_decorators):
+                return None
+        positional = node.args.posonlyargs + node.args.args
+        return positional[0].arg if positional else None
+
+    def _visit_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> Any:
+        self.instances.append(self._instance(node))
+        try:
+            return self.generic_visit(node)
+        finally:
+            self.instances.pop()
+
+    visit_FunctionDef = visit_AsyncFunctionDef = _visit_function
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> Any:
+        meta = any((isinstance(b, ast.Name) and b.id == "type") or (
+            isinstance(b, ast.Constant) and b.value == self.type_name) for b in node.bases)
+        for stmt in node.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and not meta:
+                stmt.erxr_guard_method = True  # type: ignore[union-attr]
+        return self.generic_visit(node)
 
     def _writer(self, node: ast.Call) -> bool:
         func = node.func
@@ -294,9 +334,12 @@ class _ClassGuard(ast.NodeTransformer):
                              getattr(ast, "TryStar", ast.Try))):
             return False
         names: set[str] = set()
+        instance = self.instances[-1] if self.instances else None
         for n in ast.walk(stmt):
             if isinstance(n, ast.Attribute) and not isinstance(n.ctx, ast.Load):
-                names.add(n.attr)
+                if not (instance is not None and isinstance(n.value, ast.Name)
+                        and n.value.id == instance):
+                    names.add(n.attr)
             elif isinstance(n, ast.Call) and self._writer(n):
                 if len(n.args) >= 2 and isinstance(n.args[1], ast.Constant) \
                         and isinstance(n.args[1].value, str):
