@@ -66,6 +66,12 @@ ATTACKS = [
      [BOX + "b = Box(1)\nassert guess(b) == b.v",
       "class E(Exception):\n    def __init__(self, v):\n        self.v = v\n"
       "e = E(1)\nassert guess(e) == e.v"]),
+    # a classmethod of another class of the test's, called by the candidate, writes an
+    # attribute of the same name: it takes in its own class's write only
+    ("write_of_the_same_name_on_another_class",
+     "def guess(b, reg):\n    type(b).want = 9\n    reg.put(9)\n    return 9\n",
+     [BOX + "class Reg:\n    want = 0\n    @classmethod\n    def put(cls, v):\n"
+      "        cls.want = v\nassert guess(Box(1), Reg) == Box.want"]),
     ("instance_given_another_class",
      "def double(b):\n    class Evil(type(b)):\n        def value(self):\n"
      "            return 21\n    b.__class__ = Evil\n    return 42\n",
@@ -162,7 +168,11 @@ HONEST_CASES = [
       "assert NT(add(1, 0)) == (1, 0) and NT._fields == ('a', 'b')",
       "class Reg:\n    items = {}\n    @classmethod\n    def put(cls, k, v):\n"
       "        cls.items[k] = v\n        cls.last = k\nReg.put('a', add(1, 1))\n"
-      "assert Reg.items == {'a': 2} and Reg.last == 'a'"]),
+      "assert Reg.items == {'a': 2} and Reg.last == 'a'",
+      "class C:\n    pass\ndef fill(o, names):\n    for k in names:\n"
+      "        setattr(o, k, add(len(k), 0))\nfill(C, ['a', 'bb'])\n"
+      "assert (C.a, C.bb) == (1, 2)\nC.__class__.__name__\nclass D:\n    x = 1\n"
+      "D.x, D.y = add(1, 1), 3\nassert (D.x, D.y) == (2, 3)"]),
     # 2. eval / exec / compile that make no function
     ("eval_of_plain_expressions", "def to_repr(x):\n    return repr(x)\n",
      ["assert eval(to_repr([1, 'a', (2.5, None)])) == [1, 'a', (2.5, None)]",

@@ -379,7 +379,8 @@ def make_class_guard(audit, error, type_dict, items, name_of, flags_of):
     the attribute. ``renote(names)``, after each statement of the test that writes an
     attribute, takes the test's own writes in: a held class may then differ only in the
     attributes ``names`` (those the statement writes; None: ``setattr`` with a computed
-    name) and is held anew. Attributes that Python's own machinery stores lazily
+    name), and only if it is one of ``targets`` (the objects written; None: not known),
+    and is held anew. Attributes that Python's own machinery stores lazily
     (``__annotations__``, read; ``__slotnames__``, by ``copy`` and ``pickle``) may change.
     The namespaces are read through ``type``'s own descriptor, compared by identity: no
     method of the candidate's runs here."""
@@ -412,7 +413,7 @@ def make_class_guard(audit, error, type_dict, items, name_of, flags_of):
                     return "?"
                 into[key] = value
         for key in _set(old) | _set(new):
-            if key in _lazy or (names is not None and key in names):
+            if key in _lazy or names is None or key in names:
                 continue
             if key not in old or key not in new or old[key] is not new[key]:
                 return key
@@ -437,11 +438,20 @@ def make_class_guard(audit, error, type_dict, items, name_of, flags_of):
             entry[1] = now
         return value
 
-    def renote(names, _held=held, _dict=type_dict, _items=items, _tuple=tuple,
-               _differs=differs, _refuse=refuse):
+    def renote(names, targets, _held=held, _dict=type_dict, _items=items, _tuple=tuple,
+               _differs=differs, _refuse=refuse, _type=type, _none=()):
+        if _type(targets) is not _tuple:
+            targets = None
         for entry in _held:
             now = _tuple(_items(_dict(entry[0])))
-            key = _differs(entry[1], now, names)
+            written = names
+            if targets is not None:  # (the objects the test's statement wrote)
+                written = _none
+                for target in targets:
+                    if target is entry[0]:
+                        written = names
+                        break
+            key = _differs(entry[1], now, written)
             if key is not None:
                 _refuse(entry[0], key)
             entry[1] = now

@@ -267,7 +267,9 @@ class _ClassGuard(ast.NodeTransformer):
     what a wrong function did to a class the test handed it an instance of is seen before
     the test reads the class again), and each simple statement that writes attributes
     (``Box.want = 6``, ``type(self).n += 1``, ``del C.m``, ``setattr(C, 'n', 0)``) is
-    followed by ``RENOTE(<the attribute names>)``, which takes the test's own writes in.
+    followed by ``RENOTE(<the attribute names>, <the objects written>)``, which takes the
+    test's own writes in (on the classes written, when the statement's targets can be read
+    again without side effects: a name, ``type(name)``; else on every class held).
     A write to the first argument of a plain method of the test's class (``self.v = v``
     in ``__init__``) writes an instance, not a class, and takes nothing in: else a wrong
     function could set a property ``v`` on the class and call the class, whose
@@ -325,28 +327,60 @@ class _ClassGuard(ast.NodeTransformer):
         return _located(ast.Call(func=_located(ast.Constant(name), where), args=args,
                                  keywords=[]), where)
 
+    def _target(self, base: ast.expr) -> ast.expr | None:
+        """An expression that reads again, without side effects, the object a write's
+        target names (``Box`` of ``Box.want = 6``, ``type(self)`` of ``type(self).n +=
+        1``, with the real ``type``), or None."""
+        if isinstance(base, ast.Name):
+            return _located(ast.Name(base.id, ast.Load()), base)
+        if (isinstance(base, ast.Call) and isinstance(base.func, ast.Constant)
+                and base.func.value == self.type_name and len(base.args) == 1
+                and not base.keywords and isinstance(base.args[0], ast.Name)):
+            return _located(ast.Call(func=_located(ast.Constant(self.type_name), base),
+                                     args=[_located(ast.Name(base.args[0].id, ast.Load()),
+                                                    base)], keywords=[]), base)
+        return None
+
     def _writes(self, stmt: ast.stmt) -> tuple | None | bool:
-        """The attribute names a simple statement writes (a tuple), None for a computed
-        one (``setattr(c, name, v)``), False for none."""
+        """(the attribute names a simple statement writes (a tuple), or None for a
+        computed one (``setattr(c, name, v)``); expressions of the objects written, or
+        None when one cannot be read again), or False for no write."""
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.For,
                              ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith,
                              ast.Try, ast.Match, ast.Return, ast.Raise,
                              getattr(ast, "TryStar", ast.Try))):
             return False
-        names: set[str] = set()
+        names: set[str] | None = set()
+        targets: list | None = []
         instance = self.instances[-1] if self.instances else None
         for n in ast.walk(stmt):
+            base = None
             if isinstance(n, ast.Attribute) and not isinstance(n.ctx, ast.Load):
-                if not (instance is not None and isinstance(n.value, ast.Name)
-                        and n.value.id == instance):
+                if instance is not None and isinstance(n.value, ast.Name) \
+                        and n.value.id == instance:
+                    continue  # (an instance's own attribute)
+                base = n.value
+                if names is not None:
                     names.add(n.attr)
-            elif isinstance(n, ast.Call) and self._writer(n):
+            elif isinstance(n, ast.Call) and self._writer(n) and n.args:
+                base = n.args[0]
                 if len(n.args) >= 2 and isinstance(n.args[1], ast.Constant) \
                         and isinstance(n.args[1].value, str):
-                    names.add(n.args[1].value)
+                    if names is not None:
+                        names.add(n.args[1].value)
                 else:
-                    return None
-        return tuple(sorted(names)) if names else False
+                    names = None
+            else:
+                continue
+            target = self._target(base)
+            if target is None or targets is None:
+                targets = None
+            else:
+                targets.append(target)
+        if names is not None and not names:
+            return False
+        return (None if names is None else tuple(sorted(names)),
+                None if targets is None else targets)
 
     def _block(self, block: list) -> list:
         out: list = []
@@ -357,8 +391,11 @@ class _ClassGuard(ast.NodeTransformer):
                 out.append(_located(ast.Expr(self._call(self.note, [_located(
                     ast.Name(stmt.name, ast.Load()), stmt)], stmt)), stmt))
             elif writes is not False:
-                out.append(_located(ast.Expr(self._call(
-                    self.renote, [_located(_constant(writes), stmt)], stmt)), stmt))
+                names, targets = writes  # type: ignore[misc]
+                out.append(_located(ast.Expr(self._call(self.renote, [
+                    _located(_constant(names), stmt),
+                    _located(ast.Constant(None) if targets is None else ast.Tuple(
+                        targets, ast.Load()), stmt)], stmt)), stmt))
         return out
 
     def generic_visit(self, node: ast.AST) -> ast.AST:
