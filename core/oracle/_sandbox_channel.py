@@ -59,7 +59,7 @@ CHANNEL = r'''
 def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, getframe,
                  getpid, getpgrp, getsignal, new_mac, magic, taint_events, candidate,
                  fatal_names, type_dict, items, tampered_exit, threads, frame_type,
-                 stdlib, get_ident, name_readers, state_readers=()):
+                 stdlib, get_ident, name_readers, state_readers=(), test_classes=()):
     """The verdict channel: an audit hook, referenced only by the interpreter's hook list."""
     tuple_, int_, bytes_, bool_, str_, type_, len_ = tuple, int, bytes, bool, str, type, len
     issubclass_ = issubclass
@@ -298,6 +298,15 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
                                 break
                     elif type_(args[1]) is str_ and args[1] == "__class__":
                         state[5] = True  # a module's class swapped outlives the test
+                        # an instance of a class the test defines (held while the test
+                        # runs: make_class_guard) given another class, whose methods and
+                        # values the test would then read
+                        kind = type_(target)
+                        for entry in test_classes:
+                            if entry[0] is kind:
+                                violation(b"candidate code gave an instance of the test's "
+                                          b"own class another class (its __class__)")
+                                break
             elif event == "erxr.arm":  # W, before any candidate code runs
                 if state:
                     violation(b"Tampered: the verdict channel was armed twice")
@@ -478,6 +487,50 @@ def make_wrap(opaque, info, set_dict, function_type, names):
                     "__annotations__": _annotations(function)})
         return made
     return wrap
+
+
+def make_compiled(compile_, code_type, flags_of, str_, bytes_, audit, error):
+    """``compiled(source, mode)``: what a test's ``eval(source, ...)`` / ``exec(source, ...)``
+    evaluate instead of ``source`` (``_sandbox_rewrite.py``). A function the code makes
+    (a ``lambda``, a ``def``, a class's methods) would carry the test's own globals, which
+    the wrapper of the test's own functions (``make_wrap``) keeps out of the candidate's
+    reach: a wrong function handed one could rebind the test's expected values through its
+    ``__globals__`` or give it a new ``__code__``. So code that makes a function, other
+    than a comprehension's (made and called at once) or a generator expression's (which
+    the test's own code makes as well), is an error that says so; anything else is
+    compiled here (``compile_``, the real one, held from before the candidate ran) and
+    evaluated as before. A str or bytes subclass is read as the plain value it holds (by
+    ``str.__str__`` / a slice, C code of the base type), never by a method of its own."""
+    inline = ("<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>")
+
+    def compiled(source, mode, _compile=compile_, _code=code_type, _flags=flags_of,
+                 _str=str_, _bytes=bytes_, _audit=audit, _error=error, _type=type,
+                 _inline=inline, _pop=list.pop, _append=list.append, _to_str=str_.__str__,
+                 _to_bytes=bytes_.__getitem__, _all=slice(None)):
+        kind = _type(source)
+        if kind is not _str and kind is not _bytes and kind is not _code:
+            if _flags(kind) & (1 << 28):  # Py_TPFLAGS_UNICODE_SUBCLASS
+                source = _to_str(source)
+            elif _flags(kind) & (1 << 27):  # Py_TPFLAGS_BYTES_SUBCLASS
+                source = _to_bytes(source, _all)
+            else:
+                return source  # (eval / exec raise their own TypeError)
+            kind = _type(source)
+        code = source if kind is _code else _compile(source, "<string>", mode, 0, True)
+        stack = [code]
+        while stack:
+            for const in _pop(stack).co_consts:
+                if _type(const) is _code:
+                    if const.co_name not in _inline:
+                        text = ("the test compiles a function at run time (" + mode
+                                + " of code that makes " + const.co_name + "): it would "
+                                "carry the test's globals, which candidate code handed it "
+                                "could rebind; define it with def or lambda in the test")
+                        _audit("erxr.plain", text.encode())
+                        raise _error(text)
+                    _append(stack, const)
+        return code
+    return compiled
 
 
 def make_scope(exec_, builtins_module, modules, real_import, import_error, audit, is_, views,

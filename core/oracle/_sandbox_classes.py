@@ -251,14 +251,18 @@ def make_classes(audit, error, type_dict, mro_of, flags_of, qualname_of, name_of
         return False
 
     def answers_itself(k, _mro=mro_of, _dict=type_dict, _items=items, _type=type,
-                       _tuple=tuple, _str=str, _object=object,
+                       _tuple=tuple, _str=str, _object=object, _flags=flags_of,
                        _names=("__class__", "__getattribute__", "__getattr__")):
         """Whether instances of the class ``k`` answer attribute reads themselves: a class
-        of its ``__mro__`` (``object`` aside) defines ``__class__`` (a property that can
-        name any class), ``__getattribute__`` or ``__getattr__``. Each namespace is read
-        key by key (a copy made in one C call), never searched."""
+        of its ``__mro__`` (``object`` and the other immutable types aside: C types, whose
+        ``__getattribute__``, a slot wrapper in ``int``'s namespace, is their own C code,
+        which no Python code can replace) defines ``__class__`` (a property that can name
+        any class), ``__getattribute__`` or ``__getattr__``. Each namespace is read key by
+        key (a copy made in one C call), never searched. (``int`` counted: a protocol with
+        a data member, asked about ``3`` by the ABC machinery from the runner's frame, was
+        a TypeError where Python says no.)"""
         for base in _mro(k):
-            if base is _object:
+            if base is _object or _flags(base) & (1 << 8):  # Py_TPFLAGS_IMMUTABLETYPE
                 continue
             for key, _value in _tuple(_items(_dict(base))):
                 if _type(key) is _str and key in _names:
@@ -359,4 +363,97 @@ def make_classes(audit, error, type_dict, mro_of, flags_of, qualname_of, name_of
     return own, classes, hold, isinstance, issubclass, catch, (whose, checked, metaclass,
                                                              held_meta, derives, decide,
                                                              abc_says, answers_itself)
+
+
+def make_class_guard(audit, error, type_dict, items, name_of, flags_of):
+    """((start, note, renote, checked), their helpers, the classes held): what keeps the
+    classes a test defines as the test made them (``_ClassGuard`` in
+    ``_sandbox_rewrite.py``; the channel refuses a new ``__class__`` for an instance of
+    one of the classes held, ``make_channel``). Python 3.11 audits no write to
+    a class's attributes, so a wrong function handed an instance of the test's class could
+    rebind a method or value of it (``type(obj).value = ...``) that the test then reads.
+    ``start()`` begins a test that defines classes; ``note(cls)``, after each class
+    statement, holds the class's namespace (its (key, value) pairs, by identity);
+    ``checked(value)``, around every call the test makes, returns ``value`` once every
+    class held still binds what it bound: else the test is an error naming the class and
+    the attribute. ``renote(names)``, after each statement of the test that writes an
+    attribute, takes the test's own writes in: a held class may then differ only in the
+    attributes ``names`` (those the statement writes; None: ``setattr`` with a computed
+    name), and only if it is one of ``targets`` (the objects written; None: not known),
+    and is held anew. Attributes that Python's own machinery stores lazily
+    (``__annotations__``, read; ``__slotnames__``, by ``copy`` and ``pickle``) may change.
+    The namespaces are read through ``type``'s own descriptor, compared by identity: no
+    method of the candidate's runs here."""
+    held = []  # [class, its (key, value) pairs] of this test
+    lazy = frozenset({"__annotations__", "__slotnames__"})
+
+    def start(_held=held, _clear=list.clear):
+        _clear(_held)
+
+    def note(cls, _held=held, _dict=type_dict, _items=items, _tuple=tuple, _type=type,
+             _flags=flags_of, _append=list.append):
+        if _flags(_type(cls)) & (1 << 31):  # a class (a decorator may return anything)
+            _append(_held, [cls, _tuple(_items(_dict(cls)))])
+        return cls
+
+    def differs(then, now, names, _lazy=lazy, _type=type, _str=str, _len=len, _set=set,
+                _zip=zip):
+        """The first key (a str, or "?") ``now`` binds otherwise than ``then`` among the
+        keys that may not change (not ``names``, not lazily stored), or None."""
+        if _len(then) == _len(now):
+            for a, b in _zip(then, now):
+                if a[0] is not b[0] or a[1] is not b[1]:
+                    break
+            else:
+                return None
+        old, new = {}, {}
+        for pairs, into in ((then, old), (now, new)):
+            for key, value in pairs:
+                if _type(key) is not _str:
+                    return "?"
+                into[key] = value
+        for key in _set(old) | _set(new):
+            if key in _lazy or names is None or key in names:
+                continue
+            if key not in old or key not in new or old[key] is not new[key]:
+                return key
+        return None
+
+    def refuse(cls, key, _audit=audit, _error=error, _name=name_of, _type=type, _str=str):
+        name = _name(cls)
+        text = ("the test's class " + (name if _type(name) is _str else "?") + " was "
+                "changed by candidate code while the test ran (its attribute " + key
+                + " rebound, added or deleted): a class the test defines keeps the "
+                "attributes the test gives it")
+        _audit("erxr.plain", text.encode())
+        raise _error(text)
+
+    def checked(value, _held=held, _dict=type_dict, _items=items, _tuple=tuple,
+                _differs=differs, _refuse=refuse, _none=()):
+        for entry in _held:
+            now = _tuple(_items(_dict(entry[0])))
+            key = _differs(entry[1], now, _none)
+            if key is not None:
+                _refuse(entry[0], key)
+            entry[1] = now
+        return value
+
+    def renote(names, targets, _held=held, _dict=type_dict, _items=items, _tuple=tuple,
+               _differs=differs, _refuse=refuse, _type=type, _none=()):
+        if _type(targets) is not _tuple:
+            targets = None
+        for entry in _held:
+            now = _tuple(_items(_dict(entry[0])))
+            written = names
+            if targets is not None:  # (the objects the test's statement wrote)
+                written = _none
+                for target in targets:
+                    if target is entry[0]:
+                        written = names
+                        break
+            key = _differs(entry[1], now, written)
+            if key is not None:
+                _refuse(entry[0], key)
+            entry[1] = now
+    return (start, note, renote, checked), (differs, refuse), held
 '''

@@ -38,6 +38,11 @@ could shadow leads to them):
   exception class's real bases where its metaclass's own ``mro()`` could list ``X``;
 * every ``def`` and ``lambda`` binds its function behind the runner's opaque wrapper
   (``_Functions``), so what the test hands to the candidate leads to none of its globals;
+  the code a test's ``eval(x)`` / ``exec(x)`` evaluates is the runner's ``compiled(x,
+  mode)``, which refuses code that makes a function (it would carry the test's globals);
+* in a test that defines classes, each class is held after its class statement and checked
+  after every call the test makes (``_ClassGuard``), so a wrong function cannot rebind
+  what the test's class binds through an instance the test handed it;
 * every ``import`` statement becomes a call of the runner's importer (``make_scope`` in
   ``_sandbox_channel.py``) given the module object the server loaded before any candidate
   code ran and a snapshot of its namespaces (``_Imports``, ``_snapshot``); the importer
@@ -255,6 +260,181 @@ class _Functions(ast.NodeTransformer):
         return node
 
 
+class _ClassGuard(ast.NodeTransformer):
+    """A test that defines classes keeps them as it made them (``make_class_guard`` in
+    ``_sandbox_classes.py``): its code starts with ``START()``, each class statement is
+    followed by ``NOTE(<the class>)``, every call ``f(x)`` becomes ``CHECKED(f(x))`` (so
+    what a wrong function did to a class the test handed it an instance of is seen before
+    the test reads the class again), and each simple statement that writes attributes
+    (``Box.want = 6``, ``type(self).n += 1``, ``del C.m``, ``setattr(C, 'n', 0)``) is
+    followed by ``RENOTE(<the attribute names>, <the objects written>)``, which takes the
+    test's own writes in (on the classes written, when the statement's targets can be read
+    again without side effects: a name, ``type(name)``; else on every class held).
+    A write to the first argument of a plain method of the test's class (``self.v = v``
+    in ``__init__``) writes an instance, not a class, and takes nothing in: else a wrong
+    function could set a property ``v`` on the class and call the class, whose
+    ``__init__``'s own write would take the change in."""
+
+    def __init__(self, prefix: str, placeholders: dict) -> None:
+        self.start, self.note = prefix + "guard-start", prefix + "guard-note"
+        self.renote, self.checked = prefix + "guard-renote", prefix + "guard-checked"
+        # setattr / delattr: by name, or the runner's placeholder of the real builtin
+        self.writers = {"setattr", "delattr"} | {placeholders.get(n) for n in (
+            "setattr", "delattr")} - {None}
+        self.class_decorators = {"classmethod", "staticmethod"} | {placeholders.get(n) for n in (
+            "classmethod", "staticmethod")} - {None}
+        self.instances: list[str | None] = []  # the enclosing methods' instance argument
+        self.type_name = placeholders.get("type")  # (a metaclass's methods take classes)
+
+    def _instance(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+        """The name of a plain method's instance argument (None for a classmethod,
+        staticmethod, ``__new__``, ``__init_subclass__`` or ``__class_getitem__``, or a
+        method of a metaclass, whose first argument is a class)."""
+        if not getattr(node, "erxr_guard_method", False) or node.name in (
+                "__new__", "__init_subclass__", "__class_getitem__"):
+            return None
+        for decorator in node.decorator_list:
+            if (isinstance(decorator, ast.Name) and decorator.id in self.class_decorators) or (
+                    isinstance(decorator, ast.Constant)
+                    and decorator.value in self.class_decorators):
+                return None
+        positional = node.args.posonlyargs + node.args.args
+        return positional[0].arg if positional else None
+
+    def _visit_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> Any:
+        self.instances.append(self._instance(node))
+        try:
+            return self.generic_visit(node)
+        finally:
+            self.instances.pop()
+
+    visit_FunctionDef = visit_AsyncFunctionDef = _visit_function
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> Any:
+        meta = any((isinstance(b, ast.Name) and b.id == "type") or (
+            isinstance(b, ast.Constant) and b.value == self.type_name) for b in node.bases)
+        for stmt in node.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and not meta:
+                stmt.erxr_guard_method = True  # type: ignore[union-attr]
+        return self.generic_visit(node)
+
+    def _writer(self, node: ast.Call) -> bool:
+        func = node.func
+        return (isinstance(func, ast.Name) and func.id in self.writers) or (
+            isinstance(func, ast.Constant) and func.value in self.writers)
+
+    def _call(self, name: str, args: list, where: ast.AST) -> ast.Call:
+        return _located(ast.Call(func=_located(ast.Constant(name), where), args=args,
+                                 keywords=[]), where)
+
+    def _target(self, base: ast.expr) -> ast.expr | None:
+        """An expression that reads again, without side effects, the object a write's
+        target names (``Box`` of ``Box.want = 6``, ``type(self)`` of ``type(self).n +=
+        1``, with the real ``type``), or None."""
+        if isinstance(base, ast.Name):
+            return _located(ast.Name(base.id, ast.Load()), base)
+        if (isinstance(base, ast.Call) and isinstance(base.func, ast.Constant)
+                and base.func.value == self.type_name and len(base.args) == 1
+                and not base.keywords and isinstance(base.args[0], ast.Name)):
+            return _located(ast.Call(func=_located(ast.Constant(self.type_name), base),
+                                     args=[_located(ast.Name(base.args[0].id, ast.Load()),
+                                                    base)], keywords=[]), base)
+        return None
+
+    def _writes(self, stmt: ast.stmt) -> tuple | None | bool:
+        """(the attribute names a simple statement writes (a tuple), or None for a
+        computed one (``setattr(c, name, v)``); expressions of the objects written, or
+        None when one cannot be read again), or False for no write."""
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.For,
+                             ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith,
+                             ast.Try, ast.Match, ast.Return, ast.Raise,
+                             getattr(ast, "TryStar", ast.Try))):
+            return False
+        names: set[str] | None = set()
+        targets: list | None = []
+        instance = self.instances[-1] if self.instances else None
+        for n in ast.walk(stmt):
+            base = None
+            if isinstance(n, ast.Attribute) and not isinstance(n.ctx, ast.Load):
+                if instance is not None and isinstance(n.value, ast.Name) \
+                        and n.value.id == instance:
+                    continue  # (an instance's own attribute)
+                base = n.value
+                if names is not None:
+                    names.add(n.attr)
+            elif isinstance(n, ast.Call) and self._writer(n) and n.args:
+                base = n.args[0]
+                if len(n.args) >= 2 and isinstance(n.args[1], ast.Constant) \
+                        and isinstance(n.args[1].value, str):
+                    if names is not None:
+                        names.add(n.args[1].value)
+                else:
+                    names = None
+            else:
+                continue
+            target = self._target(base)
+            if target is None or targets is None:
+                targets = None
+            else:
+                targets.append(target)
+        if names is not None and not names:
+            return False
+        return (None if names is None else tuple(sorted(names)),
+                None if targets is None else targets)
+
+    def _block(self, block: list) -> list:
+        out: list = []
+        for stmt in block:
+            writes = self._writes(stmt)
+            out.append(self.visit(stmt))
+            if isinstance(stmt, ast.ClassDef):
+                out.append(_located(ast.Expr(self._call(self.note, [_located(
+                    ast.Name(stmt.name, ast.Load()), stmt)], stmt)), stmt))
+            elif writes is not False:
+                names, targets = writes  # type: ignore[misc]
+                out.append(_located(ast.Expr(self._call(self.renote, [
+                    _located(_constant(names), stmt),
+                    _located(ast.Constant(None) if targets is None else ast.Tuple(
+                        targets, ast.Load()), stmt)], stmt)), stmt))
+        return out
+
+    def generic_visit(self, node: ast.AST) -> ast.AST:
+        for field in _BLOCK_FIELDS:
+            block = getattr(node, field, None)
+            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                setattr(node, field, self._block(block))
+        for field, value in ast.iter_fields(node):
+            if field in _BLOCK_FIELDS and isinstance(value, list) and value and isinstance(
+                    value[0], ast.stmt):
+                continue
+            if isinstance(value, list):
+                value[:] = [self.visit(v) if isinstance(v, ast.AST) else v for v in value]
+            elif isinstance(value, ast.AST):
+                setattr(node, field, self.visit(value))
+        return node
+
+    def visit_Module(self, node: ast.Module) -> Any:
+        self.generic_visit(node)
+        first = 0
+        while first < len(node.body) and isinstance(node.body[first], ast.ImportFrom) \
+                and node.body[first].module == "__future__":  # type: ignore[attr-defined]
+            first += 1
+        node.body.insert(first, ast.Expr(self._call(self.start, [], node.body[0])))
+        node.body.append(ast.Expr(self._call(self.checked, [ast.Constant(None)],
+                                             node.body[-1])))
+        return node
+
+    def visit_Call(self, node: ast.Call) -> Any:
+        self.generic_visit(node)
+        if self._writer(node):
+            return node  # (the test's own write: RENOTE follows the statement)
+        return self._call(self.checked, [node], node)
+
+
+def _defines_classes(tree: ast.AST) -> bool:
+    return any(isinstance(n, ast.ClassDef) for n in ast.walk(tree))
+
+
 def _bound_names(tree: ast.AST, imports: bool = True) -> set[str]:
     """Every name the test binds anywhere (any scope): those keep their own meaning.
     ``imports=False``: leaving out what ``import`` statements bind."""
@@ -282,6 +462,23 @@ def _bound_names(tree: ast.AST, imports: bool = True) -> set[str]:
     return bound
 
 
+def _annotation_names(tree: ast.AST) -> set[int]:
+    """The ids of the names in a test's annotations when the test has ``from __future__
+    import annotations``: those annotations are their text (``'int'``), never evaluated,
+    so their names stay names (a placeholder's text is no type ``get_type_hints`` finds)."""
+    if not any(isinstance(n, ast.ImportFrom) and n.module == "__future__" and any(
+            a.name == "annotations" for a in n.names) for n in tree.body):  # type: ignore
+        return set()
+    found: set[int] = set()
+    for n in ast.walk(tree):
+        notes = [n.annotation] if isinstance(n, (ast.arg, ast.AnnAssign)) else (
+            [n.returns] if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) else [])
+        for note in notes:
+            if note is not None:
+                found.update(id(m) for m in ast.walk(note) if isinstance(m, ast.Name))
+    return found
+
+
 class _RealNames(ast.NodeTransformer):
     """Reads of builtin names and ``pytest`` -> placeholders of the runner's objects. A
     zero-argument ``super()`` in a function becomes ``SUPER(__class__, <its first
@@ -290,10 +487,12 @@ class _RealNames(ast.NodeTransformer):
     every ``super()`` of a test's class a RuntimeError."""
 
     def __init__(self, placeholders: dict, attributes: dict, patterns: dict,
-                 bound: set) -> None:
+                 bound: set, tree: ast.AST) -> None:
         self.placeholders, self.attributes, self.patterns = placeholders, attributes, patterns
         self.bound = bound
         self.firsts: list[str | None] = []  # the enclosing functions' first arguments
+        self.text = _annotation_names(tree)
+        self.compiled = placeholders["pytest"][:-len("pytest")] + "compiled"
 
     def _real(self, name: str) -> str | None:
         return self.placeholders.get(name) if name not in self.bound else None
@@ -311,7 +510,8 @@ class _RealNames(ast.NodeTransformer):
     visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = _visit_function
 
     def visit_Name(self, node: ast.Name) -> Any:
-        real = self._real(node.id) if isinstance(node.ctx, ast.Load) else None
+        real = self._real(node.id) if isinstance(node.ctx, ast.Load) and id(
+            node) not in self.text else None
         return _located(ast.Constant(real), node) if real is not None else node
 
     def visit_Attribute(self, node: ast.Attribute) -> Any:
@@ -328,6 +528,15 @@ class _RealNames(ast.NodeTransformer):
                 and self._real("super") is not None):
             node.args = [_located(ast.Name("__class__", ast.Load()), node),
                          _located(ast.Name(self.firsts[-1], ast.Load()), node)]
+        if (isinstance(node.func, ast.Name) and node.func.id in ("eval", "exec")
+                and node.args and not isinstance(node.args[0], ast.Starred)
+                and self._real(node.func.id) is not None):
+            # the code a test evaluates: checked and compiled by the runner (``compiled``
+            # in ``_sandbox_channel.py``): no function made at run time carries its globals
+            node.args[0] = _located(ast.Call(
+                func=_located(ast.Constant(self.compiled), node),
+                args=[node.args[0], _located(ast.Constant(node.func.id), node)],
+                keywords=[]), node.args[0])
         self.generic_visit(node)
         if isinstance(node.func, ast.Constant) and node.func.value == self.attributes.get(
                 "raises"):
@@ -713,6 +922,11 @@ def _snapshot(module: Any) -> tuple:
         kind = type(value)
         if isinstance(value, type) and value.__module__ == name \
                 and not value.__flags__ & (1 << 8):  # (not Py_TPFLAGS_IMMUTABLETYPE)
+            # a class's ``__annotations__``, read, is stored in its namespace (an empty
+            # dict) when it has none: typing's protocol check reads those of the protocol
+            # and its bases, so ``isinstance(x, typing.SupportsInt)`` grew SupportsInt's
+            # namespace, and the test was an error. Read here, before the snapshot.
+            type.__dict__["__annotations__"].__get__(value)
             attrs = vars(value)  # (its metadata strs may be other, equal objects in W)
             keys = tuple(k for k in attrs if k not in ("__module__", "__doc__",
                                                        "__qualname__"))
@@ -859,7 +1073,9 @@ def _prepared(judge: dict, salt: str) -> tuple:
              prefix + "import": judge["import"], prefix + "import_from": judge["import_from"],
              prefix + "recheck": judge["recheck"], prefix + "own": judge["own"],
              prefix + "classes": judge["classes"], prefix + "wrap": judge["wrap"],
-             prefix + "catch": judge["catch"],
+             prefix + "catch": judge["catch"], prefix + "compiled": judge["compiled"],
+             **{prefix + "guard-" + kind: function for kind, function in zip(
+                 ("start", "note", "renote", "checked"), judge["guard"], strict=True)},
              prefix + "classmethod": classmethod, prefix + "staticmethod": staticmethod}
     placeholders = {"pytest": prefix + "pytest"}
     for name, obj in judge["names"].items():
@@ -892,7 +1108,8 @@ def compile_test(tree: ast.Module, judge: dict, salt: str,  # type: ignore[no-un
         tree = _Arithmetic(prefix + "arith").visit(tree)
     if source is None or not foldable.isdisjoint(_IDENTIFIER.findall(source)):
         patterns: dict = {}
-        tree = _RealNames(placeholders, attributes, patterns, _bound_names(tree)).visit(tree)
+        tree = _RealNames(placeholders, attributes, patterns, _bound_names(tree),
+                          tree).visit(tree)
         ast.fix_missing_locations(tree)  # (imports turned into assignments)
         if patterns:
             swaps = {**swaps, **patterns}
@@ -916,10 +1133,16 @@ def compile_test(tree: ast.Module, judge: dict, salt: str,  # type: ignore[no-un
                 keywords=[])))
         ast.fix_missing_locations(tree)
         swaps = {**swaps, **held}
+    if (source is None or "class" in source) and _defines_classes(tree):
+        tree = _ClassGuard(prefix, placeholders).visit(tree)
+        ast.fix_missing_locations(tree)
     if source is None or "lambda" in source or "def" in source:
         tree = _Functions(prefix + "wrap", {name: prefix + kind
                                             for name, kind in _IMPLICIT.items()}).visit(tree)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # "'str' object is not callable" on a placeholder
-        code = compile(tree, "<test>", "exec")
+        # dont_inherit: not this module's ``from __future__ import annotations``, which made
+        # a test's annotations the text of its placeholders (``x: int`` read as the string
+        # "'\\0erxr-...-b-int'", so ``functools.singledispatch``'s ``register`` failed)
+        code = compile(tree, "<test>", "exec", dont_inherit=True)
     return _swap_constants(code, swaps)

@@ -502,7 +502,16 @@ def make_hooks() -> dict:
     wrap = namespace["make_wrap"](opaque, functools._CacheInfo,
                                   opaque.__dict__["__dict__"].__set__, types.FunctionType,
                                   function_getters)
+    # what a test's eval / exec evaluate: code that makes no function, or an error
+    compiled = namespace["make_compiled"](compile, types.CodeType,
+                                          type.__dict__["__flags__"].__get__, str, bytes,
+                                          sys.audit, TypeError)
+    # what keeps the classes a test defines as it made them (_sandbox_classes.py)
+    guard_parts, guard_helpers, test_classes = namespace["make_class_guard"](
+        sys.audit, TypeError, type.__dict__["__dict__"].__get__, types.MappingProxyType.items,
+        type.__dict__["__name__"].__get__, type.__dict__["__flags__"].__get__)
     judge = {"compare": guarded["compare"], "chain": guarded["chain"], "own": own,
+             "compiled": compiled, "guard": guard_parts,
              "classes": classes, "catch": catch,
              "import": import_module, "import_from": import_from, "run": run_test,
              "recheck": recheck, "views": {"random": random_view},
@@ -555,12 +564,14 @@ def make_hooks() -> dict:
     # their defaults hold originals, or the tests' random
     hidden_all = (hidden, raiser, on_sigxcpu, *loaders, run_test, seed_tests, *draws, tag,
                   tag_add, *marking, import_module, recheck, hold, own, classes,
-                  is_instance, is_subclass, catch, *class_parts)  # (tag views, writable;
+                  is_instance, is_subclass, catch, *class_parts, compiled,
+                  *guard_parts, *guard_helpers)  # (tag views, writable;
     # the tags a test's end needs, a list the importer and recheck hold)
     protected = (fingerprint, unchanged, *fingerprint_parts, describe, *describe_parts, flush,
                  import_error, *rules["functions"], *guarded.values(), *shim, *hidden_all,
                  run_test, import_module, import_from, intact, recheck, seed_tests, rebound,
-                 *draws, own, classes, hold, is_instance, is_subclass, *class_parts, wrap, catch)
+                 *draws, own, classes, hold, is_instance, is_subclass, *class_parts, wrap, catch,
+                 compiled, *guard_parts, *guard_helpers)
     # Made here, once; each W arms its own copy (see _install_hooks)
     fatal_names = tuple(_FATAL.get(n, b"") for n in range(65))  # private, immutable
     channel = namespace["make_channel"](
@@ -569,7 +580,7 @@ def make_hooks() -> dict:
         _CANDIDATE, fatal_names, type.__dict__["__dict__"].__get__,
         types.MappingProxyType.items, TAMPERED_EXIT, __import__("_thread")._count,
         types.FrameType, frozenset(sys.stdlib_module_names),
-        __import__("_thread").get_ident, _name_readers(), (intact.__code__,))
+        __import__("_thread").get_ident, _name_readers(), (intact.__code__,), test_classes)
     guard = namespace["make_guard"](_BLOCKED_EVENTS, _BLOCKED_IMPORTS, hidden_all,
                                     protected + rules["factories"], PermissionError,
                                     import_error)

@@ -115,6 +115,11 @@ def _compile_test(test: str, judge: dict, salt: str) -> tuple:
         return hit
     tree = ast.parse(test, "<test>", "exec")
     imported = static_imports([tree]) if "import" in test else []  # (no import without it)
+    if "singledispatch" in test and "typing" not in imported:
+        # functools.singledispatch's register imports typing (get_type_hints) on first use:
+        # a first import in W, after the code loaded, makes TypeVars, whose frames taken
+        # made the test an error
+        imported = [*imported, "typing"]
     if imported:  # loaded here, so that the test is handed these very modules (see
         preload(imported)  # _sandbox_rewrite's _Imports); W would preload them anyway
     hit = (compile_test(tree, judge, salt, test), imported)
