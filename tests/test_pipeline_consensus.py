@@ -8,7 +8,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from conftest import DATA, LOOP_LIMIT
+from conftest import DATA, LOOP_LIMIT, LOOP_LIMITS
 from execretrieval.benchmark.dataset import Benchmark, load_benchmark
 from execretrieval.oracle.execution import Oracle
 from execretrieval.pipeline import SplitRequiredError, make_split, rank_system
@@ -75,7 +75,7 @@ def test_consensus_never_reads_expected_outputs(small: Benchmark) -> None:
                          for q in small.queries], small.corpus, path=small.path)
     # a 2 s limit: an input on which the donor loops (gray_code_sequence(2**31)) costs the
     # limit each time, and nothing this test compares depends on the limit
-    with Oracle(workers=2, timeout=LOOP_LIMIT) as oracle:
+    with Oracle(workers=2, timeout=LOOP_LIMIT, limits=LOOP_LIMITS) as oracle:
         one = rank_system(small, "minilm+consensus", keep=800, oracle=oracle,
                           split=make_split(small, 0.5, seed=0))
         two = rank_system(garbled, "minilm+consensus", keep=800, oracle=oracle,

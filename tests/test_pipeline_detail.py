@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conftest import DATA, LOOP_LIMIT
+from conftest import DATA, LOOP_LIMIT, LOOP_LIMITS
 from execretrieval.benchmark.dataset import Benchmark, load_benchmark
 from execretrieval.oracle.execution import Oracle
 from execretrieval.pipeline import make_split, rank_system, system_cost
@@ -55,7 +55,7 @@ def test_two_stages_each_report_their_rank_and_score(small: Benchmark) -> None:
     split = make_split(small, 0.5, seed=0)
     # a 2 s limit: an input on which the donor loops (gray_code_sequence(2**31)) costs the
     # limit each time, and the stages' ranks do not depend on it
-    with Oracle(workers=2, timeout=LOOP_LIMIT) as oracle:
+    with Oracle(workers=2, timeout=LOOP_LIMIT, limits=LOOP_LIMITS) as oracle:
         after_exec = rank_system(small, "minilm+exec", keep=800, oracle=oracle,
                                  split=split).known_scores()
         piped = rank_system(small, "minilm+exec+consensus:depth=5", keep=800, oracle=oracle,

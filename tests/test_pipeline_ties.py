@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import DATA, LOOP_LIMIT
+from conftest import DATA, LOOP_LIMIT, LOOP_LIMITS
 from execretrieval.benchmark.dataset import Benchmark, load_benchmark
 from execretrieval.oracle.cache import ResultCache
 from execretrieval.oracle.execution import Oracle
@@ -122,7 +122,8 @@ def test_shuffling_corpus_lines_changes_no_figure_top_list_or_detail(tmp_path, s
     reports = []
     # a 2 s limit: an input on which a donor loops (gray_code_sequence(2**31)) costs the
     # limit each time, and both copies run under the same one
-    with Oracle(workers=2, timeout=LOOP_LIMIT, cache=ResultCache(results_path)) as oracle:
+    with Oracle(workers=2, timeout=LOOP_LIMIT, limits=LOOP_LIMITS,
+                cache=ResultCache(results_path)) as oracle:
         for bench in (original, copy):
             part = _first(bench, 40)
             split = make_split(part, 0.5, seed=0)
