@@ -365,8 +365,10 @@ def make_classes(audit, error, type_dict, mro_of, flags_of, qualname_of, name_of
                                                              abc_says, answers_itself)
 
 
-def make_class_guard(audit, error, type_dict, items, name_of, flags_of):
-    """((start, note, renote, checked), their helpers, the classes held): what keeps the
+def make_class_guard(audit, error, type_dict, items, name_of, flags_of, globals_of, mro_of,
+                     function_type, getset_type):
+    """((start, note, renote, checked, patched, swap), their helpers, (the classes held,
+    the permit of ``swap``)): what keeps the
     classes a test defines as the test made them (``_ClassGuard`` in
     ``_sandbox_rewrite.py``; the channel refuses a new ``__class__`` for an instance of
     one of the classes held, ``make_channel``). Python 3.11 audits no write to
@@ -386,9 +388,76 @@ def make_class_guard(audit, error, type_dict, items, name_of, flags_of):
     method of the candidate's runs here."""
     held = []  # [class, its (key, value) pairs] of this test
     lazy = frozenset({"__annotations__", "__slotnames__"})
+    # [class, attribute, its value when the patcher was made (or absent), what the patcher
+    # puts in, whether that is a mock it makes, unittest.mock's NonCallableMock] of this test
+    patches = []
+    absent = object()
 
-    def start(_held=held, _clear=list.clear):
+    def start(_held=held, _patches=patches, _clear=list.clear):
         _clear(_held)
+        _clear(_patches)
+
+    def patched(patcher, cls, name, _patches=patches, _dict=type_dict, _type=type,
+                _str=str, _dict_type=dict, _name=name_of, _globals=globals_of,
+                _function=function_type, _getset=getset_type, _absent=absent,
+                _flags=flags_of, _append=list.append):
+        """``patch.object(cls, name, ...)`` of the test's (``_ClassGuard``): when it made
+        unittest.mock's own patcher of ``cls``'s attribute ``name``, that attribute may
+        change from now on to what the patcher puts in, or back to what it was; any other
+        change stays the candidate's. Read through ``type``'s descriptors and the
+        patcher's own ``__dict__`` slot (no method of anyone's runs here)."""
+        kind = _type(patcher)
+        if _type(kind) is not _type or not _flags(_type(cls)) & (1 << 31):
+            return patcher
+        space = _dict(kind)
+        module, enter, slot = (space.get("__module__"), space.get("__enter__"),
+                               space.get("__dict__"))
+        if (_type(module) is not _str or module != "unittest.mock"
+                or _name(kind) != "_patch" or _type(enter) is not _function
+                or _type(slot) is not _getset):
+            return patcher
+        state = slot.__get__(patcher, kind)
+        mock = _globals(enter)
+        if _type(state) is not _dict_type or _type(mock) is not _dict_type:
+            return patcher
+        if state.get("attribute") != name:  # (its target: the class the test names)
+            return patcher
+        new = state.get("new", _absent)
+        _append(_patches, [cls, name, _dict(cls).get(name, _absent), new,
+                           new is mock.get("DEFAULT", _absent),
+                           mock.get("NonCallableMock", _absent)])
+        return patcher
+
+    def accepts(cls, then, now, names, _patches=patches, _lazy=lazy, _type=type,
+                _str=str, _set=set, _absent=absent, _mro=mro_of):
+        """The first key (or "?") ``now`` binds otherwise than ``then`` that neither
+        ``names`` nor a patcher of the test's (``patched``) accounts for, or None."""
+        old, new = {}, {}
+        for pairs, into in ((then, old), (now, new)):
+            for key, value in pairs:
+                if _type(key) is not _str:
+                    return "?"
+                into[key] = value
+        for key in _set(old) | _set(new):
+            if key in _lazy or names is None or key in names:
+                continue
+            value = new.get(key, _absent)
+            if value is old.get(key, _absent):
+                continue
+            for entry in _patches:
+                if entry[0] is cls and entry[1] == key:
+                    if value is entry[2] or value is entry[3]:
+                        break
+                    if entry[4] and value is not _absent:
+                        found = False
+                        for base in _mro(_type(value)):
+                            if base is entry[5]:
+                                found = True
+                        if found:
+                            break
+            else:
+                return key
+        return None
 
     def note(cls, _held=held, _dict=type_dict, _items=items, _tuple=tuple, _type=type,
              _flags=flags_of, _append=list.append):
@@ -429,17 +498,21 @@ def make_class_guard(audit, error, type_dict, items, name_of, flags_of):
         raise _error(text)
 
     def checked(value, _held=held, _dict=type_dict, _items=items, _tuple=tuple,
-                _differs=differs, _refuse=refuse, _none=()):
+                _differs=differs, _refuse=refuse, _none=(), _patches=patches,
+                _accepts=accepts):
         for entry in _held:
             now = _tuple(_items(_dict(entry[0])))
             key = _differs(entry[1], now, _none)
+            if key is not None and _patches:
+                key = _accepts(entry[0], entry[1], now, _none)
             if key is not None:
                 _refuse(entry[0], key)
             entry[1] = now
         return value
 
     def renote(names, targets, _held=held, _dict=type_dict, _items=items, _tuple=tuple,
-               _differs=differs, _refuse=refuse, _type=type, _none=()):
+               _differs=differs, _refuse=refuse, _type=type, _none=(), _patches=patches,
+               _accepts=accepts):
         if _type(targets) is not _tuple:
             targets = None
         for entry in _held:
@@ -452,8 +525,26 @@ def make_class_guard(audit, error, type_dict, items, name_of, flags_of):
                         written = names
                         break
             key = _differs(entry[1], now, written)
+            if key is not None and _patches:
+                key = _accepts(entry[0], entry[1], now, written)
             if key is not None:
                 _refuse(entry[0], key)
             entry[1] = now
-    return (start, note, renote, checked), (differs, refuse), held
+    permit = []  # [the instance, its new class] while ``swap`` writes it
+
+    def swap(cls, obj, _permit=permit, _set=object.__setattr__, _append=list.append,
+             _clear=list.clear):
+        """``obj.__class__ = cls`` written in the test's own code (``_ClassGuard``): the
+        channel lets this one through (``permit``, read by ``make_channel``) while
+        refusing a new class for an instance of a held class from anyone else. No code
+        but the interpreter's (and the audit hooks) runs between permit and write."""
+        _append(_permit, obj)
+        _append(_permit, cls)
+        try:
+            _set(obj, "__class__", cls)
+        finally:
+            _clear(_permit)
+
+    return ((start, note, renote, checked, patched, swap), (differs, refuse, accepts),
+            (held, permit))
 '''
