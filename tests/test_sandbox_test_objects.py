@@ -137,6 +137,15 @@ ATTACKS = [
       "p.start()\ng = guess(b)\np.stop()\nassert g == Box.want",
       BOX + "import unittest.mock\nb = Box(3)\n"
       "with unittest.mock.patch.object(Box, 'want'):\n    assert guess(b) == Box.want"]),
+    # ... the patched attribute put back (by the candidate) while the patch is on, or the
+    # patched value put in again after it is off
+    ("candidate_undoes_the_tests_patch",
+     "def guess(b):\n    type(b).want = 5\n    return 5\n"
+     "def again(b):\n    type(b).want = 7\n    return 7\n",
+     [BOX + "from unittest.mock import patch\nb = Box(3)\n"
+      "with patch.object(Box, 'want', 7):\n    assert guess(b) == Box.want",
+      BOX + "from unittest.mock import patch\nb = Box(3)\nwith patch.object(Box, 'want', 7):\n"
+      "    pass\nassert again(b) == Box.want"]),
     # ... the test gives its instance another class itself: the candidate still may not
     ("candidate_swaps_after_the_tests_own_swap",
      "def double(b):\n    class Evil(type(b)):\n        def value(self):\n"
@@ -250,7 +259,11 @@ HONEST_CASES = [
       "assert add(Box(2).value(), 1) == 3",
       BOX + "class Kid(Box):\n    pass\nfrom unittest import mock\n"
       "with mock.patch.object(Kid, 'want', 0, create=True):\n    assert add(Kid.want, 1) == 1\n"
-      "assert add(Kid.want, 0) == 5 and 'want' not in Kid.__dict__"]),
+      "assert add(Kid.want, 0) == 5 and 'want' not in Kid.__dict__",
+      BOX + "from unittest import mock\np = mock.patch.object(Box, 'want', 1)\nBox.want = 6\n"
+      "with p:\n    assert add(Box.want, 0) == 1\n    with mock.patch.object(Box, 'want', 2):\n"
+      "        assert add(Box.want, 0) == 2\n    assert add(Box.want, 0) == 1\n"
+      "assert add(Box.want, 0) == 6"]),
     # ... a test giving an instance of its own class another class itself
     ("test_swaps_its_own_instances_class", ADD,
      [BOX + "class Two(Box):\n    def value(self):\n        return 2 * self.v\n"

@@ -388,8 +388,9 @@ def make_class_guard(audit, error, type_dict, items, name_of, flags_of, globals_
     method of the candidate's runs here."""
     held = []  # [class, its (key, value) pairs] of this test
     lazy = frozenset({"__annotations__", "__slotnames__"})
-    # [class, attribute, its value when the patcher was made (or absent), what the patcher
-    # puts in, whether that is a mock it makes, unittest.mock's NonCallableMock] of this test
+    # [class, attribute, what its exit puts back (or absent), what the patcher puts in,
+    # whether that is a mock it makes, unittest.mock's NonCallableMock, the patcher's
+    # __dict__, mock.DEFAULT, whether it was seen entered] of this test
     patches = []
     absent = object()
 
@@ -422,16 +423,18 @@ def make_class_guard(audit, error, type_dict, items, name_of, flags_of, globals_
             return patcher
         if state.get("attribute") != name:  # (its target: the class the test names)
             return patcher
-        new = state.get("new", _absent)
-        _append(_patches, [cls, name, _dict(cls).get(name, _absent), new,
-                           new is mock.get("DEFAULT", _absent),
-                           mock.get("NonCallableMock", _absent)])
+        new, default = state.get("new", _absent), mock.get("DEFAULT", _absent)
+        _append(_patches, [cls, name, _dict(cls).get(name, _absent), new, new is default,
+                           mock.get("NonCallableMock", _absent), state, default, False])
         return patcher
 
     def accepts(cls, then, now, names, _patches=patches, _lazy=lazy, _type=type,
                 _str=str, _set=set, _absent=absent, _mro=mro_of):
         """The first key (or "?") ``now`` binds otherwise than ``then`` that neither
-        ``names`` nor a patcher of the test's (``patched``) accounts for, or None."""
+        ``names`` nor a patcher of the test's (``patched``) accounts for, or None. While a
+        patcher of ``cls``'s attribute is entered, that attribute must bind what it put
+        in (so candidate code cannot put the original back unseen); once it has exited,
+        what its exit put back."""
         old, new = {}, {}
         for pairs, into in ((then, old), (now, new)):
             for key, value in pairs:
@@ -442,21 +445,26 @@ def make_class_guard(audit, error, type_dict, items, name_of, flags_of, globals_
             if key in _lazy or names is None or key in names:
                 continue
             value = new.get(key, _absent)
-            if value is old.get(key, _absent):
-                continue
+            entered = fits = False
             for entry in _patches:
                 if entry[0] is cls and entry[1] == key:
-                    if value is entry[2] or value is entry[3]:
-                        break
-                    if entry[4] and value is not _absent:
-                        found = False
-                        for base in _mro(_type(value)):
-                            if base is entry[5]:
-                                found = True
-                        if found:
-                            break
-            else:
-                return key
+                    state = entry[6]
+                    if state.get("target", _absent) is cls:
+                        entered = entry[8] = True
+                        original = state.get("temp_original", _absent)
+                        entry[2] = (original if state.get("is_local") is True
+                                    and original is not entry[7] else _absent)
+                        if value is entry[3]:
+                            fits = True
+                        elif entry[4] and value is not _absent:
+                            for base in _mro(_type(value)):
+                                if base is entry[5]:
+                                    fits = True
+                    elif entry[8] and value is entry[2]:
+                        fits = True  # (what its exit put back)
+            if entered or value is not old.get(key, _absent):
+                if not fits:
+                    return key
         return None
 
     def note(cls, _held=held, _dict=type_dict, _items=items, _tuple=tuple, _type=type,
@@ -503,7 +511,7 @@ def make_class_guard(audit, error, type_dict, items, name_of, flags_of, globals_
         for entry in _held:
             now = _tuple(_items(_dict(entry[0])))
             key = _differs(entry[1], now, _none)
-            if key is not None and _patches:
+            if _patches:  # (an entered patcher's attribute must still be what it put in)
                 key = _accepts(entry[0], entry[1], now, _none)
             if key is not None:
                 _refuse(entry[0], key)
@@ -525,7 +533,7 @@ def make_class_guard(audit, error, type_dict, items, name_of, flags_of, globals_
                         written = names
                         break
             key = _differs(entry[1], now, written)
-            if key is not None and _patches:
+            if _patches:
                 key = _accepts(entry[0], entry[1], now, written)
             if key is not None:
                 _refuse(entry[0], key)
