@@ -268,7 +268,9 @@ HONEST_CASES = [
     ("test_swaps_its_own_instances_class", ADD,
      [BOX + "class Two(Box):\n    def value(self):\n        return 2 * self.v\n"
       "b = Box(3)\nb.__class__ = Two\nassert add(b.value(), 0) == 6\n"
-      "b.__class__ = Box\nassert add(b.value(), 1) == 4 and type(b) is Box"]),
+      "b.__class__ = Box\nassert add(b.value(), 1) == 4 and type(b) is Box",
+      "class A:\n    pass\nclass B(A):\n    def f(self):\n        return add(1, 1)\n"
+      "def make():\n    o = A()\n    o.__class__ = B\n    return o\nassert make().f() == 2"]),
     # 3. typing's protocols, imported by the test
     ("typing_protocols", ADD,
      ["import typing\nassert isinstance(add(1, 2), typing.SupportsInt)\n"

@@ -540,12 +540,13 @@ def make_class_guard(audit, error, type_dict, items, name_of, flags_of, globals_
             entry[1] = now
     permit = []  # [the instance, its new class] while ``swap`` writes it
 
-    def swap(cls, obj, _permit=permit, _set=object.__setattr__, _append=list.append,
+    def swap(cls, obj, _permit=permit, _set=setattr, _append=list.append,
              _clear=list.clear):
         """``obj.__class__ = cls`` written in the test's own code (``_ClassGuard``): the
         channel lets this one through (``permit``, read by ``make_channel``) while
-        refusing a new class for an instance of a held class from anyone else. No code
-        but the interpreter's (and the audit hooks) runs between permit and write."""
+        refusing a new class for an instance of a held class from anyone else. The write
+        is Python's (``setattr``: a ``__setattr__`` of the instance's class runs, as it
+        would); only this instance may be given this class while the permit is out."""
         _append(_permit, obj)
         _append(_permit, cls)
         try:
