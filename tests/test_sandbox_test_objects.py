@@ -139,6 +139,22 @@ ATTACKS = [
       "with unittest.mock.patch.object(Box, 'want'):\n    assert guess(b) == Box.want"]),
     # ... the patched attribute put back (by the candidate) while the patch is on, or the
     # patched value put in again after it is off
+    # ... a mock of its own put in for the one the patcher made, or patch.object replaced
+    # by the candidate so that the patcher puts in what the candidate chose
+    ("candidate_replaces_the_patchers_mock",
+     "from unittest import mock\ndef guess(b):\n    m = mock.MagicMock()\n"
+     "    m.return_value = 9\n    type(b).value = m\n    return 9\n",
+     [BOX + "from unittest.mock import patch\nb = Box(3)\n"
+      "with patch.object(Box, 'value') as m:\n    m.return_value = 4\n"
+      "    assert guess(b) == b.value()",
+      BOX + "from unittest.mock import patch\nb = Box(3)\n"
+      "@patch.object(Box, 'value')\ndef check(m):\n    assert guess(b) == b.value()\ncheck()"]),
+    ("candidate_replaces_patch_object",
+     "from unittest import mock\n_real = mock.patch.object\n"
+     "def _fake(target, name, new=None, *a, **k):\n    return _real(target, name, 9)\n"
+     "mock.patch.object = _fake\ndef guess(b):\n    return 9\n",
+     [BOX + "from unittest.mock import patch\n"
+      "with patch.object(Box, 'want', 7):\n    assert guess(Box(1)) == Box.want"]),
     ("candidate_undoes_the_tests_patch",
      "def guess(b):\n    type(b).want = 5\n    return 5\n"
      "def again(b):\n    type(b).want = 7\n    return 7\n",
@@ -263,7 +279,9 @@ HONEST_CASES = [
       BOX + "from unittest import mock\np = mock.patch.object(Box, 'want', 1)\nBox.want = 6\n"
       "with p:\n    assert add(Box.want, 0) == 1\n    with mock.patch.object(Box, 'want', 2):\n"
       "        assert add(Box.want, 0) == 2\n    assert add(Box.want, 0) == 1\n"
-      "assert add(Box.want, 0) == 6"]),
+      "assert add(Box.want, 0) == 6",
+      BOX + "from unittest import mock\nwith mock.patch.object(Box, 'want', 1):\n"
+      "    assert add(Box.want, 0) == 1\nBox.want = 8\nassert add(Box.want, 0) == 8"]),
     # ... a test giving an instance of its own class another class itself
     ("test_swaps_its_own_instances_class", ADD,
      [BOX + "class Two(Box):\n    def value(self):\n        return 2 * self.v\n"

@@ -388,9 +388,7 @@ def make_class_guard(audit, error, type_dict, items, name_of, flags_of, globals_
     method of the candidate's runs here."""
     held = []  # [class, its (key, value) pairs] of this test
     lazy = frozenset({"__annotations__", "__slotnames__"})
-    # [class, attribute, what its exit puts back (or absent), what the patcher puts in,
-    # whether that is a mock it makes, unittest.mock's NonCallableMock, the patcher's
-    # __dict__, mock.DEFAULT, whether it was seen entered] of this test
+    # one per unittest.mock patcher of a test's class this test made (``patched``)
     patches = []
     absent = object()
 
@@ -398,17 +396,20 @@ def make_class_guard(audit, error, type_dict, items, name_of, flags_of, globals_
         _clear(_held)
         _clear(_patches)
 
-    def patched(patcher, cls, name, _patches=patches, _dict=type_dict, _type=type,
-                _str=str, _dict_type=dict, _name=name_of, _globals=globals_of,
-                _function=function_type, _getset=getset_type, _absent=absent,
-                _flags=flags_of, _append=list.append):
-        """``patch.object(cls, name, ...)`` of the test's (``_ClassGuard``): when it made
-        unittest.mock's own patcher of ``cls``'s attribute ``name``, that attribute may
-        change from now on to what the patcher puts in, or back to what it was; any other
-        change stays the candidate's. Read through ``type``'s descriptors and the
-        patcher's own ``__dict__`` slot (no method of anyone's runs here)."""
+    def patched(make, cls, name, rest, named, _patches=patches, _dict=type_dict,
+                _type=type, _str=str, _dict_type=dict, _tuple=tuple, _len=len,
+                _name=name_of, _globals=globals_of, _function=function_type,
+                _getset=getset_type, _absent=absent, _flags=flags_of, _append=list.append):
+        """``patch.object(cls, name, *rest, **named)`` of the test's (``_ClassGuard``),
+        called here: when it made unittest.mock's own patcher of ``cls``'s attribute
+        ``name`` holding what the test gave it (``new``, else a plain mock made on entry:
+        no ``new_callable`` / ``autospec``), that attribute may change to what it puts
+        in and back (``accepts``). Read through ``type``'s descriptors and the patcher's own
+        ``__dict__`` slot (no method of anyone's runs here but ``make``)."""
+        patcher = make(cls, name, *rest, **named)
         kind = _type(patcher)
-        if _type(kind) is not _type or not _flags(_type(cls)) & (1 << 31):
+        if (_type(kind) is not _type or not _flags(_type(cls)) & (1 << 31)
+                or _type(rest) is not _tuple or _type(named) is not _dict_type):
             return patcher
         space = _dict(kind)
         module, enter, slot = (space.get("__module__"), space.get("__enter__"),
@@ -421,15 +422,22 @@ def make_class_guard(audit, error, type_dict, items, name_of, flags_of, globals_
         mock = _globals(enter)
         if _type(state) is not _dict_type or _type(mock) is not _dict_type:
             return patcher
-        if state.get("attribute") != name:  # (its target: the class the test names)
+        default = mock.get("DEFAULT", _absent)
+        given = rest[0] if _len(rest) else named.get("new", default)
+        if (state.get("attribute") != name or state.get("new", _absent) is not given
+                or (given is default and (state.get("new_callable") is not None
+                                          or state.get("autospec") is not None))):
             return patcher
-        new, default = state.get("new", _absent), mock.get("DEFAULT", _absent)
-        _append(_patches, [cls, name, _dict(cls).get(name, _absent), new, new is default,
-                           mock.get("NonCallableMock", _absent), state, default, False])
+        made = (mock.get("MagicMock", _absent), mock.get("AsyncMock", _absent),
+                mock.get("NonCallableMagicMock", _absent))
+        # [.., what its exit puts back, what it puts in, whether a mock it makes, the mock
+        # classes, its __dict__, DEFAULT, seen entered, (the entry's exit stack, its mock)]
+        _append(_patches, [cls, name, _dict(cls).get(name, _absent), given,
+                           given is default, made, state, default, False, (None, None)])
         return patcher
 
     def accepts(cls, then, now, names, _patches=patches, _lazy=lazy, _type=type,
-                _str=str, _set=set, _absent=absent, _mro=mro_of):
+                _str=str, _set=set, _absent=absent, _mro=mro_of, _len=len):
         """The first key (or "?") ``now`` binds otherwise than ``then`` that neither
         ``names`` nor a patcher of the test's (``patched``) accounts for, or None. While a
         patcher of ``cls``'s attribute is entered, that attribute must bind what it put
@@ -442,7 +450,12 @@ def make_class_guard(audit, error, type_dict, items, name_of, flags_of, globals_
                     return "?"
                 into[key] = value
         for key in _set(old) | _set(new):
-            if key in _lazy or names is None or key in names:
+            if key in _lazy:
+                continue
+            if names is None or key in names:  # the test's own write: taken in
+                for entry in _patches:
+                    if entry[0] is cls and entry[1] == key:
+                        entry[8] = False
                 continue
             value = new.get(key, _absent)
             entered = fits = False
@@ -454,14 +467,23 @@ def make_class_guard(audit, error, type_dict, items, name_of, flags_of, globals_
                         original = state.get("temp_original", _absent)
                         entry[2] = (original if state.get("is_local") is True
                                     and original is not entry[7] else _absent)
-                        if value is entry[3]:
+                        if not entry[4]:
+                            fits = value is entry[3]
+                        else:  # the mock it made on this entry: seen at the first check
+                            # after it (the rewriter puts one where the body starts)
+                            stack = state.get("_exit_stack", _absent)
+                            if entry[9][0] is not stack:
+                                bases = _mro(_type(value))
+                                if (value is not _absent and _len(bases) >= 2 and (
+                                        bases[1] is entry[5][0] or bases[1] is entry[5][1]
+                                        or bases[1] is entry[5][2])):
+                                    entry[9] = (stack, value)
+                            fits = entry[9][0] is stack and value is entry[9][1]
+                    elif entry[8]:  # exited since it was seen entered: what its exit
+                        entered = True  # put back, even if the held value is that again
+                        if value is entry[2]:
                             fits = True
-                        elif entry[4] and value is not _absent:
-                            for base in _mro(_type(value)):
-                                if base is entry[5]:
-                                    fits = True
-                    elif entry[8] and value is entry[2]:
-                        fits = True  # (what its exit put back)
+                            entry[8] = False  # (the exit seen: held as before from now)
             if entered or value is not old.get(key, _absent):
                 if not fits:
                     return key

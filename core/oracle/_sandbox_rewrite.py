@@ -307,13 +307,39 @@ class _ClassGuard(ast.NodeTransformer):
         return positional[0].arg if positional else None
 
     def _visit_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> Any:
+        patches = any(isinstance(d, ast.Call) and self._patch(d) for d in node.decorator_list)
         self.instances.append(self._instance(node))
         try:
-            return self.generic_visit(node)
+            node = self.generic_visit(node)  # type: ignore[assignment]
         finally:
             self.instances.pop()
+        if patches:  # a check as the body starts, the patcher entered: see ``patched``
+            node.body.insert(0, self._first_check(node.body[0]))
+        return node
 
     visit_FunctionDef = visit_AsyncFunctionDef = _visit_function
+
+    def _first_check(self, where: ast.AST) -> ast.stmt:
+        return _located(ast.Expr(self._call(self.checked, [_located(ast.Constant(None), where)],
+                                            where)), where)
+
+    def _patch(self, node: ast.Call) -> bool:
+        """``patch.object(Box, "x", ...)`` (any ``<expr>.object`` with a name and a literal
+        attribute name first, no ``*`` / ``**``)."""
+        return (isinstance(node.func, ast.Attribute) and node.func.attr == "object"
+                and len(node.args) >= 2 and isinstance(node.args[0], ast.Name)
+                and isinstance(node.args[1], ast.Constant)
+                and isinstance(node.args[1].value, str)
+                and not any(isinstance(a, ast.Starred) for a in node.args)
+                and all(k.arg is not None for k in node.keywords))
+
+    def visit_With(self, node: ast.With) -> Any:
+        patches = any(isinstance(i.context_expr, ast.Call) and self._patch(i.context_expr)
+                      for i in node.items)
+        node = self.generic_visit(node)  # type: ignore[assignment]
+        if patches:  # a check as the body starts, the patcher entered: see ``patched``
+            node.body.insert(0, self._first_check(node.body[0]))
+        return node
 
     def visit_ClassDef(self, node: ast.ClassDef) -> Any:
         meta = any((isinstance(b, ast.Name) and b.id == "type") or (
@@ -442,15 +468,16 @@ class _ClassGuard(ast.NodeTransformer):
         self.generic_visit(node)
         if self._writer(node):
             return node  # (the test's own write: RENOTE follows the statement)
-        if (isinstance(node.func, ast.Attribute) and node.func.attr == "object"
-                and len(node.args) >= 2 and isinstance(node.args[0], ast.Name)
-                and isinstance(node.args[1], ast.Constant)
-                and isinstance(node.args[1].value, str)):
-            # ``patch.object(Box, "x", v)``: the patcher (if it is unittest.mock's) may
-            # change that attribute of that class, to what it patches in and back
+        if self._patch(node):
+            # ``patch.object(Box, "x", v)`` -> ``PATCHED(patch.object, Box, "x", (v,), {})``,
+            # which makes the call: the patcher (if it is unittest.mock's, made with what
+            # the test gave it) may change that attribute of that class to what it puts
+            # in, and back
             return self._call(self.checked, [self._call(self.patched, [
-                node, _located(ast.Name(node.args[0].id, ast.Load()), node),
-                _located(ast.Constant(node.args[1].value), node)], node)], node)
+                node.func, node.args[0], node.args[1],
+                _located(ast.Tuple(node.args[2:], ast.Load()), node),
+                _located(ast.Dict([_located(ast.Constant(k.arg), k) for k in node.keywords],
+                                  [k.value for k in node.keywords]), node)], node)], node)
         return self._call(self.checked, [node], node)
 
 
