@@ -8,7 +8,11 @@
 * A function the test compiles at run time (``eval("lambda: 0")``, ``exec("def f(): ...")``)
   would carry the test's globals (``__globals__``, read without an audit event in 3.11):
   a test that compiles one is an error saying so; ``eval`` / ``exec`` / ``compile`` of
-  code that makes no function (``eval(repr(x))``, a comprehension) run as before.
+  code that makes no function (``eval(repr(x))``, a comprehension) run as before. The
+  same holds however the test reaches them (``e = eval``, ``builtins.eval``,
+  ``getattr(builtins, "exec")``) and for ``types.FunctionType(code, globals())``.
+* ``unittest.mock.patch.object`` on the test's own class and the test's own
+  ``o.__class__ = B`` pass; the candidate's change of the same class or instance does not.
 * ``isinstance(x, typing.SupportsInt)`` (or a ``runtime_checkable`` protocol of the
   test's) after ``import typing`` passes for honest objects: the protocol's check stores
   an empty ``__annotations__`` in each class of the protocol's ``__mro__``, which the
@@ -99,6 +103,71 @@ ATTACKS = [
     ("eval_function_code_replaced",
      "def apply(f):\n    f.__code__ = (lambda: 42).__code__\n    return 42\n",
      ["f = eval('lambda: 5')\nassert apply(f) == f()"]),
+    # ... eval / exec reached other than by a call by name (issue 20, forge13)
+    ("eval_through_an_alias",
+     "def apply(f):\n    f.__globals__['want'] = 42\n    return 42\n",
+     ["want = 5\ne = eval\nf = e('lambda: 0')\nassert apply(f) == want",
+      "want = 5\nrun = exec\nrun('def g():\\n    return 0')\nassert apply(g) == want"]),
+    ("eval_through_builtins_module",
+     "def apply(f):\n    f.__globals__['want'] = 42\n    return 42\n",
+     ["import builtins\nwant = 5\nf = builtins.eval('lambda: 0')\nassert apply(f) == want",
+      "import builtins as b\nwant = 5\nb.exec('h = lambda: 0')\nassert apply(h) == want"]),
+    ("exec_through_getattr_of_builtins",
+     "def apply(f):\n    f.__globals__['want'] = 42\n    return 42\n",
+     ["import builtins\nwant = 5\ngetattr(builtins, 'exec')('def g():\\n    return 0')\n"
+      "assert apply(g) == want",
+      "want = 5\nf = next(map(eval, ['lambda: 0']))\nassert apply(f) == want"]),
+    ("function_made_with_types_function_type",
+     "def apply(f):\n    f.__globals__['want'] = 42\n    return 42\n",
+     ["import types\nwant = 5\ncode = compile('lambda: 0', '<t>', 'eval').co_consts[0]\n"
+      "f = types.FunctionType(code, globals())\nassert apply(f) == want",
+      "from types import FunctionType as F\nwant = 5\n"
+      "code = compile('def g(): return 0', '<t>', 'exec').co_consts[0]\n"
+      "assert apply(F(code, globals())) == want"]),
+    # ... a class the test patches with unittest.mock: the candidate's change of the same
+    # class (another attribute, or the patched one to a value of its own) is still refused
+    ("candidate_change_while_the_test_patches",
+     "def double(b):\n    type(b).value = lambda self: 21\n    return 42\n"
+     "def guess(b):\n    type(b).want = 9\n    return 9\n",
+     [BOX + "from unittest import mock\nb = Box(3)\n"
+      "with mock.patch.object(Box, 'want', 7):\n    assert double(b) == 2 * b.value()",
+      BOX + "from unittest.mock import patch\nb = Box(3)\n"
+      "with patch.object(Box, 'want', 7):\n    assert guess(b) == Box.want",
+      BOX + "from unittest.mock import patch\nb = Box(3)\np = patch.object(Box, 'want', 7)\n"
+      "p.start()\ng = guess(b)\np.stop()\nassert g == Box.want",
+      BOX + "import unittest.mock\nb = Box(3)\n"
+      "with unittest.mock.patch.object(Box, 'want'):\n    assert guess(b) == Box.want"]),
+    # ... the patched attribute put back (by the candidate) while the patch is on, or the
+    # patched value put in again after it is off
+    # ... a mock of its own put in for the one the patcher made, or patch.object replaced
+    # by the candidate so that the patcher puts in what the candidate chose
+    ("candidate_replaces_the_patchers_mock",
+     "from unittest import mock\ndef guess(b):\n    m = mock.MagicMock()\n"
+     "    m.return_value = 9\n    type(b).value = m\n    return 9\n",
+     [BOX + "from unittest.mock import patch\nb = Box(3)\n"
+      "with patch.object(Box, 'value') as m:\n    m.return_value = 4\n"
+      "    assert guess(b) == b.value()",
+      BOX + "from unittest.mock import patch\nb = Box(3)\n"
+      "@patch.object(Box, 'value')\ndef check(m):\n    assert guess(b) == b.value()\ncheck()"]),
+    ("candidate_replaces_patch_object",
+     "from unittest import mock\n_real = mock.patch.object\n"
+     "def _fake(target, name, new=None, *a, **k):\n    return _real(target, name, 9)\n"
+     "mock.patch.object = _fake\ndef guess(b):\n    return 9\n",
+     [BOX + "from unittest.mock import patch\n"
+      "with patch.object(Box, 'want', 7):\n    assert guess(Box(1)) == Box.want"]),
+    ("candidate_undoes_the_tests_patch",
+     "def guess(b):\n    type(b).want = 5\n    return 5\n"
+     "def again(b):\n    type(b).want = 7\n    return 7\n",
+     [BOX + "from unittest.mock import patch\nb = Box(3)\n"
+      "with patch.object(Box, 'want', 7):\n    assert guess(b) == Box.want",
+      BOX + "from unittest.mock import patch\nb = Box(3)\nwith patch.object(Box, 'want', 7):\n"
+      "    pass\nassert again(b) == Box.want"]),
+    # ... the test gives its instance another class itself: the candidate still may not
+    ("candidate_swaps_after_the_tests_own_swap",
+     "def double(b):\n    class Evil(type(b)):\n        def value(self):\n"
+     "            return 21\n    b.__class__ = Evil\n    return 42\n",
+     [BOX + "class Two(Box):\n    pass\nb = Box(3)\nb.__class__ = Two\n"
+      "assert double(b) == 2 * b.value()"]),
     # 3. typing's protocol check: the candidate's change to typing still decides nothing
     ("protocol_check_patched",
      "import typing\ntyping._ProtocolMeta.__instancecheck__ = lambda cls, obj: True\n"
@@ -182,6 +251,44 @@ HONEST_CASES = [
       "assert z == [0, 1, 4, 9] == eval('[i * i for i in range(4)]')",
       "ns = {}\nexec('w = {k: 1 for k in \"ab\"}', ns)\nassert ns['w'] == {'a': 1, 'b': 1}",
       "assert eval(compile('1 + 1', '<t>', 'eval')) == 2"]),
+    # ... eval / exec through an alias or builtins, of code that makes no function, with
+    # the globals given (without them, an alias cannot see the test's names: an error)
+    ("eval_through_an_alias_of_plain_code", ADD,
+     ["e = eval\nassert e('add(2, 3)') == 5 and e('x * 2', {'x': add(2, 2)}) == 8",
+      "import builtins\nassert builtins.eval('1 + 1') == add(1, 1)\n"
+      "builtins.exec('y = add(3, 4)')\nassert y == 7",
+      "import builtins\nns = {}\ngetattr(builtins, 'exec')('w = [i for i in range(3)]', ns)\n"
+      "assert ns['w'] == [0, 1, 2] and list(map(eval, ['1', '2'])) == [1, 2]",
+      "import types\ndef f():\n    return add(1, 2)\nassert isinstance(f, types.FunctionType)"
+      " or f() == 3"]),
+    # ... unittest.mock.patch.object on the test's own class
+    ("mock_patch_object_on_the_tests_class", ADD,
+     [BOX + "from unittest import mock\nwith mock.patch.object(Box, 'want', 7):\n"
+      "    assert add(Box.want, 1) == 8\nassert add(Box.want, 0) == 5",
+      BOX + "from unittest.mock import patch\n@patch.object(Box, 'value', lambda self: 10)\n"
+      "def check():\n    assert add(Box(1).value(), 1) == 11\ncheck()\n"
+      "assert add(Box(2).value(), 0) == 2",
+      BOX + "from unittest.mock import patch\np = patch.object(Box, 'want', 1)\np.start()\n"
+      "assert add(Box.want, 1) == 2\np.stop()\nassert add(Box.want, 0) == 5",
+      BOX + "import unittest.mock\nwith unittest.mock.patch.object(Box, 'value') as m:\n"
+      "    m.return_value = 4\n    assert add(Box(1).value(), 1) == 5\n"
+      "assert add(Box(2).value(), 1) == 3",
+      BOX + "class Kid(Box):\n    pass\nfrom unittest import mock\n"
+      "with mock.patch.object(Kid, 'want', 0, create=True):\n    assert add(Kid.want, 1) == 1\n"
+      "assert add(Kid.want, 0) == 5 and 'want' not in Kid.__dict__",
+      BOX + "from unittest import mock\np = mock.patch.object(Box, 'want', 1)\nBox.want = 6\n"
+      "with p:\n    assert add(Box.want, 0) == 1\n    with mock.patch.object(Box, 'want', 2):\n"
+      "        assert add(Box.want, 0) == 2\n    assert add(Box.want, 0) == 1\n"
+      "assert add(Box.want, 0) == 6",
+      BOX + "from unittest import mock\nwith mock.patch.object(Box, 'want', 1):\n"
+      "    assert add(Box.want, 0) == 1\nBox.want = 8\nassert add(Box.want, 0) == 8"]),
+    # ... a test giving an instance of its own class another class itself
+    ("test_swaps_its_own_instances_class", ADD,
+     [BOX + "class Two(Box):\n    def value(self):\n        return 2 * self.v\n"
+      "b = Box(3)\nb.__class__ = Two\nassert add(b.value(), 0) == 6\n"
+      "b.__class__ = Box\nassert add(b.value(), 1) == 4 and type(b) is Box",
+      "class A:\n    pass\nclass B(A):\n    def f(self):\n        return add(1, 1)\n"
+      "def make():\n    o = A()\n    o.__class__ = B\n    return o\nassert make().f() == 2"]),
     # 3. typing's protocols, imported by the test
     ("typing_protocols", ADD,
      ["import typing\nassert isinstance(add(1, 2), typing.SupportsInt)\n"
@@ -266,3 +373,7 @@ def test_the_errors_say_why(oracle):
     detail = oracle.run(*next(a for a in ATTACKS if a[0] == "value_rebound_through_dunder_class"
                               )[1:]).outcomes[0].detail
     assert "Box" in detail and "want" in detail, detail
+    for name in ("eval_through_an_alias", "function_made_with_types_function_type"):
+        result = oracle.run(*next(a for a in ATTACKS if a[0] == name)[1:])
+        assert all("makes a function at run time" in o.detail for o in result.outcomes), (
+            name, result.outcomes)

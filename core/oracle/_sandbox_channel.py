@@ -59,15 +59,18 @@ CHANNEL = r'''
 def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, getframe,
                  getpid, getpgrp, getsignal, new_mac, magic, taint_events, candidate,
                  fatal_names, type_dict, items, tampered_exit, threads, frame_type,
-                 stdlib, get_ident, name_readers, state_readers=(), test_classes=()):
+                 stdlib, get_ident, name_readers, state_readers=(), test_classes=((), ())):
     """The verdict channel: an audit hook, referenced only by the interpreter's hook list."""
     tuple_, int_, bytes_, bool_, str_, type_, len_ = tuple, int, bytes, bool, str, type, len
     issubclass_ = issubclass
     kills = frozenset({"os.kill", "os.killpg", "signal.pthread_kill", "erxr.raise", "os.abort"})
     handled = frozenset({"erxr.verdict", "erxr.setup", "erxr.test", "erxr.plain", "erxr.cpu",
                          "erxr.arm", "erxr.run", "object.__setattr__", "object.__delattr__",
-                         "sys._getframe", "object.__getattr__"}
+                         "sys._getframe", "object.__getattr__", "exec", "function.__new__"}
                         | kills | taint_events)
+    # the functions a comprehension or generator expression makes (called at once, or as
+    # the test's own code makes them): not refused when the test evaluates code that has one
+    inline = frozenset({"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"})
     statuses = (b"pass", b"fail", b"error")
     # the audited ways to a frame besides sys._getframe (f_back is read without an event)
     frame_attributes = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame"})
@@ -208,6 +211,35 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
                                   b"candidate code read a generator's or coroutine's frame")
                     else:
                         frame_taken(None, b"a traceback's tb_frame")
+            elif event == "exec" or event == "function.__new__":
+                # code the test's own frame evaluates or makes a function of, reached other
+                # than by a call of eval / exec by name (which the rewriter checks): an
+                # alias (e = eval), builtins.eval, getattr(builtins, "exec"),
+                # types.FunctionType(code, globals()). A function it makes would carry the
+                # test's globals, which a wrong function handed it could rebind
+                if (armed and state[7] and len_(args) >= 1
+                        and type_(args[0]) is code_type and asking[0] != get_ident()):
+                    taker = caller()
+                    code = taker.f_code if type_(taker) is frame_type else None
+                    if code is not None and code.co_filename == "<test>":
+                        made = args[0].co_name if event == "function.__new__" else None
+                        stack = [args[0]] if made is None else []
+                        while stack and made is None:
+                            for const in stack.pop().co_consts:
+                                if type_(const) is code_type:
+                                    if const.co_name not in inline:
+                                        made = const.co_name
+                                        break
+                                    stack.append(const)
+                        if made is not None:
+                            violation(b"the test makes a function at run time ("
+                                      + (b"types.FunctionType of " if event[0] == "f"
+                                         else b"eval / exec, not called by name, of code "
+                                         b"that makes ")
+                                      + made.encode("utf-8", "replace")[:100]
+                                      + b"): it would carry the test's globals, which "
+                                      b"candidate code handed it could rebind; define it "
+                                      b"with def or lambda in the test")
             elif event == "erxr.plain":  # the plain-data rule refused a comparison
                 text = args[0] if len_(args) == 1 else None
                 if type_(text) is not bytes_ or len_(text) > 2000:
@@ -302,8 +334,11 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
                         # runs: make_class_guard) given another class, whose methods and
                         # values the test would then read
                         kind = type_(target)
-                        for entry in test_classes:
-                            if entry[0] is kind:
+                        permit = test_classes[1]  # (the test's own obj.__class__ = B)
+                        own = (len_(args) >= 3 and len_(permit) == 2
+                               and permit[0] is target and permit[1] is args[2])
+                        for entry in test_classes[0]:
+                            if entry[0] is kind and not own:
                                 violation(b"candidate code gave an instance of the test's "
                                           b"own class another class (its __class__)")
                                 break

@@ -365,8 +365,10 @@ def make_classes(audit, error, type_dict, mro_of, flags_of, qualname_of, name_of
                                                              abc_says, answers_itself)
 
 
-def make_class_guard(audit, error, type_dict, items, name_of, flags_of):
-    """((start, note, renote, checked), their helpers, the classes held): what keeps the
+def make_class_guard(audit, error, type_dict, items, name_of, flags_of, globals_of, mro_of,
+                     function_type, getset_type):
+    """((start, note, renote, checked, patched, swap), their helpers, (the classes held,
+    the permit of ``swap``)): what keeps the
     classes a test defines as the test made them (``_ClassGuard`` in
     ``_sandbox_rewrite.py``; the channel refuses a new ``__class__`` for an instance of
     one of the classes held, ``make_channel``). Python 3.11 audits no write to
@@ -386,9 +388,106 @@ def make_class_guard(audit, error, type_dict, items, name_of, flags_of):
     method of the candidate's runs here."""
     held = []  # [class, its (key, value) pairs] of this test
     lazy = frozenset({"__annotations__", "__slotnames__"})
+    # one per unittest.mock patcher of a test's class this test made (``patched``)
+    patches = []
+    absent = object()
 
-    def start(_held=held, _clear=list.clear):
+    def start(_held=held, _patches=patches, _clear=list.clear):
         _clear(_held)
+        _clear(_patches)
+
+    def patched(make, cls, name, rest, named, _patches=patches, _dict=type_dict,
+                _type=type, _str=str, _dict_type=dict, _tuple=tuple, _len=len,
+                _name=name_of, _globals=globals_of, _function=function_type,
+                _getset=getset_type, _absent=absent, _flags=flags_of, _append=list.append):
+        """``patch.object(cls, name, *rest, **named)`` of the test's (``_ClassGuard``),
+        called here: when it made unittest.mock's own patcher of ``cls``'s attribute
+        ``name`` holding what the test gave it (``new``, else a plain mock made on entry:
+        no ``new_callable`` / ``autospec``), that attribute may change to what it puts
+        in and back (``accepts``). Read through ``type``'s descriptors and the patcher's own
+        ``__dict__`` slot (no method of anyone's runs here but ``make``)."""
+        patcher = make(cls, name, *rest, **named)
+        kind = _type(patcher)
+        if (_type(kind) is not _type or not _flags(_type(cls)) & (1 << 31)
+                or _type(rest) is not _tuple or _type(named) is not _dict_type):
+            return patcher
+        space = _dict(kind)
+        module, enter, slot = (space.get("__module__"), space.get("__enter__"),
+                               space.get("__dict__"))
+        if (_type(module) is not _str or module != "unittest.mock"
+                or _name(kind) != "_patch" or _type(enter) is not _function
+                or _type(slot) is not _getset):
+            return patcher
+        state = slot.__get__(patcher, kind)
+        mock = _globals(enter)
+        if _type(state) is not _dict_type or _type(mock) is not _dict_type:
+            return patcher
+        default = mock.get("DEFAULT", _absent)
+        given = rest[0] if _len(rest) else named.get("new", default)
+        if (state.get("attribute") != name or state.get("new", _absent) is not given
+                or (given is default and (state.get("new_callable") is not None
+                                          or state.get("autospec") is not None))):
+            return patcher
+        made = (mock.get("MagicMock", _absent), mock.get("AsyncMock", _absent),
+                mock.get("NonCallableMagicMock", _absent))
+        # [.., what its exit puts back, what it puts in, whether a mock it makes, the mock
+        # classes, its __dict__, DEFAULT, seen entered, (the entry's exit stack, its mock)]
+        _append(_patches, [cls, name, _dict(cls).get(name, _absent), given,
+                           given is default, made, state, default, False, (None, None)])
+        return patcher
+
+    def accepts(cls, then, now, names, _patches=patches, _lazy=lazy, _type=type,
+                _str=str, _set=set, _absent=absent, _mro=mro_of, _len=len):
+        """The first key (or "?") ``now`` binds otherwise than ``then`` that neither
+        ``names`` nor a patcher of the test's (``patched``) accounts for, or None. While a
+        patcher of ``cls``'s attribute is entered, that attribute must bind what it put
+        in (so candidate code cannot put the original back unseen); once it has exited,
+        what its exit put back."""
+        old, new = {}, {}
+        for pairs, into in ((then, old), (now, new)):
+            for key, value in pairs:
+                if _type(key) is not _str:
+                    return "?"
+                into[key] = value
+        for key in _set(old) | _set(new):
+            if key in _lazy:
+                continue
+            if names is None or key in names:  # the test's own write: taken in
+                for entry in _patches:
+                    if entry[0] is cls and entry[1] == key:
+                        entry[8] = False
+                continue
+            value = new.get(key, _absent)
+            entered = fits = False
+            for entry in _patches:
+                if entry[0] is cls and entry[1] == key:
+                    state = entry[6]
+                    if state.get("target", _absent) is cls:
+                        entered = entry[8] = True
+                        original = state.get("temp_original", _absent)
+                        entry[2] = (original if state.get("is_local") is True
+                                    and original is not entry[7] else _absent)
+                        if not entry[4]:
+                            fits = value is entry[3]
+                        else:  # the mock it made on this entry: seen at the first check
+                            # after it (the rewriter puts one where the body starts)
+                            stack = state.get("_exit_stack", _absent)
+                            if entry[9][0] is not stack:
+                                bases = _mro(_type(value))
+                                if (value is not _absent and _len(bases) >= 2 and (
+                                        bases[1] is entry[5][0] or bases[1] is entry[5][1]
+                                        or bases[1] is entry[5][2])):
+                                    entry[9] = (stack, value)
+                            fits = entry[9][0] is stack and value is entry[9][1]
+                    elif entry[8]:  # exited since it was seen entered: what its exit
+                        entered = True  # put back, even if the held value is that again
+                        if value is entry[2]:
+                            fits = True
+                            entry[8] = False  # (the exit seen: held as before from now)
+            if entered or value is not old.get(key, _absent):
+                if not fits:
+                    return key
+        return None
 
     def note(cls, _held=held, _dict=type_dict, _items=items, _tuple=tuple, _type=type,
              _flags=flags_of, _append=list.append):
@@ -429,17 +528,21 @@ def make_class_guard(audit, error, type_dict, items, name_of, flags_of):
         raise _error(text)
 
     def checked(value, _held=held, _dict=type_dict, _items=items, _tuple=tuple,
-                _differs=differs, _refuse=refuse, _none=()):
+                _differs=differs, _refuse=refuse, _none=(), _patches=patches,
+                _accepts=accepts):
         for entry in _held:
             now = _tuple(_items(_dict(entry[0])))
             key = _differs(entry[1], now, _none)
+            if _patches:  # (an entered patcher's attribute must still be what it put in)
+                key = _accepts(entry[0], entry[1], now, _none)
             if key is not None:
                 _refuse(entry[0], key)
             entry[1] = now
         return value
 
     def renote(names, targets, _held=held, _dict=type_dict, _items=items, _tuple=tuple,
-               _differs=differs, _refuse=refuse, _type=type, _none=()):
+               _differs=differs, _refuse=refuse, _type=type, _none=(), _patches=patches,
+               _accepts=accepts):
         if _type(targets) is not _tuple:
             targets = None
         for entry in _held:
@@ -452,8 +555,27 @@ def make_class_guard(audit, error, type_dict, items, name_of, flags_of):
                         written = names
                         break
             key = _differs(entry[1], now, written)
+            if _patches:
+                key = _accepts(entry[0], entry[1], now, written)
             if key is not None:
                 _refuse(entry[0], key)
             entry[1] = now
-    return (start, note, renote, checked), (differs, refuse), held
+    permit = []  # [the instance, its new class] while ``swap`` writes it
+
+    def swap(cls, obj, _permit=permit, _set=setattr, _append=list.append,
+             _clear=list.clear):
+        """``obj.__class__ = cls`` written in the test's own code (``_ClassGuard``): the
+        channel lets this one through (``permit``, read by ``make_channel``) while
+        refusing a new class for an instance of a held class from anyone else. The write
+        is Python's (``setattr``: a ``__setattr__`` of the instance's class runs, as it
+        would); only this instance may be given this class while the permit is out."""
+        _append(_permit, obj)
+        _append(_permit, cls)
+        try:
+            _set(obj, "__class__", cls)
+        finally:
+            _clear(_permit)
+
+    return ((start, note, renote, checked, patched, swap), (differs, refuse, accepts),
+            (held, permit))
 '''

@@ -40,9 +40,13 @@ could shadow leads to them):
   (``_Functions``), so what the test hands to the candidate leads to none of its globals;
   the code a test's ``eval(x)`` / ``exec(x)`` evaluates is the runner's ``compiled(x,
   mode)``, which refuses code that makes a function (it would carry the test's globals);
+  reached otherwise (``e = eval``, ``builtins.exec``, ``types.FunctionType``), the
+  channel's audit hook refuses the same for any frame of the test's (``make_channel``);
 * in a test that defines classes, each class is held after its class statement and checked
   after every call the test makes (``_ClassGuard``), so a wrong function cannot rebind
-  what the test's class binds through an instance the test handed it;
+  what the test's class binds through an instance the test handed it (a
+  ``patch.object(C, "x", ...)`` of the test's may change ``C.x``: ``PATCHED``; a test's
+  ``o.__class__ = B`` becomes ``SWAP(B, o)``, which the channel lets through);
 * every ``import`` statement becomes a call of the runner's importer (``make_scope`` in
   ``_sandbox_channel.py``) given the module object the server loaded before any candidate
   code ran and a snapshot of its namespaces (``_Imports``, ``_snapshot``); the importer
@@ -278,6 +282,7 @@ class _ClassGuard(ast.NodeTransformer):
     def __init__(self, prefix: str, placeholders: dict) -> None:
         self.start, self.note = prefix + "guard-start", prefix + "guard-note"
         self.renote, self.checked = prefix + "guard-renote", prefix + "guard-checked"
+        self.patched, self.swap = prefix + "guard-patched", prefix + "guard-swap"
         # setattr / delattr: by name, or the runner's placeholder of the real builtin
         self.writers = {"setattr", "delattr"} | {placeholders.get(n) for n in (
             "setattr", "delattr")} - {None}
@@ -302,13 +307,39 @@ class _ClassGuard(ast.NodeTransformer):
         return positional[0].arg if positional else None
 
     def _visit_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> Any:
+        patches = any(isinstance(d, ast.Call) and self._patch(d) for d in node.decorator_list)
         self.instances.append(self._instance(node))
         try:
-            return self.generic_visit(node)
+            node = self.generic_visit(node)  # type: ignore[assignment]
         finally:
             self.instances.pop()
+        if patches:  # a check as the body starts, the patcher entered: see ``patched``
+            node.body.insert(0, self._first_check(node.body[0]))
+        return node
 
     visit_FunctionDef = visit_AsyncFunctionDef = _visit_function
+
+    def _first_check(self, where: ast.AST) -> ast.stmt:
+        return _located(ast.Expr(self._call(self.checked, [_located(ast.Constant(None), where)],
+                                            where)), where)
+
+    def _patch(self, node: ast.Call) -> bool:
+        """``patch.object(Box, "x", ...)`` (any ``<expr>.object`` with a name and a literal
+        attribute name first, no ``*`` / ``**``)."""
+        return (isinstance(node.func, ast.Attribute) and node.func.attr == "object"
+                and len(node.args) >= 2 and isinstance(node.args[0], ast.Name)
+                and isinstance(node.args[1], ast.Constant)
+                and isinstance(node.args[1].value, str)
+                and not any(isinstance(a, ast.Starred) for a in node.args)
+                and all(k.arg is not None for k in node.keywords))
+
+    def visit_With(self, node: ast.With) -> Any:
+        patches = any(isinstance(i.context_expr, ast.Call) and self._patch(i.context_expr)
+                      for i in node.items)
+        node = self.generic_visit(node)  # type: ignore[assignment]
+        if patches:  # a check as the body starts, the patcher entered: see ``patched``
+            node.body.insert(0, self._first_check(node.body[0]))
+        return node
 
     def visit_ClassDef(self, node: ast.ClassDef) -> Any:
         meta = any((isinstance(b, ast.Name) and b.id == "type") or (
@@ -385,6 +416,15 @@ class _ClassGuard(ast.NodeTransformer):
     def _block(self, block: list) -> list:
         out: list = []
         for stmt in block:
+            if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+                    and isinstance(stmt.targets[0], ast.Attribute)
+                    and stmt.targets[0].attr == "__class__"):
+                # the test's own ``o.__class__ = B``: SWAP(B, o), which the channel lets
+                # through (it refuses a new class for an instance of a held class else);
+                # evaluated as Python does, the value first
+                out.append(_located(ast.Expr(self.visit(self._call(self.swap, [
+                    stmt.value, stmt.targets[0].value], stmt))), stmt))
+                continue
             writes = self._writes(stmt)
             out.append(self.visit(stmt))
             if isinstance(stmt, ast.ClassDef):
@@ -428,6 +468,16 @@ class _ClassGuard(ast.NodeTransformer):
         self.generic_visit(node)
         if self._writer(node):
             return node  # (the test's own write: RENOTE follows the statement)
+        if self._patch(node):
+            # ``patch.object(Box, "x", v)`` -> ``PATCHED(patch.object, Box, "x", (v,), {})``,
+            # which makes the call: the patcher (if it is unittest.mock's, made with what
+            # the test gave it) may change that attribute of that class to what it puts
+            # in, and back
+            return self._call(self.checked, [self._call(self.patched, [
+                node.func, node.args[0], node.args[1],
+                _located(ast.Tuple(node.args[2:], ast.Load()), node),
+                _located(ast.Dict([_located(ast.Constant(k.arg), k) for k in node.keywords],
+                                  [k.value for k in node.keywords]), node)], node)], node)
         return self._call(self.checked, [node], node)
 
 
@@ -1075,7 +1125,8 @@ def _prepared(judge: dict, salt: str) -> tuple:
              prefix + "classes": judge["classes"], prefix + "wrap": judge["wrap"],
              prefix + "catch": judge["catch"], prefix + "compiled": judge["compiled"],
              **{prefix + "guard-" + kind: function for kind, function in zip(
-                 ("start", "note", "renote", "checked"), judge["guard"], strict=True)},
+                 ("start", "note", "renote", "checked", "patched", "swap"), judge["guard"],
+                 strict=True)},
              prefix + "classmethod": classmethod, prefix + "staticmethod": staticmethod}
     placeholders = {"pytest": prefix + "pytest"}
     for name, obj in judge["names"].items():

@@ -509,7 +509,9 @@ def make_hooks() -> dict:
     # what keeps the classes a test defines as it made them (_sandbox_classes.py)
     guard_parts, guard_helpers, test_classes = namespace["make_class_guard"](
         sys.audit, TypeError, type.__dict__["__dict__"].__get__, types.MappingProxyType.items,
-        type.__dict__["__name__"].__get__, type.__dict__["__flags__"].__get__)
+        type.__dict__["__name__"].__get__, type.__dict__["__flags__"].__get__,
+        types.FunctionType.__dict__["__globals__"].__get__, type.__dict__["__mro__"].__get__,
+        types.FunctionType, type(type.__dict__["__dict__"]))
     judge = {"compare": guarded["compare"], "chain": guarded["chain"], "own": own,
              "compiled": compiled, "guard": guard_parts,
              "classes": classes, "catch": catch,
