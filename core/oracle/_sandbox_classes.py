@@ -396,6 +396,16 @@ def make_class_guard(audit, error, type_dict, items, name_of, flags_of, globals_
         _clear(_held)
         _clear(_patches)
 
+    def mapped(then, now, _type=type, _str=str):
+        """Two namespaces' (key, value) pairs as two dicts, or None if a key is no str."""
+        old, new = {}, {}
+        for pairs, into in ((then, old), (now, new)):
+            for key, value in pairs:
+                if _type(key) is not _str:
+                    return None
+                into[key] = value
+        return old, new
+
     def patched(make, cls, name, rest, named, _patches=patches, _dict=type_dict,
                 _type=type, _str=str, _dict_type=dict, _tuple=tuple, _len=len,
                 _name=name_of, _globals=globals_of, _function=function_type,
@@ -437,18 +447,16 @@ def make_class_guard(audit, error, type_dict, items, name_of, flags_of, globals_
         return patcher
 
     def accepts(cls, then, now, names, _patches=patches, _lazy=lazy, _type=type,
-                _str=str, _set=set, _absent=absent, _mro=mro_of, _len=len):
+                _set=set, _absent=absent, _mro=mro_of, _len=len, _mapped=mapped):
         """The first key (or "?") ``now`` binds otherwise than ``then`` that neither
         ``names`` nor a patcher of the test's (``patched``) accounts for, or None. While a
         patcher of ``cls``'s attribute is entered, that attribute must bind what it put
         in (so candidate code cannot put the original back unseen); once it has exited,
         what its exit put back."""
-        old, new = {}, {}
-        for pairs, into in ((then, old), (now, new)):
-            for key, value in pairs:
-                if _type(key) is not _str:
-                    return "?"
-                into[key] = value
+        both = _mapped(then, now)
+        if both is None:
+            return "?"
+        old, new = both
         for key in _set(old) | _set(new):
             if key in _lazy:
                 continue
@@ -495,8 +503,8 @@ def make_class_guard(audit, error, type_dict, items, name_of, flags_of, globals_
             _append(_held, [cls, _tuple(_items(_dict(cls)))])
         return cls
 
-    def differs(then, now, names, _lazy=lazy, _type=type, _str=str, _len=len, _set=set,
-                _zip=zip):
+    def differs(then, now, names, _lazy=lazy, _len=len, _set=set, _zip=zip,
+                _mapped=mapped):
         """The first key (a str, or "?") ``now`` binds otherwise than ``then`` among the
         keys that may not change (not ``names``, not lazily stored), or None."""
         if _len(then) == _len(now):
@@ -505,12 +513,10 @@ def make_class_guard(audit, error, type_dict, items, name_of, flags_of, globals_
                     break
             else:
                 return None
-        old, new = {}, {}
-        for pairs, into in ((then, old), (now, new)):
-            for key, value in pairs:
-                if _type(key) is not _str:
-                    return "?"
-                into[key] = value
+        both = _mapped(then, now)
+        if both is None:
+            return "?"
+        old, new = both
         for key in _set(old) | _set(new):
             if key in _lazy or names is None or key in names:
                 continue
@@ -532,9 +538,10 @@ def make_class_guard(audit, error, type_dict, items, name_of, flags_of, globals_
                 _accepts=accepts):
         for entry in _held:
             now = _tuple(_items(_dict(entry[0])))
-            key = _differs(entry[1], now, _none)
-            if _patches:  # (an entered patcher's attribute must still be what it put in)
-                key = _accepts(entry[0], entry[1], now, _none)
+            # (with patchers of the test's: an entered one's attribute must still be what
+            # it put in)
+            key = (_accepts(entry[0], entry[1], now, _none) if _patches
+                   else _differs(entry[1], now, _none))
             if key is not None:
                 _refuse(entry[0], key)
             entry[1] = now
@@ -554,9 +561,8 @@ def make_class_guard(audit, error, type_dict, items, name_of, flags_of, globals_
                     if target is entry[0]:
                         written = names
                         break
-            key = _differs(entry[1], now, written)
-            if _patches:
-                key = _accepts(entry[0], entry[1], now, written)
+            key = (_accepts(entry[0], entry[1], now, written) if _patches
+                   else _differs(entry[1], now, written))
             if key is not None:
                 _refuse(entry[0], key)
             entry[1] = now
@@ -576,6 +582,6 @@ def make_class_guard(audit, error, type_dict, items, name_of, flags_of, globals_
         finally:
             _clear(_permit)
 
-    return ((start, note, renote, checked, patched, swap), (differs, refuse, accepts),
+    return ((start, note, renote, checked, patched, swap), (differs, refuse, accepts, mapped),
             (held, permit))
 '''
