@@ -969,6 +969,10 @@ _WARM: dict[str, Any] = {
     # a class attribute: the first finalize sets finalize._registered_with_atexit (a
     # tempfile.TemporaryDirectory makes one)
     "weakref": lambda m: m.finalize(_warm_tempfile, int).detach(),
+    # the first strptime imports _strptime, whose LocaleTime calls time.tzset(): a new
+    # time.tzname tuple
+    "time": lambda m: m.strptime("2000", "%Y"),
+    "datetime": lambda m: m.datetime.strptime("2000", "%Y"),
 }
 _WARMED: set[str] = set()
 
