@@ -19,8 +19,10 @@ import pytest
 
 from execretrieval import Oracle
 
-USES = json.loads((Path(__file__).parent / "data" / "stdlib_uses.json").read_text())
-CODE = "def f(x):\n    return x\n"
+BATTERY = json.loads((Path(__file__).parent / "data" / "stdlib_uses.json").read_text())
+# the tests use the standard library (and the code is trivial); the code uses it (and the
+# tests call it)
+USES, CODE = BATTERY["in_tests"]["tests"], BATTERY["in_tests"]["code"]
 
 PLAIN_RUNNER = r'''
 import json, sys
@@ -53,22 +55,26 @@ def oracle():
         yield o
 
 
-def test_the_battery_passes_in_plain_python(tmp_path):
+@pytest.mark.parametrize("part", sorted(BATTERY))
+def test_the_battery_passes_in_plain_python(part, tmp_path):
     """The battery is of passing tests (else the comparison below could agree on errors)."""
-    assert _plain(CODE, USES, tmp_path) == ["pass"] * len(USES)
+    code, tests = BATTERY[part]["code"], BATTERY[part]["tests"]
+    assert _plain(code, tests, tmp_path) == ["pass"] * len(tests)
 
 
-def test_stdlib_uses_are_judged_as_plain_python_judges_them(oracle, tmp_path):
+@pytest.mark.parametrize("part", sorted(BATTERY))
+def test_stdlib_uses_are_judged_as_plain_python_judges_them(oracle, tmp_path, part):
     """One suite (the tests share a worker while it stays clean, as a suite's do: one
     test's first use of a module then precedes another's import of it) and each test
     alone."""
-    reference = _plain(CODE, USES, tmp_path)
-    together = oracle.run(CODE, USES)
-    wrong = {USES[i]: (o.status, o.detail) for i, o in enumerate(together.outcomes)
+    code, tests = BATTERY[part]["code"], BATTERY[part]["tests"]
+    reference = _plain(code, tests, tmp_path)
+    together = oracle.run(code, tests)
+    wrong = {tests[i]: (o.status, o.detail) for i, o in enumerate(together.outcomes)
              if o.status != reference[i]}
     assert not wrong, wrong
-    alone = oracle.run_many([(CODE, [t]) for t in USES])
-    wrong = {USES[i]: (r.outcomes[0].status, r.outcomes[0].detail)
+    alone = oracle.run_many([(code, [t]) for t in tests])
+    wrong = {tests[i]: (r.outcomes[0].status, r.outcomes[0].detail)
              for i, r in enumerate(alone) if r.outcomes[0].status != reference[i]}
     assert not wrong, wrong
 
