@@ -95,7 +95,8 @@ def test_hostile_battery_and_doctor_as_an_ordinary_user():
                    "tests/test_sandbox_output.py", "tests/test_sandbox_fingerprint.py",
                    "tests/test_sandbox_inputs.py", "tests/test_sandbox_tags.py",
                    "tests/test_sandbox_classes.py", "tests/test_sandbox_cpu_timeout.py",
-                   "tests/test_sandbox_test_objects.py", timeout=1800)
+                   "tests/test_sandbox_test_objects.py", "tests/test_sandbox_stdlib_use.py",
+                   timeout=1800)
     tail = (run.stdout + run.stderr)[-4000:]
     assert run.returncode == 0, f"the hostile battery failed as {USER}:\n{tail}"
     assert " passed" in run.stdout and "skipped" not in run.stdout, tail

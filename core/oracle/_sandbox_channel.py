@@ -62,7 +62,7 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
                  stdlib, get_ident, name_readers, state_readers=(), test_classes=((), ())):
     """The verdict channel: an audit hook, referenced only by the interpreter's hook list."""
     tuple_, int_, bytes_, bool_, str_, type_, len_ = tuple, int, bytes, bool, str, type, len
-    issubclass_ = issubclass
+    issubclass_, dict_ = issubclass, dict
     kills = frozenset({"os.kill", "os.killpg", "signal.pthread_kill", "erxr.raise", "os.abort"})
     handled = frozenset({"erxr.verdict", "erxr.setup", "erxr.test", "erxr.plain", "erxr.cpu",
                          "erxr.arm", "erxr.run", "object.__setattr__", "object.__delattr__",
@@ -81,6 +81,12 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
 
     asking = [0]  # the thread whose channel call takes its caller's frame (one event)
     readers = [name_readers]  # (and those W names when it arms the channel)
+    # the standard library's walks over frames that only read them (logging's record of
+    # its caller, traceback's formatting of a traceback), named by W when it arms the
+    # channel: (the taker's code, the code of its caller, their module's namespace, a
+    # local of that caller that must be False, (namespace, name, object, its code or None)
+    # that must still be bound as they were)
+    walkers = [()]
     code_type = type(make_channel.__code__)
     mro_of, base_exception = type.__dict__["__mro__"].__get__, BaseException
     function_type = type(make_channel)
@@ -96,6 +102,30 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
             return getframe(2)
         finally:
             asking[0] = 0
+
+    def walked(taker, code, _get=dict.get, _dict=dict,
+               _code_of=function_type.__dict__["__code__"].__get__):
+        """``taker`` (running ``code``) is one of the walkers' takers, with its module's own
+        namespace, called by (or, a generator, resumed by) that walker's code with the same
+        namespace; no other thread runs (none could rebind anything meanwhile); every
+        function the frames (or their code, or globals) are handed to is still the
+        module's own, with its own code; and the caller's flag for handing more on (a
+        stack, locals) is False. The frames then only lead to file names, line numbers and
+        function names. (Reading ``__code__`` here raises an event of its own, which the
+        channel ignores.)"""
+        for walker in walkers[0]:
+            if code is walker[0] and taker.f_globals is walker[2]:
+                outer = taker.f_back
+                if (type_(outer) is not frame_type or outer.f_code is not walker[1]
+                        or outer.f_globals is not walker[2] or threads() != 0):
+                    return False
+                for space, name, value, value_code in walker[4]:
+                    if _get(space, name) is not value or (
+                            value_code is not None and _code_of(value) is not value_code):
+                        return False
+                local = outer.f_locals
+                return type_(local) is _dict and _get(local, walker[3], None) is False
+        return False
 
     def frame_taken(frame, how):
         """Candidate code took ``frame`` (an exact frame, or None). While a test runs, every
@@ -181,7 +211,8 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
                         if code is reader:
                             break
                     else:
-                        frame_taken(args[0], b"sys._getframe")
+                        if not (walkers[0] and walked(taker, code)):
+                            frame_taken(args[0], b"sys._getframe")
             elif event == "object.__getattr__":
                 if (armed and len_(args) == 2 and type_(args[1]) is str_
                         and args[1] == "__kwdefaults__" and type_(args[0]) is function_type
@@ -210,7 +241,10 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
                         violation(b"the test's frames are out of the candidate's reach: "
                                   b"candidate code read a generator's or coroutine's frame")
                     else:
-                        frame_taken(None, b"a traceback's tb_frame")
+                        taker = caller() if walkers[0] else None
+                        if not (type_(taker) is frame_type
+                                and walked(taker, taker.f_code)):
+                            frame_taken(None, b"a traceback's tb_frame")
             elif event == "exec" or event == "function.__new__":
                 # code the test's own frame evaluates or makes a function of, reached other
                 # than by a call of eval / exec by name (which the rewriter checks): an
@@ -346,7 +380,7 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
                 if state:
                     violation(b"Tampered: the verdict channel was armed twice")
                     state[5] = True
-                elif 1 <= len_(args) <= 3 and type_(args[0]) is int_:
+                elif 1 <= len_(args) <= 4 and type_(args[0]) is int_:
                     # the name readers of modules W loaded after the server made the channel
                     # (typing, when the code or the tests import it): exact code objects
                     if len_(args) >= 2 and type_(args[1]) is tuple_:
@@ -359,8 +393,29 @@ def make_channel(urandom, write, exit_, gc_disable, gc_enable, gc_isenabled, get
                     # the standard library's module namespaces as W has them now, (name,
                     # namespace) pairs (their types are checked when one is looked at:
                     # reading ~100 of them here would copy pages in every W)
-                    if len_(args) == 3 and type_(args[2]) is tuple_:
+                    if len_(args) >= 3 and type_(args[2]) is tuple_:
                         spaces[0] = args[2]
+                    # the walkers (``walked``) of the modules W loaded: exact types
+                    if len_(args) == 4 and type_(args[3]) is tuple_:
+                        found = []
+                        for walker in args[3]:
+                            if (type_(walker) is tuple_ and len_(walker) == 5
+                                    and type_(walker[0]) is code_type
+                                    and type_(walker[1]) is code_type
+                                    and type_(walker[2]) is dict_
+                                    and type_(walker[3]) is str_
+                                    and type_(walker[4]) is tuple_):
+                                for pin in walker[4]:
+                                    if (type_(pin) is not tuple_ or len_(pin) != 4
+                                            or type_(pin[0]) is not dict_
+                                            or type_(pin[1]) is not str_
+                                            or (pin[3] is not None
+                                                and (type_(pin[3]) is not code_type
+                                                     or type_(pin[2]) is not function_type))):
+                                        break
+                                else:
+                                    found.append(walker)
+                        walkers[0] = tuple_(found)
                     key = urandom(32)
                     fd = args[0]
                     line = b"HELLO " + key.hex().encode() + b"\n"
@@ -571,7 +626,7 @@ def make_compiled(compile_, code_type, flags_of, str_, bytes_, audit, error):
 def make_scope(exec_, builtins_module, modules, real_import, import_error, audit, is_, views,
                rng, reseed, tag, module_type, unwatched):
     """(run, import_module, import_from, intact, recheck, seed_tests, rebound, (mark,
-    grew_by_submodules, others)): how a test's own code runs. ``run(test,
+    grew_by_submodules, others, same)): how a test's own code runs. ``run(test,
     namespace)`` executes the test in globals of its own, a copy of the candidate's module
     namespace taken now (after the code loaded) with the real builtins: what the test binds
     stays out of the candidate's namespace, and the globals are held only by this call's
@@ -640,15 +695,34 @@ def make_scope(exec_, builtins_module, modules, real_import, import_error, audit
                 return name
         return None
 
+    def same(now, then, _type=type, _str=str, _frozenset=frozenset, _all=all, _map=map,
+             _is=is_, _repeat=__import__("itertools").repeat):
+        """``now`` is ``then``, or both are exact strs, or frozensets of exact strs, that
+        are equal: the code object that carries a snapshot (a constant of the test's code)
+        interns the strs in it that look like names, so a module's own str that is not the
+        interned one (``warnings.defaultaction``, made by C) is an equal copy there, and a
+        frozenset of such strs (``ipaddress._HEX_DIGITS``) a rebuilt one. Nothing of the
+        candidate's is compared: the types are checked first."""
+        if now is then:
+            return True
+        kind = _type(now)
+        if kind is not _type(then):
+            return False
+        if kind is _str:
+            return now == then
+        return (kind is _frozenset
+                and _all(_map(_is, _map(_type, now), _repeat(_str)))
+                and _all(_map(_is, _map(_type, then), _repeat(_str))) and now == then)
+
     def intact(snapshot, deep, _all=all, _map=map, _is=is_, _len=len, _zip=zip,
                _code=code_of, _defaults=defaults_of, _kwdefaults=kwdefaults_of,
-               _dict_keys=dict.keys, _dict_values=dict.values):
+               _dict_keys=dict.keys, _dict_values=dict.values, _same=same):
         """Every namespace of ``snapshot`` (``_sandbox_rewrite._snapshot``) binds its names
         to the same objects, and (``deep``) every function there has the same code and
         defaults (keyword defaults binding the same objects), by identity (nothing of the
-        candidate's is compared). The importer's check is not deep (each read of
-        ``__code__`` is an audit event: ~0.1 ms for random's methods); ``recheck``'s, which
-        a pass needs, is."""
+        candidate's is compared; an exact str, or a frozenset of them, may be an equal copy:
+        ``same``). The importer's check is not deep (each read of ``__code__`` is an audit
+        event: ~0.1 ms for random's methods); ``recheck``'s, which a pass needs, is."""
         for space, size, keys, values in snapshot:
             if size == -2:  # (the server's functions: exact types, their getters audited)
                 if not deep:
@@ -663,12 +737,14 @@ def make_scope(exec_, builtins_module, modules, real_import, import_error, audit
                     if names is not None and (
                             _len(kwdefaults) != _len(names)
                             or not _all(_map(_is, _dict_keys(kwdefaults), names))
-                            or not _all(_map(_is, _dict_values(kwdefaults), bound))):
+                            or not (_all(_map(_is, _dict_values(kwdefaults), bound))
+                                    or _all(_map(_same, _dict_values(kwdefaults), bound)))):
                         return False
                 continue
             if size >= 0 and _len(space) != size:
                 return False
-            if not _all(_map(_is, _map(space.get, keys), values)):
+            if not _all(_map(_is, _map(space.get, keys), values)) and not _all(
+                    _map(_same, _map(space.get, keys), values)):
                 return False
         return True
 
@@ -775,7 +851,7 @@ def make_scope(exec_, builtins_module, modules, real_import, import_error, audit
                 _audit("erxr.plain", text.encode())
                 raise _error(text, name=name)
     return run, import_module, import_from, intact, recheck, seed_tests, rebound, (
-        mark, grew_by_submodules, others)
+        mark, grew_by_submodules, others, same)
 
 
 def make_fingerprint(builtins_dict, modules, getcwd, getrecursionlimit, int_max_str_digits,

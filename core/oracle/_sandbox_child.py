@@ -174,7 +174,10 @@ def serve(config: dict) -> None:
     hooks["devnull"] = os.open("/dev/null", os.O_RDWR)
     workdir = os.path.join(config["base"], "w")  # one suite at a time: one folder, emptied
     os.environ.clear()
-    os.environ.update(HOME=workdir, TMPDIR=workdir, PATH="/usr/bin:/bin", LANG="C.UTF-8")
+    # (USER and LOGNAME: getpass.getuser() reads them first; the sandbox's uid has no
+    # passwd entry, so without them it raised KeyError)
+    os.environ.update(HOME=workdir, TMPDIR=workdir, PATH="/usr/bin:/bin", LANG="C.UTF-8",
+                      USER="sandbox", LOGNAME="sandbox")
     sys.pycache_prefix = NO_BYTECODE  # as W sets it: see _sandbox_runner.NO_BYTECODE
     import gc
 

@@ -387,7 +387,10 @@ def make_class_guard(audit, error, type_dict, items, name_of, flags_of, globals_
     The namespaces are read through ``type``'s own descriptor, compared by identity: no
     method of the candidate's runs here."""
     held = []  # [class, its (key, value) pairs] of this test
-    lazy = frozenset({"__annotations__", "__slotnames__"})
+    # (and unittest's bookkeeping on a TestCase class it runs: suite.py's
+    # _classSetupFailed, case.py's doClassCleanups)
+    lazy = frozenset({"__annotations__", "__slotnames__", "_classSetupFailed",
+                      "tearDown_exceptions"})
     # one per unittest.mock patcher of a test's class this test made (``patched``)
     patches = []
     absent = object()

@@ -913,7 +913,68 @@ def _pinned(name: str) -> Any:
     if parts[0] not in sys.stdlib_module_names or not _UNPINNED.isdisjoint(parts):
         return None
     module = sys.modules.get(name)
-    return module if type(module) is types.ModuleType else None
+    if type(module) is not types.ModuleType:
+        return None
+    if name not in _WARMED:
+        _WARMED.add(name)
+        warm = _WARM.get(name)
+        if warm is not None:
+            try:
+                warm(module)
+            except Exception:  # (then its first use in W writes it: the test is an error)
+                pass
+    return module
+
+
+def _warm_tempfile(m: Any) -> None:
+    m.gettempdir()  # (the suite's folder: W has the same TMPDIR)
+    _ = m._get_candidate_names().rng  # (W's own pid then rewrites its values, not its keys)
+
+
+def _warm_base64(m: Any) -> None:
+    m.a85encode(b"")
+    m.b85encode(b"")
+    m.b85decode(b"")
+
+
+def _warm_posixpath(m: Any) -> None:
+    m.expandvars("$_")
+    m.expandvars(b"$_")
+
+
+def _warm_urllib_parse(m: Any) -> None:
+    m.unquote_to_bytes("%41")
+    m._splittype("a:b")
+    m._splithost("//a/b")
+    m._splitport("a:1")
+
+
+# Standard-library modules whose own functions bind a module global on first use (a table,
+# a regex, a cache; ``global`` in the function): the server makes that first use before
+# the module's first snapshot (W's environment is the server's: the same files, TMPDIR,
+# uname), so a test's own call of them writes nothing and only a candidate's change shows
+# (else ``tempfile.mkdtemp()`` in a test was an error: "the candidate's code changed the
+# module"). What binds a global only when asked to (``logging.setLoggerClass``,
+# ``gettext.textdomain``) is the test's or the candidate's own doing, as before.
+_WARM: dict[str, Any] = {
+    "tempfile": _warm_tempfile,
+    "mimetypes": lambda m: m.init(),
+    "platform": lambda m: (m.uname(), m.freedesktop_os_release()),
+    "sysconfig": lambda m: m.get_config_vars(),
+    "base64": _warm_base64,
+    "posixpath": _warm_posixpath,
+    "urllib.parse": _warm_urllib_parse,
+    "ipaddress": lambda m: format(m.ip_address("127.0.0.1"), "b"),
+    "zipfile": lambda m: m._ZipDecrypter(b""),
+    # a class attribute: the first finalize sets finalize._registered_with_atexit (a
+    # tempfile.TemporaryDirectory makes one)
+    "weakref": lambda m: m.finalize(_warm_tempfile, int).detach(),
+    # the first strptime imports _strptime, whose LocaleTime calls time.tzset(): a new
+    # time.tzname tuple
+    "time": lambda m: m.strptime("2000", "%Y"),
+    "datetime": lambda m: m.datetime.strptime("2000", "%Y"),
+}
+_WARMED: set[str] = set()
 
 
 def _touched_modules(tree: ast.AST) -> set[str]:

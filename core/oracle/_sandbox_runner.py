@@ -409,6 +409,50 @@ def _name_readers() -> tuple:
     return tuple(found)
 
 
+def _frame_walkers() -> tuple:
+    """The standard library's walks over frames that the channel lets through (see
+    ``walked`` in ``_sandbox_channel.py``), for the modules loaded now, before any candidate
+    code: ``logging``'s ``Logger.findCaller`` (a log record's caller: any call that logs,
+    the candidate's or the test's, takes one) and ``traceback``'s formatting of a
+    traceback (``traceback.format_exc()``, ``logger.exception(...)``)."""
+    def space_of(name):  # type: ignore[no-untyped-def]
+        module = sys.modules.get(name)
+        space = getattr(module, "__dict__", None) if type(module) is types.ModuleType else None
+        return space if type(space) is dict else None
+
+    def pinned(space, name):  # type: ignore[no-untyped-def]
+        value = space.get(name)
+        if type(value) is types.FunctionType:
+            return (space, name, value, value.__code__)
+        return (space, name, value, None) if type(value) is types.ModuleType else None
+
+    def code_of(value):  # type: ignore[no-untyped-def]
+        value = getattr(value, "__func__", value)  # (a classmethod)
+        return value.__code__ if type(value) is types.FunctionType else None
+
+    found = []
+    logging = space_of("logging")
+    if logging is not None and type(logging.get("Logger")) is type:
+        codes = (code_of(logging.get("currentframe")),
+                 code_of(vars(logging["Logger"]).get("findCaller")))
+        logged: tuple = (pinned(logging, "_is_internal_frame"),)
+        if None not in codes and None not in logged:
+            found.append((*codes, logging, "stack_info", logged))
+    traceback, linecache = space_of("traceback"), space_of("linecache")
+    if (traceback is not None and linecache is not None
+            and type(traceback.get("StackSummary")) is type):
+        codes = (code_of(traceback.get("_walk_tb_with_full_positions")),
+                 code_of(vars(traceback["StackSummary"]).get(
+                     "_extract_from_extended_frame_gen")))
+        # what the frames, their code and their globals go to
+        formatted: tuple = (pinned(traceback, "_get_code_position"),
+                            pinned(traceback, "linecache"), pinned(linecache, "lazycache"))
+        if (None not in codes and None not in formatted
+                and formatted[1][2].__dict__ is linecache):
+            found.append((*codes, traceback, "capture_locals", formatted))
+    return tuple(found)
+
+
 def _abc_subclasscheck() -> types.FunctionType:
     """``abc.ABCMeta.__subclasscheck__`` as abc.py has it, ``_abc_subclasscheck(cls,
     subclass)`` called from a module named ``abc``, holding only that C function. typing's
@@ -704,7 +748,7 @@ def _judge(code, work: tuple, start: int, hooks: dict, watched: tuple,  # type: 
     checked = any([work[j] is not None for j in range_(start, last)])
     # from this very frame: the only one that may vote later; with the name readers of
     # modules preloaded here (typing's, when the code or tests import typing)
-    audit("erxr.arm", 3, _name_readers(), spaces)
+    audit("erxr.arm", 3, _name_readers(), spaces, _frame_walkers())
     del spaces
     baseline = fingerprint(watched_modules, lists, prior) if checked else None
     del prior

@@ -32,7 +32,7 @@ from .results import SuiteResult
 __all__ = ["Cache", "MemoryCache", "ResultCache", "SharedCache", "cache_key",
            "default_cache_path"]
 
-RUNNER_VERSION = "8"  # bump when the sandbox would judge the same suite differently
+RUNNER_VERSION = "9"  # bump when the sandbox would judge the same suite differently
 # (6: exceptions described without calling the candidate's __str__; the comparison rules
 # for ordering, in, approx, stdlib values and real builtins; random seeded per suite)
 _SCHEMA = "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, value TEXT NOT NULL, " \
