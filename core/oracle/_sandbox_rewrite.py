@@ -818,7 +818,7 @@ _REAL_MODULES = frozenset({
 # one of those imports it the ordinary way (and a refused one raises SandboxImportError).
 _UNPINNED = frozenset({
     "ctypes", "_ctypes", "_signal", "_testcapi", "_testinternalcapi", "_xxsubinterpreters",
-    "_xxinterpchannels", "multiprocessing", "concurrent", "asyncio", "uuid", "tkinter",
+    "_xxinterpchannels", "multiprocessing", "concurrent", "uuid", "tkinter",
     "turtle", "turtledemo", "idlelib", "this", "antigravity", "webbrowser", "pydoc", "test",
     "venv", "ensurepip", "lib2to3", "curses"})
 # What a test gets for a module instead of the module itself (random: the server's view of

@@ -266,7 +266,7 @@ def _set_limits(limits: dict, cpu_seconds: int, uid: int | None, tests: int) -> 
 # Standard-library packages a W never imports before arming (ctypes, or what reaches it,
 # processes and event loops, modules that print or open things when imported).
 _NOT_PRELOADED = frozenset({
-    "ctypes", "multiprocessing", "concurrent", "asyncio", "uuid", "tkinter", "turtle",
+    "ctypes", "multiprocessing", "concurrent", "uuid", "tkinter", "turtle",
     "turtledemo", "idlelib", "this", "antigravity", "webbrowser", "pydoc", "test", "venv",
     "ensurepip", "lib2to3", "curses"}) | _BLOCKED_IMPORTS
 
