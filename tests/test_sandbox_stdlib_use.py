@@ -3,13 +3,14 @@ warnings, logging, mimetypes, platform, ...) are judged as plain Python judges t
 the allowances that makes (a log record's caller, a module's own first-use caches) give a
 candidate nothing.
 
-The reference is a plain runner of our own making but not of the sandbox's: a fresh
+The reference is ``bench_oracle.py``'s naive runner, none of the sandbox's code: a fresh
 ``python -I`` that executes the code and then each test in a fresh namespace, in a
-scratch folder (how the paper's runner and ``bench_oracle``'s naive one work).
+scratch folder (how the paper's runner worked).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -24,22 +25,13 @@ BATTERY = json.loads((Path(__file__).parent / "data" / "stdlib_uses.json").read_
 # tests call it)
 USES, CODE = BATTERY["in_tests"]["tests"], BATTERY["in_tests"]["code"]
 
-PLAIN_RUNNER = r'''
-import json, sys
-job = json.loads(sys.stdin.read())
-out = []
-for test in job["tests"]:
-    ns = {"__name__": "__main__"}
-    try:
-        exec(job["code"], ns)
-        exec(test, ns)
-        out.append("pass")
-    except AssertionError:
-        out.append("fail")
-    except BaseException as exc:
-        out.append("error: " + repr(exc)[:200])
-print(json.dumps(out))
-'''
+# the naive runner of bench_oracle.py (one python -I per suite; pass / fail / error)
+_BENCH = Path(__file__).resolve().parent.parent / "bench" / "bench_oracle.py"
+_spec = importlib.util.spec_from_file_location("bench_oracle", _BENCH)
+assert _spec is not None and _spec.loader is not None
+_bench = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_bench)
+PLAIN_RUNNER = _bench.NAIVE_RUNNER
 
 
 def _plain(code: str, tests: list[str], cwd: Path) -> list[str]:
