@@ -214,3 +214,13 @@ def test_traceback_formatting_gives_the_candidate_no_frame(oracle, name):
     result = oracle.run(TB_GRABS[name], ["assert f(1) == 1"])
     assert result.statuses == ("error",), (name, result.outcomes)
     assert "tb_frame" in result.outcomes[0].detail, result.outcomes
+
+
+def test_a_paths_slash_is_still_an_error_that_names_the_way_that_works(oracle):
+    """``base / "name"`` runs the path's class's operator (plain data is combined only with
+    plain data, README); the message names the call that joins instead, which passes."""
+    result = oracle.run(CODE, ["import pathlib, tempfile\n"
+                               "p = pathlib.Path(tempfile.mkdtemp()) / 'a.txt'\n"
+                               "assert f(1) == 1"])
+    assert result.statuses == ("error",), result.outcomes
+    assert "pathlib.Path(base, 'name')" in result.outcomes[0].detail

@@ -87,6 +87,8 @@ def make_compare(plain, rich, audit, approx_type, error, fraction, decimal, isna
                        "object of type " + name + " (whose own operator would decide what "
                        "the test then compares, e.g. abs(f(x) - y) < 1e-6); plain data is "
                        "only combined with plain data")
+            if module == "pathlib":  # (a call is no operator: the path's own class joins)
+                message += "; a path joins as pathlib.Path(base, 'name') or os.path.join"
         elif approx:
             message = ("plain-data comparison: pytest.approx compares only with numbers "
                        "(int, float, bool, complex, Fraction, Decimal) or a list, tuple or "
