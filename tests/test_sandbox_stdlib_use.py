@@ -224,3 +224,14 @@ def test_a_paths_slash_is_still_an_error_that_names_the_way_that_works(oracle):
                                "assert f(1) == 1"])
     assert result.statuses == ("error",), result.outcomes
     assert "pathlib.Path(base, 'name')" in result.outcomes[0].detail
+
+
+def test_a_recorded_call_compared_with_a_tuple_names_the_forms_that_work(oracle):
+    """``m.call_args == (('A',), {})`` compares mock's own ``_Call`` with plain data (an
+    error: its ``==`` is its class's); ``== call('A')`` and ``.args == ('A',)`` pass (the
+    battery's "mocks" part), and the message says so."""
+    code = BATTERY["mocks"]["code"]
+    result = oracle.run(code, ["from unittest.mock import MagicMock\nm = MagicMock()\n"
+                               "notify(m, 'a')\nassert m.send.call_args == (('A',), {})"])
+    assert result.statuses == ("error",), result.outcomes
+    assert "unittest.mock.call(...)" in result.outcomes[0].detail

@@ -99,6 +99,9 @@ def make_compare(plain, rich, audit, approx_type, error, fraction, decimal, isna
                        "Fraction, Decimal, datetime values and lists/tuples/dicts/sets/"
                        "collections containers of them, exact types) is only compared with "
                        "plain data")
+            if name == "unittest.mock._Call":  # (a recorded call: mock's own class)
+                message += ("; compare a recorded call with unittest.mock.call(...), or its "
+                            ".args and .kwargs with plain data")
         _audit("erxr.plain", message.encode("utf-8", "replace"))
         raise _error(message)
 
