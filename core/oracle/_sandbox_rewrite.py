@@ -913,17 +913,7 @@ def _pinned(name: str) -> Any:
     if parts[0] not in sys.stdlib_module_names or not _UNPINNED.isdisjoint(parts):
         return None
     module = sys.modules.get(name)
-    if type(module) is not types.ModuleType:
-        return None
-    if name not in _WARMED:
-        _WARMED.add(name)
-        warm = _WARM.get(name)
-        if warm is not None:
-            try:
-                warm(module)
-            except Exception:  # (then its first use in W writes it: the test is an error)
-                pass
-    return module
+    return module if type(module) is types.ModuleType else None
 
 
 def _warm_tempfile(m: Any) -> None:
@@ -1022,6 +1012,14 @@ def _snapshot(module: Any) -> tuple:
     functions' code and defaults (as far as the channel looks)."""
     if module.__name__ in ("sys", "builtins"):  # changed by W itself (and fingerprinted)
         return ()
+    if module.__name__ not in _WARMED:  # its first use made first (``_WARM``)
+        _WARMED.add(module.__name__)
+        warm = _WARM.get(module.__name__)
+        if warm is not None:
+            try:
+                warm(module)
+            except Exception:  # (then its first use in W writes it: the test is an error)
+                pass
     space = vars(module)
     # Not its dunder names (the import system rewrites __package__ & co. at times), nor
     # the state a fork renews (threading's locks and sets after os.fork)
